@@ -1,0 +1,194 @@
+"""The L-gent exception tree. Every error a public call raises is one of these.
+
+    LGentError
+    ├── ValidationError           a value broke a model rule (names field, and file:line when loading)
+    ├── CatalogError              the catalog store refused or failed an operation
+    │   ├── NotFoundError         no entry with that id (or id@version)
+    │   └── CatalogCorruptError   the database file is unreadable or of an unknown format
+    ├── LoadError                 a catalog file or folder could not be read or parsed
+    ├── QueryError                a query could not be understood
+    │   ├── QuerySyntaxError      the keyword grammar failed at a position
+    │   └── ConstraintError       a constraint string could not be parsed
+    ├── TypeLatticeError          an unknown type, a bad parametric type, or a subtype cycle
+    ├── IndexError_               a derived index is missing, stale or unreadable
+    ├── ModelUnavailableError     the embedding model or its dependencies cannot be loaded
+    ├── DependencyError           no artifact satisfies a type requirement
+    └── SettingsError             a bad key or value in settings / lgent.toml
+
+Backend errors (sqlite3, tantivy, faiss, pydantic) are converted at the boundary with
+``raise ... from``, so callers only ever need ``except LGentError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class LGentError(Exception):
+    """Base class of every error L-gent raises on purpose."""
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """One validation problem: which field, what is wrong, and the offending value."""
+
+    field: str
+    message: str
+    value: Any = None
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+class ValidationError(LGentError):
+    """A value broke a model rule. Carries each problem and, when loading, the file and line."""
+
+    def __init__(
+        self,
+        problems: list[FieldProblem],
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        record_id: str | None = None,
+    ) -> None:
+        self.problems = problems
+        self.source = source
+        self.line = line
+        self.record_id = record_id
+        super().__init__(self._render())
+
+    @property
+    def fields(self) -> list[str]:
+        return [p.field for p in self.problems]
+
+    def located(
+        self, *, source: str | None = None, line: int | None = None
+    ) -> ValidationError:
+        """A copy of this error that also names where the bad record came from."""
+        return ValidationError(
+            self.problems,
+            source=source or self.source,
+            line=line if line is not None else self.line,
+            record_id=self.record_id,
+        )
+
+    def _render(self) -> str:
+        where = ""
+        if self.source is not None:
+            where = self.source + (f":{self.line}" if self.line is not None else "") + ": "
+        what = f"entry {self.record_id!r}: " if self.record_id else ""
+        details = "; ".join(str(p) for p in self.problems)
+        return f"{where}{what}invalid {details}"
+
+
+class CatalogError(LGentError):
+    """The catalog store refused or failed an operation."""
+
+
+class NotFoundError(CatalogError):
+    """No entry with that id (or that id at that version)."""
+
+    def __init__(self, artifact_id: str, version: str | None = None) -> None:
+        self.artifact_id = artifact_id
+        self.version = version
+        at = f" at version {version}" if version else ""
+        super().__init__(f"no artifact with id {artifact_id!r}{at}")
+
+
+class CatalogCorruptError(CatalogError):
+    """The database file is unreadable, or was written by an unknown format version."""
+
+
+class LoadError(LGentError):
+    """A catalog file or folder could not be read or parsed."""
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
+        self.source = source
+        self.line = line
+        where = ""
+        if source is not None:
+            where = source + (f":{line}" if line is not None else "") + ": "
+        super().__init__(where + message)
+
+
+class QueryError(LGentError):
+    """A query could not be understood."""
+
+
+class QuerySyntaxError(QueryError):
+    """The keyword grammar failed at a position.
+
+    ``str(err)`` is one line; ``err.pretty()`` adds the query with a caret under the spot.
+    """
+
+    def __init__(self, query: str, position: int, expected: str, found: str) -> None:
+        self.query = query
+        self.position = position
+        self.expected = expected
+        self.found = found
+        super().__init__(f"syntax error at position {position}: expected {expected}, found {found}")
+
+    def pretty(self) -> str:
+        shown = self.query.replace("\n", " ").replace("\t", " ")
+        return f"{self}\n  {shown}\n  {' ' * self.position}^"
+
+
+class ConstraintError(QueryError):
+    """A constraint string could not be parsed or names an unknown attribute."""
+
+    def __init__(self, constraint: str, message: str) -> None:
+        self.constraint = constraint
+        super().__init__(f"bad constraint {constraint!r}: {message}")
+
+
+class TypeLatticeError(LGentError):
+    """An unknown type, a malformed parametric type, or a subtype cycle."""
+
+
+class TypeCycleError(TypeLatticeError):
+    """Subtype declarations form a cycle; ``cycle`` lists it in order."""
+
+    def __init__(self, cycle: list[str]) -> None:
+        self.cycle = cycle
+        super().__init__("subtype cycle: " + " -> ".join([*cycle, cycle[0]]))
+
+
+class IndexError_(LGentError):  # noqa: N801 - trailing underscore avoids the builtin IndexError
+    """A derived index is missing, stale or unreadable."""
+
+
+class ModelUnavailableError(LGentError):
+    """The embedding model, or a package it needs, cannot be loaded."""
+
+
+class DependencyError(LGentError):
+    """No artifact satisfies a type requirement. ``candidates`` lists the closest and why each failed."""
+
+    def __init__(self, message: str, candidates: list[Any] | None = None) -> None:
+        self.candidates = candidates or []
+        super().__init__(message)
+
+
+class SettingsError(LGentError):
+    """A bad key or value in a settings object or in lgent.toml."""
+
+
+__all__ = [
+    "CatalogCorruptError",
+    "CatalogError",
+    "ConstraintError",
+    "DependencyError",
+    "FieldProblem",
+    "IndexError_",
+    "LGentError",
+    "LoadError",
+    "ModelUnavailableError",
+    "NotFoundError",
+    "QueryError",
+    "QuerySyntaxError",
+    "SettingsError",
+    "TypeCycleError",
+    "TypeLatticeError",
+    "ValidationError",
+]
