@@ -101,11 +101,23 @@ class CatalogCorruptError(CatalogError):
 
 
 class LoadError(LGentError):
-    """A catalog file or folder could not be read or parsed."""
+    """A catalog file or folder could not be read or parsed.
 
-    def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
+    When a load finds several problems they are all in ``errors`` (each a LoadError or a
+    ValidationError naming file:line:field); the message is the first plus a count.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        errors: list[LGentError] | None = None,
+    ):
         self.source = source
         self.line = line
+        self.errors: list[LGentError] = errors if errors is not None else [self]
         where = ""
         if source is not None:
             where = source + (f":{line}" if line is not None else "") + ": "

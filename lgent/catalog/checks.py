@@ -1,0 +1,122 @@
+"""Cross-record checks a batch must pass before it is committed, and the warnings it earns.
+
+Errors (the batch is refused): a subtype cycle among the type declarations, or a declaration
+whose supertype is declared nowhere. Warnings (the batch is committed, the report lists them):
+an entry whose input/output type is not declared (it is then a root type under ``Any``), and a
+relation whose target is not in the catalog (kept as a dangling edge; it resolves once the
+target is registered).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lgent.catalog.store import BatchResult, CatalogStore
+from lgent.errors import LoadError, TypeCycleError
+from lgent.models import CatalogEntry, TypeDecl
+
+if TYPE_CHECKING:
+    from lgent.catalog.loaders import Located
+
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+
+
+@dataclass(slots=True)
+class BatchReport:
+    """The outcome of a load: store counts, files read and skipped, warnings."""
+
+    result: BatchResult = field(default_factory=BatchResult)
+    files: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.result.to_dict(),
+            "files": self.files,
+            "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "warnings": self.warnings,
+        }
+
+
+def type_names(expr: str) -> list[str]:
+    """Every type name inside a (possibly parametric) type expression: ``List[PDF]`` -> List, PDF."""
+    return _NAME_RE.findall(expr)
+
+
+def check_batch(
+    store: CatalogStore,
+    entries: Sequence[CatalogEntry],
+    types: Sequence[TypeDecl],
+    located: Sequence[Located] | None = None,
+) -> BatchReport:
+    """Validate a batch against itself and the store. Raises LoadError; returns warnings."""
+    where = _locations(located)
+    declared = {t.type: t for t in store.types()}
+    declared.update({t.type: t for t in types})
+    _check_type_graph(declared, types, where)
+
+    report = BatchReport()
+    undeclared: dict[str, list[str]] = {}
+    for entry in entries:
+        for expr in (entry.input_type, entry.output_type):
+            for name in type_names(expr or ""):
+                if name != "Any" and name not in declared:
+                    undeclared.setdefault(name, []).append(entry.id)
+    for name, ids in sorted(undeclared.items()):
+        report.warnings.append(
+            f"type {name!r} is not declared (used by {_some(ids)}); treated as a root type under Any"
+        )
+
+    batch_ids = {e.id for e in entries}
+    missing: dict[str, list[str]] = {}
+    for entry in entries:
+        for relation in entry.relations:
+            if relation.target not in batch_ids and not store.exists(relation.target):
+                missing.setdefault(relation.target, []).append(f"{entry.id} {relation.type.value}")
+    for target, sources in sorted(missing.items()):
+        report.warnings.append(
+            f"relation target {target!r} is not in the catalog ({_some(sources)}); kept as dangling"
+        )
+    return report
+
+
+def _check_type_graph(
+    declared: dict[str, TypeDecl], new: Sequence[TypeDecl], where: dict[str, str]
+) -> None:
+    for decl in new:
+        for parent in decl.subtype_of:
+            head = type_names(parent)[0]
+            if head != "Any" and head not in declared:
+                place = f"{where[decl.type]}: " if decl.type in where else ""
+                raise LoadError(f"{place}type {decl.type!r} declares unknown supertype {parent!r}")
+    import networkx as nx  # deferred: only loads pay for it
+
+    graph: nx.DiGraph[str] = nx.DiGraph()
+    for decl in declared.values():
+        for parent in decl.subtype_of:
+            graph.add_edge(decl.type, type_names(parent)[0])
+    try:
+        cycle_edges = nx.find_cycle(graph)
+    except nx.NetworkXNoCycle:
+        return
+    cycle = [edge[0] for edge in cycle_edges]
+    err = TypeCycleError(cycle)
+    place = next((where[name] for name in cycle if name in where), None)
+    raise LoadError(f"{place}: {err}" if place else str(err)) from err
+
+
+def _locations(located: Sequence[Located] | None) -> dict[str, str]:
+    places: dict[str, str] = {}
+    for item in located or ():
+        if isinstance(item.record, TypeDecl):
+            places.setdefault(item.record.type, f"{item.source}:{item.line}")
+    return places
+
+
+def _some(items: list[str], shown: int = 3) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more

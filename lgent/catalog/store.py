@@ -1,0 +1,443 @@
+"""The catalog store: SQLite in WAL mode, the single source of truth.
+
+Every write runs in one ``BEGIN IMMEDIATE`` transaction under the store's lock, so a batch is
+all-or-nothing, also across a crash. Each real change appends a row to the ``changes`` table;
+its ``seq`` is the catalog *change number* that derived indexes are stamped with and catch up
+from (``changes_since``). Re-registering identical content records no change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from lgent.errors import CatalogCorruptError, CatalogError, NotFoundError
+from lgent.models import CatalogEntry, EntityType, Status, TypeDecl, now_utc
+from lgent.versions import Version
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    is_latest INTEGER NOT NULL DEFAULT 0,
+    name TEXT NOT NULL,
+    entity_type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    author TEXT,
+    input_type TEXT,
+    output_type TEXT,
+    execution TEXT,
+    data TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    registered_at TEXT NOT NULL,
+    PRIMARY KEY (id, version)
+);
+CREATE INDEX IF NOT EXISTS entries_latest ON entries (is_latest, id);
+CREATE INDEX IF NOT EXISTS entries_type ON entries (entity_type, is_latest);
+CREATE INDEX IF NOT EXISTS entries_status ON entries (status, is_latest);
+CREATE INDEX IF NOT EXISTS entries_author ON entries (author, is_latest);
+CREATE INDEX IF NOT EXISTS entries_input ON entries (input_type, is_latest);
+CREATE INDEX IF NOT EXISTS entries_output ON entries (output_type, is_latest);
+CREATE TABLE IF NOT EXISTS types (
+    name TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    content_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('entry', 'type')),
+    op TEXT NOT NULL CHECK (op IN ('upsert', 'remove')),
+    key TEXT NOT NULL,
+    version TEXT,
+    at TEXT NOT NULL
+);
+"""
+
+ChangeKind = Literal["entry", "type"]
+ChangeOp = Literal["upsert", "remove"]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One row of the change log: an entry or type that was upserted or removed."""
+
+    seq: int
+    kind: ChangeKind
+    op: ChangeOp
+    key: str
+    version: str | None
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """What a write did: counts of added, updated (new content or version), unchanged, removed."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    types_added: list[str] = field(default_factory=list)
+    types_updated: list[str] = field(default_factory=list)
+    types_unchanged: list[str] = field(default_factory=list)
+    change_number: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "added": len(self.added),
+            "updated": len(self.updated),
+            "unchanged": len(self.unchanged),
+            "types_added": len(self.types_added),
+            "types_updated": len(self.types_updated),
+            "types_unchanged": len(self.types_unchanged),
+            "change_number": self.change_number,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    """Structured filters for ``list``: every given field must match exactly (latest versions)."""
+
+    entity_type: EntityType | str | None = None
+    status: Status | str | None = None
+    author: str | None = None
+    input_type: str | None = None
+    output_type: str | None = None
+
+    def sql(self) -> tuple[str, list[Any]]:
+        clauses, params = [], []
+        for column in ("entity_type", "status", "author", "input_type", "output_type"):
+            value = getattr(self, column)
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(str(value))
+        return (" AND ".join(clauses) or "1"), params
+
+
+def content_hash(record: dict[str, Any]) -> str:
+    """Stable hash of a JSON record (sorted keys, compact)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CatalogStore:
+    """SQLite-backed catalog. ``CatalogStore(path)`` on disk, ``CatalogStore(None)`` in memory.
+
+    Thread-safe: one connection, one lock; reads and writes are serialized, so a reader never sees
+    half of a batch. Use ``close()`` (or ``with``) when done.
+    """
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = None if path is None else Path(path)
+        self._lock = threading.RLock()
+        target = ":memory:" if self.path is None else str(self.path)
+        try:
+            self._conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+            self._conn.execute("PRAGMA busy_timeout = 10000")
+            if self.path is not None:
+                mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if mode.lower() != "wal":
+                    raise CatalogError(f"{self.path}: could not enable WAL mode (got {mode})")
+            self._conn.execute("PRAGMA synchronous = FULL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._init_schema()
+        except sqlite3.DatabaseError as err:
+            self._close_quietly()
+            raise CatalogCorruptError(f"{target}: not a readable L-gent catalog ({err})") from err
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def _init_schema(self) -> None:
+        with self._write() as conn:
+            for statement in _SCHEMA.strip().split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row is None:
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
+                    (str(SCHEMA_VERSION),),
+                )
+            elif row[0] != str(SCHEMA_VERSION):
+                raise CatalogCorruptError(
+                    f"{self.path}: catalog schema version {row[0]} is not supported "
+                    f"(this L-gent reads version {SCHEMA_VERSION})"
+                )
+
+    def _close_quietly(self) -> None:
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> CatalogStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as err:
+                raise CatalogError(f"cannot start a write transaction: {err}") from err
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                try:
+                    self._conn.execute("COMMIT")
+                except sqlite3.Error as err:
+                    self._conn.execute("ROLLBACK")
+                    raise CatalogError(f"commit failed: {err}") from err
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as err:
+                raise CatalogError(f"catalog read failed: {err}") from err
+
+    @staticmethod
+    def _log(conn: sqlite3.Connection, kind: ChangeKind, op: ChangeOp, key: str, version: str | None) -> None:
+        conn.execute(
+            "INSERT INTO changes (kind, op, key, version, at) VALUES (?, ?, ?, ?, ?)",
+            (kind, op, key, version, now_utc().isoformat()),
+        )
+
+    @staticmethod
+    def _refresh_latest(conn: sqlite3.Connection, artifact_id: str) -> None:
+        versions = [r[0] for r in conn.execute("SELECT version FROM entries WHERE id = ?", (artifact_id,))]
+        if not versions:
+            return
+        newest = max(versions, key=Version)
+        conn.execute("UPDATE entries SET is_latest = (version = ?) WHERE id = ?", (newest, artifact_id))
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def register(self, entry: CatalogEntry) -> BatchResult:
+        """Upsert one entry (by id and version)."""
+        return self.register_batch([entry])
+
+    def register_batch(
+        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+    ) -> BatchResult:
+        """Upsert entries and type declarations in one atomic transaction.
+
+        A new version of an existing id is added beside the older ones (history); the same
+        id and version with new content replaces that version; identical content is a no-op.
+        """
+        result = BatchResult()
+        with self._write() as conn:
+            try:
+                for decl in types:
+                    self._upsert_type(conn, decl, result)
+                touched: set[str] = set()
+                for entry in entries:
+                    self._upsert_entry(conn, entry, result)
+                    touched.add(entry.id)
+                for artifact_id in touched:
+                    self._refresh_latest(conn, artifact_id)
+            except sqlite3.Error as err:
+                raise CatalogError(f"catalog write failed: {err}") from err
+            result.change_number = self._change_number(conn)
+        return result
+
+    def _upsert_entry(self, conn: sqlite3.Connection, entry: CatalogEntry, result: BatchResult) -> None:
+        record = entry.to_record()
+        digest = content_hash(record)
+        row = conn.execute(
+            "SELECT content_hash FROM entries WHERE id = ? AND version = ?", (entry.id, entry.version)
+        ).fetchone()
+        if row is not None and row[0] == digest:
+            result.unchanged.append(entry.id)
+            return
+        exists = row is not None or conn.execute(
+            "SELECT 1 FROM entries WHERE id = ? LIMIT 1", (entry.id,)
+        ).fetchone() is not None
+        conn.execute(
+            """INSERT INTO entries (id, version, name, entity_type, status, author, input_type,
+                   output_type, execution, data, content_hash, registered_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (id, version) DO UPDATE SET
+                   name = excluded.name, entity_type = excluded.entity_type,
+                   status = excluded.status, author = excluded.author,
+                   input_type = excluded.input_type, output_type = excluded.output_type,
+                   execution = excluded.execution, data = excluded.data,
+                   content_hash = excluded.content_hash, registered_at = excluded.registered_at""",
+            (
+                entry.id, entry.version, entry.name, entry.entity_type.value, entry.status.value,
+                entry.author, entry.input_type, entry.output_type,
+                entry.execution.value if entry.execution else None,
+                json.dumps(record, ensure_ascii=False), digest, now_utc().isoformat(),
+            ),
+        )
+        (result.updated if exists else result.added).append(entry.id)
+        self._log(conn, "entry", "upsert", entry.id, entry.version)
+
+    def _upsert_type(self, conn: sqlite3.Connection, decl: TypeDecl, result: BatchResult) -> None:
+        record = decl.to_record()
+        digest = content_hash(record)
+        row = conn.execute("SELECT content_hash FROM types WHERE name = ?", (decl.type,)).fetchone()
+        if row is not None and row[0] == digest:
+            result.types_unchanged.append(decl.type)
+            return
+        conn.execute(
+            "INSERT INTO types (name, data, content_hash) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET data = excluded.data, content_hash = excluded.content_hash",
+            (decl.type, json.dumps(record, ensure_ascii=False), digest),
+        )
+        (result.types_updated if row is not None else result.types_added).append(decl.type)
+        self._log(conn, "type", "upsert", decl.type, None)
+
+    def remove(self, artifact_id: str, version: str | None = None) -> int:
+        """Remove an artifact (every version, or just ``version``). Returns the rows removed."""
+        with self._write() as conn:
+            if version is None:
+                cursor = conn.execute("DELETE FROM entries WHERE id = ?", (artifact_id,))
+            else:
+                cursor = conn.execute(
+                    "DELETE FROM entries WHERE id = ? AND version = ?", (artifact_id, version)
+                )
+            if cursor.rowcount == 0:
+                raise NotFoundError(artifact_id, version)
+            self._refresh_latest(conn, artifact_id)
+            self._log(conn, "entry", "remove", artifact_id, version)
+            return cursor.rowcount
+
+    def remove_type(self, name: str) -> None:
+        """Remove a type declaration."""
+        with self._write() as conn:
+            if conn.execute("DELETE FROM types WHERE name = ?", (name,)).rowcount == 0:
+                raise NotFoundError(name)
+            self._log(conn, "type", "remove", name, None)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
+        """The latest version of an artifact, or the given version. Raises NotFoundError."""
+        if version is None:
+            rows = self._read("SELECT data FROM entries WHERE id = ? AND is_latest = 1", (artifact_id,))
+        else:
+            rows = self._read(
+                "SELECT data FROM entries WHERE id = ? AND version = ?", (artifact_id, version)
+            )
+        if not rows:
+            raise NotFoundError(artifact_id, version)
+        return _entry(rows[0][0])
+
+    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
+        """Latest versions of the ids that exist (missing ids are simply absent)."""
+        found: dict[str, CatalogEntry] = {}
+        for start in range(0, len(artifact_ids), 500):
+            chunk = list(artifact_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            for row in self._read(
+                f"SELECT data FROM entries WHERE is_latest = 1 AND id IN ({marks})", chunk
+            ):
+                entry = _entry(row[0])
+                found[entry.id] = entry
+        return found
+
+    def versions(self, artifact_id: str) -> list[str]:
+        """Every stored version of an artifact, oldest first."""
+        rows = self._read("SELECT version FROM entries WHERE id = ?", (artifact_id,))
+        return sorted((r[0] for r in rows), key=Version)
+
+    def exists(self, artifact_id: str) -> bool:
+        return bool(self._read("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (artifact_id,)))
+
+    def list(
+        self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> list[CatalogEntry]:
+        """Latest versions matching ``filters``, ordered by id."""
+        where, params = (filters or EntryFilter()).sql()
+        sql = f"SELECT data FROM entries WHERE is_latest = 1 AND {where} ORDER BY id"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params = [*params, limit, offset]
+        return [_entry(r[0]) for r in self._read(sql, params)]
+
+    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
+        """Every artifact at its latest version, by id, read in pages."""
+        last = ""
+        while True:
+            rows = self._read(
+                "SELECT id, data FROM entries WHERE is_latest = 1 AND id > ? ORDER BY id LIMIT ?",
+                (last, batch_size),
+            )
+            if not rows:
+                return
+            for row in rows:
+                yield _entry(row[1])
+            last = rows[-1][0]
+
+    def count(self, filters: EntryFilter | None = None) -> int:
+        where, params = (filters or EntryFilter()).sql()
+        return int(self._read(f"SELECT COUNT(*) FROM entries WHERE is_latest = 1 AND {where}", params)[0][0])
+
+    def types(self) -> list[TypeDecl]:
+        """Every type declaration, by name."""
+        return [TypeDecl.parse(json.loads(r[0])) for r in self._read("SELECT data FROM types ORDER BY name")]
+
+    def change_number(self) -> int:
+        """The catalog's change number: the seq of the last change (0 for a new catalog)."""
+        with self._lock:
+            return self._change_number(self._conn)
+
+    @staticmethod
+    def _change_number(conn: sqlite3.Connection) -> int:
+        row = conn.execute("SELECT MAX(seq) FROM changes").fetchone()
+        return int(row[0] or 0)
+
+    def changes_since(self, seq: int) -> list[Change]:
+        """Changes after change number ``seq``, oldest first."""
+        rows = self._read(
+            "SELECT seq, kind, op, key, version FROM changes WHERE seq > ? ORDER BY seq", (seq,)
+        )
+        return [Change(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts for ``lgent stats``: artifacts, versions, types, relations, by type and status."""
+        by_type = dict(self._read(
+            "SELECT entity_type, COUNT(*) FROM entries WHERE is_latest = 1 GROUP BY entity_type ORDER BY 1"
+        ))
+        by_status = dict(self._read(
+            "SELECT status, COUNT(*) FROM entries WHERE is_latest = 1 GROUP BY status ORDER BY 1"
+        ))
+        relations = self._read(
+            "SELECT COALESCE(SUM(json_array_length(data, '$.relations')), 0) FROM entries WHERE is_latest = 1"
+        )[0][0]
+        return {
+            "artifacts": sum(by_type.values()),
+            "versions": self._read("SELECT COUNT(*) FROM entries")[0][0],
+            "types": self._read("SELECT COUNT(*) FROM types")[0][0],
+            "relations": int(relations),
+            "by_entity_type": by_type,
+            "by_status": by_status,
+            "change_number": self.change_number(),
+        }
+
+
+def _entry(data: str) -> CatalogEntry:
+    try:
+        return CatalogEntry.parse(json.loads(data))
+    except (ValueError, TypeError) as err:
+        raise CatalogCorruptError(f"stored entry is unreadable: {err}") from err

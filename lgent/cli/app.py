@@ -1,0 +1,231 @@
+"""The ``lgent`` command line: a thin shell over the LGent facade.
+
+User errors (any LGentError) print one line to stderr and exit 1; usage errors exit 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from lgent.cli import output
+from lgent.errors import LGentError, LoadError
+
+T = TypeVar("T")
+
+app = typer.Typer(
+    name="lgent",
+    help="L-gent: find the right AI-agent artifact by name, by intent, or by what it connects to.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+class State:
+    home: Path = Path(".lgent")
+
+
+@app.callback()
+def _root(
+    home: Annotated[
+        Path,
+        typer.Option(
+            "--home",
+            envvar="LGENT_HOME",
+            help="The L-gent home folder (catalog and indexes). Env: LGENT_HOME.",
+            show_default=True,
+        ),
+    ] = Path(".lgent"),
+) -> None:
+    State.home = home
+
+
+def _with_lgent(fn: Callable[[Any], Awaitable[T]]) -> T:
+    """Open the home, run ``fn(lg)``, close; LGentErrors become one line on stderr and exit 1."""
+    from lgent.lgent import LGent
+
+    async def runner() -> T:
+        async with LGent.open(State.home) as lg:
+            return await fn(lg)
+
+    return asyncio.run(runner())
+
+
+def handles_errors(command: Callable[..., None]) -> Callable[..., None]:
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except LGentError as err:
+            message = err.pretty() if hasattr(err, "pretty") else str(err)
+            if isinstance(err, LoadError) and len(err.errors) > 1:
+                message += "".join(f"\n  {e}" for e in err.errors[:20])
+            output.print_error(message)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+@app.command()
+@handles_errors
+def init(as_json: JsonOpt = False) -> None:
+    """Create the home folder and an empty catalog (nothing happens to an existing one)."""
+
+    async def run(lg: Any) -> dict[str, Any]:
+        return {"home": str(State.home.resolve()), **(await lg.stats())}
+
+    stats = _with_lgent(run)
+    if as_json:
+        output.print_json(stats)
+    else:
+        output.stdout().print(f"L-gent home ready at {stats['home']} ({stats['artifacts']} artifacts)")
+
+
+@app.command()
+@handles_errors
+def load(
+    path: Annotated[Path, typer.Argument(help="A catalog file (.jsonl/.json/.yaml/.md) or a folder.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Load a catalog file or folder atomically: every record of it, or none."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    show_bar = not as_json and sys.stderr.isatty()
+    bar = Progress(
+        TextColumn("loading"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+        transient=True, disable=not show_bar,
+    )
+    task = bar.add_task("load", total=None)
+
+    def progress(done: int, total: int, _file: str) -> None:
+        bar.update(task, completed=done, total=total)
+
+    async def run(lg: Any) -> Any:
+        return await lg.load(path, progress=progress)
+
+    with bar:
+        report = _with_lgent(run)
+    data = report.to_dict()
+    if as_json:
+        output.print_json(data)
+        return
+    console = output.stdout()
+    r = report.result
+    console.print(
+        f"Loaded {len(report.files)} file(s): {len(r.added)} added, {len(r.updated)} updated, "
+        f"{len(r.unchanged)} unchanged; types: {len(r.types_added)} added, "
+        f"{len(r.types_updated)} updated, {len(r.types_unchanged)} unchanged "
+        f"(change number {r.change_number})."
+    )
+    if report.skipped:
+        console.print(f"Skipped {len(report.skipped)} path(s):")
+        for skipped_path, reason in report.skipped[:10]:
+            console.print(f"  {skipped_path}: {reason}")
+    for warning in report.warnings[:20]:
+        console.print(f"[yellow]warning:[/] {warning}")
+    if len(report.warnings) > 20:
+        console.print(f"[yellow]... and {len(report.warnings) - 20} more warnings (see --json)[/]")
+
+
+@app.command()
+@handles_errors
+def show(
+    artifact_id: Annotated[str, typer.Argument(metavar="ID", help="The artifact id.")],
+    version: Annotated[str | None, typer.Option(help="A specific version (default: latest).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one artifact (latest version unless --version)."""
+
+    async def run(lg: Any) -> tuple[Any, list[str]]:
+        return await lg.get(artifact_id, version), await lg.versions(artifact_id)
+
+    entry, versions = _with_lgent(run)
+    if as_json:
+        output.print_json({**entry.to_record(), "history": versions})
+    else:
+        output.stdout().print(output.entry_detail(entry, versions))
+
+
+@app.command("list")
+@handles_errors
+def list_(
+    entity_type: Annotated[
+        str | None, typer.Option("--type", help="agent, tool, prompt, pipeline, dataset, model, other.")
+    ] = None,
+    status: Annotated[str | None, typer.Option(help="active, experimental, deprecated, retired.")] = None,
+    author: Annotated[str | None, typer.Option(help="Exact author.")] = None,
+    input_type: Annotated[str | None, typer.Option("--input", help="Exact input type.")] = None,
+    output_type: Annotated[str | None, typer.Option("--output", help="Exact output type.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=100_000, help="At most this many rows.")] = 100,
+    as_json: JsonOpt = False,
+) -> None:
+    """List artifacts (latest versions), filtered."""
+    from lgent.catalog.store import EntryFilter
+    from lgent.models import EntityType, Status
+
+    _check_choice("--type", entity_type, [e.value for e in EntityType])
+    _check_choice("--status", status, [s.value for s in Status])
+    filters = EntryFilter(entity_type, status, author, input_type, output_type)
+
+    async def run(lg: Any) -> Any:
+        return await lg.list(filters, limit=limit)
+
+    entries = _with_lgent(run)
+    if as_json:
+        output.print_json([e.to_record() for e in entries])
+    else:
+        output.stdout().print(output.entry_table(entries, title=f"{len(entries)} artifact(s)"))
+
+
+@app.command()
+@handles_errors
+def stats(as_json: JsonOpt = False) -> None:
+    """Counts: artifacts, versions, types, relations, by entity type and status."""
+
+    async def run(lg: Any) -> Any:
+        return await lg.stats()
+
+    data = _with_lgent(run)
+    if as_json:
+        output.print_json(data)
+    else:
+        output.stdout().print(output.mapping_table(data, title=f"catalog at {State.home}"))
+
+
+@app.command()
+@handles_errors
+def remove(
+    artifact_id: Annotated[str, typer.Argument(metavar="ID")],
+    version: Annotated[str | None, typer.Option(help="Remove only this version.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove an artifact (every version, or one)."""
+
+    async def run(lg: Any) -> Any:
+        return await lg.remove(artifact_id, version)
+
+    removed = _with_lgent(run)
+    if as_json:
+        output.print_json({"removed": removed, "id": artifact_id, "version": version})
+    else:
+        output.stdout().print(f"Removed {removed} version(s) of {artifact_id}.")
+
+
+def _check_choice(option: str, value: str | None, choices: list[str]) -> None:
+    if value is not None and value not in choices:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}", param_hint=option)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

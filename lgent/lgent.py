@@ -1,0 +1,120 @@
+"""The LGent facade: opens a home, wires the catalog and the brains, and delegates.
+
+It holds no ranking, parsing or SQL of its own. Reads run in worker threads; every write goes
+through one single-thread executor, so there is exactly one writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+from lgent.catalog.checks import BatchReport, check_batch
+from lgent.catalog.loaders import Progress, read_path
+from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
+from lgent.home import Home
+from lgent.models import CatalogEntry, TypeDecl
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class LGent:
+    """An open L-gent home. Use ``async with LGent.open(home) as lg:``."""
+
+    def __init__(self, home: Home, store: CatalogStore) -> None:
+        self.home = home
+        self.store = store
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
+
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, home: str | os.PathLike[str] | None = None) -> AsyncIterator[LGent]:
+        """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory."""
+        lg = await asyncio.to_thread(cls.open_sync, home)
+        try:
+            yield lg
+        finally:
+            await asyncio.to_thread(lg.close)
+
+    @classmethod
+    def open_sync(cls, home: str | os.PathLike[str] | None = None) -> LGent:
+        """Open a home without an event loop; call ``close()`` when done."""
+        layout = Home(None if home is None else Path(home))
+        layout.create()
+        return cls(layout, CatalogStore(layout.catalog_db))
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)
+        self.store.close()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, fn, *args)
+
+    # -- catalog ---------------------------------------------------------------------------
+
+    async def register(self, entry: CatalogEntry) -> BatchResult:
+        """Add or update one entry. A new version keeps the older ones as history."""
+        return await self.register_many([entry])
+
+    async def register_many(
+        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+    ) -> BatchResult:
+        """Add or update entries (and type declarations) in one atomic batch."""
+        entries, types = list(entries), list(types)
+        return await self._write(self._commit_checked, entries, types)
+
+    def _commit_checked(self, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]) -> BatchResult:
+        check_batch(self.store, entries, types)
+        return self.store.register_batch(entries, types)
+
+    async def load(self, path: str | os.PathLike[str], progress: Progress | None = None) -> BatchReport:
+        """Read a catalog file or folder and commit it atomically: all of it, or nothing."""
+        return await self._write(self._load_sync, Path(path), progress)
+
+    def _load_sync(self, path: Path, progress: Progress | None) -> BatchReport:
+        batch = read_path(path, progress)
+        report = check_batch(self.store, batch.entries, batch.types, located=batch.records)
+        report.result = self.store.register_batch(batch.entries, batch.types)
+        report.files = batch.files
+        report.skipped = batch.skipped
+        return report
+
+    async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
+        """The latest version of an artifact (or ``version``). Raises NotFoundError."""
+        return await self._read(self.store.get, artifact_id, version)
+
+    async def versions(self, artifact_id: str) -> list[str]:
+        return await self._read(self.store.versions, artifact_id)
+
+    async def remove(self, artifact_id: str, version: str | None = None) -> int:
+        """Remove an artifact (all versions, or one). Raises NotFoundError."""
+        return await self._write(self.store.remove, artifact_id, version)
+
+    async def list(
+        self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> list[CatalogEntry]:
+        return await self._read(self.store.list, filters, limit=limit, offset=offset)
+
+    async def types(self) -> list[TypeDecl]:
+        return await self._read(self.store.types)
+
+    async def stats(self) -> dict[str, Any]:
+        return await self._read(self.store.stats)
+
+    async def change_number(self) -> int:
+        return await self._read(self.store.change_number)
+
+    async def changes_since(self, seq: int) -> list[Change]:
+        return await self._read(self.store.changes_since, seq)

@@ -1,0 +1,16 @@
+"""Hard limits on input sizes. Each is enforced with a clear error; docs/limits.md lists them."""
+
+from __future__ import annotations
+
+MAX_ID_LENGTH = 200
+MAX_NAME_LENGTH = 300
+MAX_DESCRIPTION_LENGTH = 20_000
+MAX_KEYWORDS = 200
+MAX_KEYWORD_LENGTH = 100
+MAX_RELATIONS = 500
+MAX_CONTRACTS = 50
+MAX_TYPE_NAME_LENGTH = 300
+MAX_QUERY_LENGTH = 2_000
+MAX_LIMIT = 1_000
+MAX_BATCH_ENTRIES = 1_000_000
+MAX_LINE_BYTES = 1_000_000

@@ -1,0 +1,245 @@
+"""Catalog data models (pydantic v2): entries, relations and type declarations.
+
+Construct them with ``CatalogEntry.parse(data)`` / ``TypeDecl.parse(data)`` (or the class
+directly): either way a rule broken raises :class:`lgent.errors.ValidationError` naming the field,
+never a pydantic error.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Self
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from lgent import limits
+from lgent.errors import FieldProblem, ValidationError
+from lgent.versions import is_semver
+
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/+\-]*$")
+TYPE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*(\[[A-Za-z0-9_.\-\[\], ]+\])?$")
+_ALLOWED_CONTROL = {"\n", "\t", "\r"}
+_VALIDATING: ContextVar[bool] = ContextVar("lgent_validating", default=False)
+
+
+class EntityType(StrEnum):
+    AGENT = "agent"
+    TOOL = "tool"
+    PROMPT = "prompt"
+    PIPELINE = "pipeline"
+    DATASET = "dataset"
+    MODEL = "model"
+    OTHER = "other"
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    EXPERIMENTAL = "experimental"
+    DEPRECATED = "deprecated"
+    RETIRED = "retired"
+
+
+class Execution(StrEnum):
+    LOCAL = "local"
+    CLOUD = "cloud"
+    HYBRID = "hybrid"
+
+
+class RelationType(StrEnum):
+    SUCCESSOR_TO = "successor_to"
+    DEPENDS_ON = "depends_on"
+    FORGED_BY = "forged_by"
+    IMPLEMENTS = "implements"
+    SIMILAR_TO = "similar_to"
+
+
+def _check_text(value: str, *, multiline: bool) -> str:
+    for ch in value:
+        if ch in _ALLOWED_CONTROL and multiline:
+            continue
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError(f"contains the control character {ch!r}")
+    return value
+
+
+def _wrap_pydantic(err: pydantic.ValidationError, record_id: str | None) -> ValidationError:
+    problems = []
+    for item in err.errors(include_url=False):
+        loc = ".".join(str(part) for part in item["loc"]) or "(entry)"
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            message = "unknown field"
+        elif item["type"] == "missing":
+            message = "is required"
+        problems.append(FieldProblem(loc, message, item.get("input")))
+    return ValidationError(problems, record_id=record_id)
+
+
+class _Model(BaseModel):
+    """Shared config: unknown keys rejected, values re-validated on assignment, frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    def __init__(self, **data: Any) -> None:
+        if _VALIDATING.get():  # nested model: let pydantic report it with its full location
+            super().__init__(**data)
+            return
+        token = _VALIDATING.set(True)
+        try:
+            super().__init__(**data)
+        except pydantic.ValidationError as err:
+            raw_id = data.get("id") if isinstance(data.get("id"), str) else None
+            raise _wrap_pydantic(err, raw_id) from None
+        finally:
+            _VALIDATING.reset(token)
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON-ready dict, ``None`` fields left out (round-trips through ``parse``)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+    @classmethod
+    def parse(cls, data: Any, *, source: str | None = None, line: int | None = None) -> Self:
+        """Validate ``data`` (a mapping) into a model; errors name the field and, if given, where."""
+        if not isinstance(data, dict):
+            raise ValidationError(
+                [FieldProblem("(entry)", f"expected an object, got {type(data).__name__}")],
+                source=source,
+                line=line,
+            )
+        try:
+            return cls(**data)
+        except ValidationError as err:
+            raise err.located(source=source, line=line) from None
+
+
+class Relation(_Model):
+    """A typed edge from the entry that holds it to another artifact id."""
+
+    type: RelationType
+    target: str = Field(min_length=1, max_length=limits.MAX_ID_LENGTH)
+
+    @field_validator("target")
+    @classmethod
+    def _target_is_id(cls, value: str) -> str:
+        if not ID_RE.match(value):
+            raise ValueError(f"{value!r} is not a valid artifact id")
+        return value
+
+
+class CatalogEntry(_Model):
+    """One artifact of the catalog, at one version."""
+
+    id: str = Field(min_length=1, max_length=limits.MAX_ID_LENGTH)
+    name: str = Field(min_length=1, max_length=limits.MAX_NAME_LENGTH)
+    entity_type: EntityType = EntityType.TOOL
+    version: str = "0.1.0"
+    description: str = Field(default="", max_length=limits.MAX_DESCRIPTION_LENGTH)
+    keywords: tuple[str, ...] = Field(default=(), max_length=limits.MAX_KEYWORDS)
+    author: str | None = Field(default=None, max_length=limits.MAX_NAME_LENGTH)
+    status: Status = Status.ACTIVE
+    input_type: str | None = Field(default=None, max_length=limits.MAX_TYPE_NAME_LENGTH)
+    output_type: str | None = Field(default=None, max_length=limits.MAX_TYPE_NAME_LENGTH)
+    contracts: tuple[str, ...] = Field(default=(), max_length=limits.MAX_CONTRACTS)
+    success_rate: float | None = Field(default=None, ge=0.0, le=1.0)
+    usage_count: int = Field(default=0, ge=0)
+    last_used: datetime | None = None
+    latency_ms: float | None = Field(default=None, ge=0.0)
+    execution: Execution | None = None
+    relations: tuple[Relation, ...] = Field(default=(), max_length=limits.MAX_RELATIONS)
+
+    @field_validator("id")
+    @classmethod
+    def _valid_id(cls, value: str) -> str:
+        if not ID_RE.match(value):
+            raise ValueError(
+                f"{value!r} is not a valid id (letters, digits and _ . : / + -; "
+                "starting with a letter or digit)"
+            )
+        return value
+
+    @field_validator("name", "author")
+    @classmethod
+    def _single_line(cls, value: str | None) -> str | None:
+        return None if value is None else _check_text(value, multiline=False)
+
+    @field_validator("description")
+    @classmethod
+    def _clean_description(cls, value: str) -> str:
+        return _check_text(value, multiline=True)
+
+    @field_validator("version")
+    @classmethod
+    def _semver(cls, value: str) -> str:
+        if not is_semver(value):
+            raise ValueError(f"{value!r} is not a semantic version (expected MAJOR.MINOR.PATCH)")
+        return value
+
+    @field_validator("keywords", "contracts")
+    @classmethod
+    def _clean_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        cleaned: list[str] = []
+        for word in value:
+            word = _check_text(word.strip(), multiline=False)
+            if not word:
+                raise ValueError("contains an empty string")
+            if len(word) > limits.MAX_KEYWORD_LENGTH:
+                raise ValueError(f"an item is longer than {limits.MAX_KEYWORD_LENGTH} characters")
+            if word not in cleaned:
+                cleaned.append(word)
+        return tuple(cleaned)
+
+    @field_validator("input_type", "output_type")
+    @classmethod
+    def _type_name(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        if not TYPE_NAME_RE.match(value):
+            raise ValueError(f"{value!r} is not a type name such as PDF or List[Document]")
+        return value
+
+    @field_validator("last_used")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+    def relation_targets(self, kind: RelationType) -> list[str]:
+        """Ids this entry points at with relations of ``kind``."""
+        return [r.target for r in self.relations if r.type == kind]
+
+
+class TypeDecl(_Model):
+    """A type of the lattice: its direct supertypes, and its arity if it is a generic constructor."""
+
+    type: str = Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)
+    subtype_of: tuple[str, ...] = ()
+    params: int = Field(default=0, ge=0, le=8)
+    description: str = Field(default="", max_length=limits.MAX_DESCRIPTION_LENGTH)
+
+    @field_validator("type")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        if not re.match(r"^[A-Za-z_][A-Za-z0-9_.\-]*$", value):
+            raise ValueError(f"{value!r} is not a type name (letters, digits, _ . -)")
+        if value == "Any":
+            raise ValueError("'Any' is the built-in top type and cannot be declared")
+        return value
+
+    @field_validator("subtype_of")
+    @classmethod
+    def _parents(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for parent in value:
+            if not TYPE_NAME_RE.match(parent):
+                raise ValueError(f"{parent!r} is not a type name")
+        return tuple(dict.fromkeys(value))
+
+
+def now_utc() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(UTC)
