@@ -8,7 +8,6 @@ never a pydantic error.
 from __future__ import annotations
 
 import re
-import unicodedata
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -23,7 +22,9 @@ from lgent.versions import is_semver
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/+\-]*$")
 TYPE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*(\[[A-Za-z0-9_.\-\[\], ]+\])?$")
-_ALLOWED_CONTROL = {"\n", "\t", "\r"}
+# Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose.
+_CONTROL_ANY = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_MULTILINE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _VALIDATING: ContextVar[bool] = ContextVar("lgent_validating", default=False)
 
 
@@ -59,11 +60,9 @@ class RelationType(StrEnum):
 
 
 def _check_text(value: str, *, multiline: bool) -> str:
-    for ch in value:
-        if ch in _ALLOWED_CONTROL and multiline:
-            continue
-        if unicodedata.category(ch) in ("Cc", "Cs"):
-            raise ValueError(f"contains the control character {ch!r}")
+    bad = (_CONTROL_MULTILINE if multiline else _CONTROL_ANY).search(value)
+    if bad is not None:
+        raise ValueError(f"contains the control character {bad.group()!r} at offset {bad.start()}")
     return value
 
 

@@ -1,0 +1,5 @@
+"""``python -m lgent.cli`` runs the command line."""
+
+from lgent.cli.app import main
+
+main()

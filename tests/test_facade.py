@@ -1,0 +1,85 @@
+"""The LGent facade's catalog operations, in memory and on disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lgent import LGent, LoadError, NotFoundError
+from lgent.catalog.store import EntryFilter
+from lgent.models import TypeDecl
+from tests.conftest import make_entry
+
+
+@pytest.fixture(params=["memory", "disk"])
+def home(request: pytest.FixtureRequest, tmp_path: Path) -> Path | None:
+    return None if request.param == "memory" else tmp_path / "home"
+
+
+async def test_open_creates_home_and_round_trips(home: Path | None) -> None:
+    async with LGent.open(home) as lg:
+        await lg.register(make_entry("A", description="alpha"))
+        await lg.register_many([make_entry("B"), make_entry("C", version="1.0.0")])
+        assert (await lg.get("A")).description == "alpha"
+        assert await lg.remove("B") == 1
+        with pytest.raises(NotFoundError):
+            await lg.get("B")
+        assert [e.id for e in await lg.list(EntryFilter())] == ["A", "C"]
+    if home is not None:
+        assert (home / "catalog.db").is_file()
+        async with LGent.open(home) as lg:
+            assert (await lg.stats())["artifacts"] == 2
+
+
+async def test_load_reports_and_warns(tmp_path: Path, home: Path | None) -> None:
+    f = tmp_path / "c.jsonl"
+    f.write_text(
+        json.dumps({"type": "PDF"}) + "\n"
+        + json.dumps({"id": "A", "name": "A", "input_type": "PDF", "output_type": "Mystery",
+                      "relations": [{"type": "depends_on", "target": "Ghost"}]}) + "\n"
+    )
+    async with LGent.open(home) as lg:
+        report = await lg.load(f)
+        assert report.result.added == ["A"] and report.result.types_added == ["PDF"]
+        assert any("'Mystery' is not declared" in w for w in report.warnings)
+        assert any("'Ghost' is not in the catalog" in w for w in report.warnings)
+        again = await lg.load(f)
+        assert again.result.unchanged == ["A"] and again.result.change_number == report.result.change_number
+
+
+async def test_type_cycle_refuses_the_whole_batch(tmp_path: Path, home: Path | None) -> None:
+    f = tmp_path / "types.jsonl"
+    f.write_text("".join(json.dumps(t) + "\n" for t in [
+        {"type": "A", "subtype_of": ["C"]}, {"type": "B", "subtype_of": ["A"]},
+        {"type": "C", "subtype_of": ["B"]},
+    ]) + json.dumps({"id": "X", "name": "X"}) + "\n")
+    async with LGent.open(home) as lg:
+        with pytest.raises(LoadError, match=r"types.jsonl:\d: subtype cycle: (\w -> ){3}\w"):
+            await lg.load(f)
+        assert (await lg.stats())["artifacts"] == 0
+
+
+async def test_cycle_with_existing_types_is_caught(home: Path | None) -> None:
+    async with LGent.open(home) as lg:
+        await lg.register_many([], [TypeDecl(type="A"), TypeDecl(type="B", subtype_of=("A",))])
+        with pytest.raises(LoadError, match="subtype cycle"):
+            await lg.register_many([], [TypeDecl(type="A", subtype_of=("B",))])
+        with pytest.raises(LoadError, match="unknown supertype 'Nowhere'"):
+            await lg.register_many([], [TypeDecl(type="D", subtype_of=("Nowhere",))])
+        assert [t.type for t in await lg.types()] == ["A", "B"]
+
+
+async def test_bad_file_leaves_catalog_unchanged(tmp_path: Path, home: Path | None) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"id": "Keep", "name": "Keep"}) + "\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps({"id": f"N{i}", "name": "N"}) + "\n" for i in range(6))
+                   + json.dumps({"id": "N6", "name": "N", "success_rate": 3}) + "\n")
+    async with LGent.open(home) as lg:
+        await lg.load(good)
+        before = await lg.stats()
+        with pytest.raises(LoadError, match=r"bad.jsonl:7: .*success_rate"):
+            await lg.load(bad)
+        assert await lg.stats() == before
