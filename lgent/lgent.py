@@ -8,17 +8,28 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
+from lgent import limits
+from lgent.brains.base import Brain
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.loaders import Progress, read_path
 from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
+from lgent.config import KeywordSettings
+from lgent.errors import QueryError
 from lgent.home import Home
-from lgent.models import CatalogEntry, TypeDecl
+from lgent.indexing import SyncReport, sync
+from lgent.models import CatalogEntry, SearchFilters, TypeDecl
+
+if TYPE_CHECKING:
+    from lgent.brains.keyword.brain import KeywordBrain, KeywordResult
+
+BrainName = Literal["keyword", "semantic", "graph"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -27,10 +38,13 @@ T = TypeVar("T")
 class LGent:
     """An open L-gent home. Use ``async with LGent.open(home) as lg:``."""
 
-    def __init__(self, home: Home, store: CatalogStore) -> None:
+    def __init__(self, home: Home, store: CatalogStore, keyword: KeywordSettings | None = None) -> None:
         self.home = home
         self.store = store
+        self.keyword_settings = keyword or KeywordSettings()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
+        self._brains: dict[str, Brain] = {}
+        self._brain_locks = {name: threading.Lock() for name in ("keyword", "semantic", "graph")}
 
     @classmethod
     @asynccontextmanager
@@ -51,7 +65,62 @@ class LGent:
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
+        for brain in self._brains.values():
+            brain.close()
         self.store.close()
+
+    # -- brains ----------------------------------------------------------------------------
+
+    def _make_brain(self, name: str) -> Brain:
+        if name == "keyword":
+            from lgent.brains.keyword.brain import KeywordBrain
+
+            return KeywordBrain(self.home.index_dir("keyword"), self.keyword_settings)
+        raise QueryError(f"unknown brain {name!r} (expected keyword, semantic or graph)")
+
+    def _current(self, name: str, *, rebuild: bool = False) -> tuple[Brain, SyncReport]:
+        """The brain ``name``, created on first use and brought up to the catalog's change number."""
+        with self._brain_locks[name]:
+            brain = self._brains.get(name)
+            if brain is None:
+                brain = self._brains[name] = self._make_brain(name)
+            return brain, sync(brain, self.store, rebuild=rebuild)
+
+    def keyword_brain(self) -> KeywordBrain:
+        """The keyword brain, current with the catalog (sync; use from worker threads)."""
+        brain, _ = self._current("keyword")
+        return brain  # type: ignore[return-value]
+
+    async def reindex(self, brains: Sequence[str] = ("keyword",)) -> list[SyncReport]:
+        """Rebuild the named brains' indexes from the catalog."""
+        reports = []
+        for name in brains:
+            if name not in self._brain_locks:
+                raise QueryError(f"unknown brain {name!r} (expected keyword, semantic or graph)")
+            reports.append((await self._read(self._current, name, rebuild=True))[1])
+        return reports
+
+    # -- search ----------------------------------------------------------------------------
+
+    async def search(
+        self,
+        query: str,
+        *,
+        brain: BrainName = "keyword",
+        filters: SearchFilters | None = None,
+        limit: int = 10,
+        lenient: bool = False,
+    ) -> KeywordResult:
+        """Search one brain directly. ``lenient`` turns syntax errors into plain terms."""
+        check_query(query, limit)
+        if brain != "keyword":
+            raise QueryError(f"brain {brain!r} is not available for direct search yet")
+        return await self._read(self._keyword_search, query, filters, limit, lenient)
+
+    def _keyword_search(
+        self, query: str, filters: SearchFilters | None, limit: int, lenient: bool
+    ) -> KeywordResult:
+        return self.keyword_brain().search(query, filters, limit, lenient=lenient)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -118,3 +187,15 @@ class LGent:
 
     async def changes_since(self, seq: int) -> list[Change]:
         return await self._read(self.store.changes_since, seq)
+
+
+def check_query(query: str, limit: int) -> None:
+    """Reject over-long queries and out-of-range limits with a clear QueryError."""
+    if not isinstance(query, str):
+        raise QueryError(f"query must be a string, got {type(query).__name__}")
+    if len(query) > limits.MAX_QUERY_LENGTH:
+        raise QueryError(
+            f"query is {len(query)} characters long; the limit is {limits.MAX_QUERY_LENGTH}"
+        )
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= limits.MAX_LIMIT:
+        raise QueryError(f"limit must be an integer from 1 to {limits.MAX_LIMIT}, got {limit!r}")

@@ -242,3 +242,39 @@ class TypeDecl(_Model):
 def now_utc() -> datetime:
     """The current time, timezone-aware (UTC)."""
     return datetime.now(UTC)
+
+
+class SearchFilters(_Model):
+    """Structured filters every brain applies: each given list holds the allowed values."""
+
+    entity_type: tuple[EntityType, ...] = ()
+    status: tuple[Status, ...] = ()
+    author: tuple[str, ...] = ()
+    execution: tuple[Execution, ...] = ()
+
+    def admits(self, entry: CatalogEntry) -> bool:
+        """True when ``entry`` passes every filter."""
+        return (
+            (not self.entity_type or entry.entity_type in self.entity_type)
+            and (not self.status or entry.status in self.status)
+            and (not self.author or entry.author in self.author)
+            and (not self.execution or entry.execution in self.execution)
+        )
+
+    @property
+    def empty(self) -> bool:
+        return not (self.entity_type or self.status or self.author or self.execution)
+
+
+class BrainHit(BaseModel):
+    """One ranked answer from one brain, with a JSON-serializable explanation tree."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    score: float
+    brain: str
+    rank: int = 0
+    matched_fields: tuple[str, ...] = ()
+    highlights: dict[str, str] = Field(default_factory=dict)
+    explanation: dict[str, Any] = Field(default_factory=dict)

@@ -6,6 +6,7 @@ User errors (any LGentError) print one line to stderr and exit 1; usage errors e
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import sys
 from collections.abc import Awaitable, Callable
@@ -219,6 +220,70 @@ def remove(
         output.print_json({"removed": removed, "id": artifact_id, "version": version})
     else:
         output.stdout().print(f"Removed {removed} version(s) of {artifact_id}.")
+
+
+@app.command()
+@handles_errors
+def search(
+    query: Annotated[str, typer.Argument(help="Query text; see docs/query-syntax.md for the grammar.")],
+    brain: Annotated[str, typer.Option(help="Which brain to ask: keyword (more in `lgent query`).")] = "keyword",
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many results.")] = 10,
+    lenient: Annotated[bool, typer.Option(help="Treat syntax errors as plain words instead of failing.")] = False,
+    entity_type: Annotated[list[str] | None, typer.Option("--type", help="Only these entity types.")] = None,
+    status: Annotated[list[str] | None, typer.Option(help="Only these statuses.")] = None,
+    author: Annotated[list[str] | None, typer.Option(help="Only these authors.")] = None,
+    execution: Annotated[list[str] | None, typer.Option(help="Only local, cloud or hybrid.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Search one brain directly, with its own scores, matched fields and highlights."""
+    from lgent.models import EntityType, Execution, SearchFilters, Status
+
+    _check_choice("--brain", brain, ["keyword", "semantic"])
+    for option, values, choices in (
+        ("--type", entity_type, [e.value for e in EntityType]),
+        ("--status", status, [s.value for s in Status]),
+        ("--execution", execution, [x.value for x in Execution]),
+    ):
+        for value in values or []:
+            _check_choice(option, value, choices)
+    filters = SearchFilters(
+        entity_type=tuple(entity_type or ()), status=tuple(status or ()),
+        author=tuple(author or ()), execution=tuple(execution or ()),
+    )
+
+    async def run(lg: Any) -> Any:
+        return await lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
+
+    result = _with_lgent(run)
+    if as_json:
+        output.print_json({
+            "query": result.query, "total": result.total, "warnings": result.warnings,
+            "hits": [h.model_dump(mode="json") for h in result.hits],
+        })
+        return
+    output.print_hits(result.hits, result.total, result.warnings)
+
+
+@app.command()
+@handles_errors
+def reindex(
+    brain: Annotated[list[str] | None, typer.Option(help="Brain(s) to rebuild (default: every built one).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild brain indexes from the catalog."""
+    names = brain or ["keyword"]
+    for name in names:
+        _check_choice("--brain", name, ["keyword", "semantic", "graph"])
+
+    async def run(lg: Any) -> Any:
+        return await lg.reindex(names)
+
+    reports = _with_lgent(run)
+    if as_json:
+        output.print_json([dataclasses.asdict(r) for r in reports])
+        return
+    for r in reports:
+        output.stdout().print(f"{r.brain}: rebuilt at change number {r.to_change} ({r.upserts} artifacts)")
 
 
 def _check_choice(option: str, value: str | None, choices: list[str]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from lgent.models import CatalogEntry
+from lgent.models import BrainHit, CatalogEntry
 
 
 def stdout() -> Console:
@@ -67,3 +67,32 @@ def mapping_table(data: dict[str, Any], title: str | None = None) -> Table:
             value = ", ".join(f"{k}: {v}" for k, v in value.items()) or "-"
         table.add_row(key, str(value))
     return table
+
+
+def marked(text: str) -> str:
+    """Turn ``<mark>`` highlights into rich markup (everything else escaped)."""
+    from rich.markup import escape
+
+    return escape(text).replace("<mark>", "[bold yellow]").replace("</mark>", "[/]")
+
+
+def print_hits(hits: list[BrainHit], total: int, warnings: list[str]) -> None:
+    console = stdout()
+    for warning in warnings:
+        console.print(f"[yellow]note:[/] {escape_text(warning)}")
+    if not hits:
+        console.print("No results.")
+        return
+    console.print(f"{len(hits)} of {total} match(es)")
+    for hit in hits:
+        name = marked(hit.highlights.get("name", hit.id))
+        fields = ", ".join(hit.matched_fields) or "-"
+        console.print(f"{hit.rank:>3}. [bold]{name}[/]  score {hit.score:.3f}  [dim]({hit.id}; matched: {fields})[/]")
+        if "description" in hit.highlights:
+            console.print(f"     {marked(hit.highlights['description'])}")
+
+
+def escape_text(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)

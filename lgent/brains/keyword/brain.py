@@ -1,0 +1,219 @@
+"""KeywordBrain: exact names, tags, fields, versions and authors, via tantivy and our grammar."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import tantivy
+
+from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.keyword import analysis
+from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
+from lgent.brains.keyword.grammar import ast, parse, parse_lenient
+from lgent.brains.keyword.index import KeywordIndex
+from lgent.config import KeywordSettings
+from lgent.errors import IndexError_
+from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
+
+SNIPPET_CHARS = 160
+HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "<mark>", "</mark>"
+
+# index field -> the displayed field it belongs to
+FIELD_FAMILY = {
+    "name": "name", "name_exact": "name", "keywords": "keywords", "keywords_exact": "keywords",
+    "description": "description", "author": "author", "author_text": "author",
+    "input": "input_type", "input_text": "input_type", "output": "output_type",
+    "output_text": "output_type", "entity_type": "entity_type", "status": "status",
+    "version": "version", "execution": "execution", "id": "id",
+}
+
+
+# fields beyond name/description/keywords, checked against the stored value: (field, exact?)
+OTHER_FIELDS = (
+    ("author", True), ("author_text", False), ("input", True), ("input_text", False),
+    ("output", True), ("output_text", False), ("entity_type", True), ("status", True),
+    ("version", True), ("execution", True), ("id", True),
+)
+_STORED_SOURCE = {"author_text": "author", "input_text": "input", "output_text": "output"}
+
+
+@dataclass(slots=True)
+class KeywordResult:
+    """Hits plus what the caller should know: total matches, lenient repairs, the parsed query."""
+
+    hits: list[BrainHit]
+    total: int
+    query: str
+    warnings: list[str] = field(default_factory=list)
+
+
+class KeywordBrain:
+    """The keyword brain over one tantivy index (``path=None``: in memory)."""
+
+    name = "keyword"
+
+    def __init__(self, path: Path | None, settings: KeywordSettings | None = None) -> None:
+        self.settings = settings or KeywordSettings()
+        self.index = KeywordIndex(path)
+        self.compiler = QueryCompiler(self.index.schema, self.settings.boosts, self.settings.field_mode)
+
+    @property
+    def change_number(self) -> int:
+        return self.index.change_number
+
+    def build(self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int) -> None:
+        self.index.replace_all(entries, change_number)
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        self.index.apply(changes.upserts, changes.removals, changes.change_number)
+
+    def status(self) -> BrainStatus:
+        return BrainStatus(self.name, self.change_number >= 0, self.index.documents(), self.change_number)
+
+    def close(self) -> None:
+        """Nothing to release: tantivy closes its files when the index is dropped."""
+
+    # -- search ----------------------------------------------------------------------------
+
+    def parse(
+        self, query: str, *, lenient: bool = False, default_operator: Literal["AND", "OR"] | None = None
+    ) -> tuple[ast.Node | None, list[str]]:
+        """The AST of ``query`` (strict: raises QuerySyntaxError) and any lenient-mode repairs."""
+        operator = default_operator or self.settings.default_operator
+        if not lenient:
+            return parse(query, default_operator=operator), []
+        result = parse_lenient(query, default_operator=operator)
+        return result.ast, list(result.warnings)
+
+    def search(
+        self,
+        query: str,
+        filters: SearchFilters | None = None,
+        limit: int = 10,
+        *,
+        lenient: bool = False,
+        default_operator: Literal["AND", "OR"] | None = None,
+    ) -> KeywordResult:
+        """Ranked artifacts for a grammar query; strict mode raises QuerySyntaxError."""
+        node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
+        if node is None:
+            return KeywordResult([], 0, query, warnings or ["the query is empty"])
+        compiled, terms = self.compiler.compile(node)
+        if compiled is None:
+            return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
+        compiled = self._filtered(compiled, filters)
+        searcher = self.index.searcher()
+        try:
+            result = searcher.search(compiled, limit=max(limit, 1), count=True)
+        except ValueError as err:
+            raise IndexError_(f"keyword search failed: {err}") from err
+        hits = []
+        for rank, (score, address) in enumerate(result.hits[:limit], start=1):
+            doc = searcher.doc(address).to_dict()
+            hits.append(self._hit(doc, float(score), rank, terms, node))
+        return KeywordResult(hits, int(result.count or 0), query, warnings)
+
+    def _filtered(self, query: tantivy.Query, filters: SearchFilters | None) -> tantivy.Query:
+        if filters is None or filters.empty:
+            return query
+        clauses = [(tantivy.Occur.Must, query)]
+        schema = self.index.schema
+        for index_field, values in (
+            ("entity_type", [v.value for v in filters.entity_type]),
+            ("status", [v.value for v in filters.status]),
+            ("execution", [v.value for v in filters.execution]),
+            ("author", [v.lower() for v in filters.author]),
+        ):
+            if values:
+                allowed = tantivy.Query.term_set_query(schema, index_field, values)
+                clauses.append((tantivy.Occur.Must, allowed))
+        return tantivy.Query.boolean_query(clauses)
+
+    def _hit(self, doc: dict[str, list[Any]], score: float, rank: int, terms: MatchTerms, node: ast.Node) -> BrainHit:
+        artifact_id = str(doc["id"][0])
+        name = _first(doc, "name")
+        description = _first(doc, "description")
+        keywords = [str(k) for k in doc.get("keywords", [])]
+        highlights: dict[str, str] = {}
+        matched: list[str] = []
+        for family, text, fields in (
+            ("name", name, ("name", "name_exact", "all")),
+            ("description", description, ("description", "all")),
+        ):
+            marked = highlight(text, terms, fields, stemmed_stop=family == "description")
+            if marked is not None:
+                highlights[family] = snippet(marked) if family == "description" else marked
+                matched.append(family)
+        marked_keywords = [highlight(k, terms, ("keywords", "keywords_exact", "all")) for k in keywords]
+        if any(m is not None for m in marked_keywords):
+            highlights["keywords"] = ", ".join(m or k for m, k in zip(marked_keywords, keywords, strict=True))
+            matched.append("keywords")
+        for index_field, exact in OTHER_FIELDS:
+            family = FIELD_FAMILY[index_field]
+            if family not in matched and _field_matches(doc, index_field, exact, terms):
+                matched.append(family)
+        explanation = {
+            "brain": self.name,
+            "score": round(score, 4),
+            "rank": rank,
+            "description": "BM25 over boosted fields (tantivy)",
+            "query": node.dump() if hasattr(node, "dump") else repr(node),
+            "matched_fields": matched,
+        }
+        return BrainHit(
+            id=artifact_id, score=score, brain=self.name, rank=rank,
+            matched_fields=tuple(matched), highlights=highlights, explanation=explanation,
+        )
+
+
+def _field_matches(doc: dict[str, list[Any]], index_field: str, exact: bool, terms: MatchTerms) -> bool:
+    value = _first(doc, _STORED_SOURCE.get(index_field, index_field))
+    if not value:
+        return False
+    if exact:
+        return terms.matches(index_field, value)
+    return any(terms.matches(index_field, t.text) for t in analysis.tokens(value, stemmed=False, drop_stop_words=False))
+
+
+def _first(doc: dict[str, list[Any]], key: str) -> str:
+    values = doc.get(key) or [""]
+    return str(values[0])
+
+
+def highlight(text: str, terms: MatchTerms, fields: Sequence[str], *, stemmed_stop: bool = False) -> str | None:
+    """``text`` with matching words wrapped in ``<mark>``; None when nothing in it matches."""
+    spans: list[tuple[int, int]] = []
+    for match in analysis.WORD_RE.finditer(text):
+        word = match.group()
+        forms = analysis.merged_forms(word)
+        if any(terms.matches(f, form) for f in fields for form in forms):
+            spans.append((match.start(), match.end()))
+            continue
+        for tok in analysis.tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
+            if any(terms.matches(f, tok.text) for f in fields) or any(
+                terms.matches(f, word[tok.start:tok.end].lower()) for f in fields
+            ):
+                spans.append((match.start() + tok.start, match.start() + tok.end))
+    if not spans:
+        return None
+    out, last = [], 0
+    for start, end in spans:
+        out += [text[last:start], HIGHLIGHT_OPEN, text[start:end], HIGHLIGHT_CLOSE]
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def snippet(marked: str, width: int = SNIPPET_CHARS) -> str:
+    """A window of ``marked`` text around its first highlight, with ellipses where cut."""
+    first = marked.find(HIGHLIGHT_OPEN)
+    if len(marked) <= width or first < 0:
+        return marked
+    start = max(0, first - width // 3)
+    end = start + width
+    while end < len(marked) and marked.rfind(HIGHLIGHT_OPEN, start, end) > marked.rfind(HIGHLIGHT_CLOSE, start, end):
+        end += 1  # never cut inside a highlight
+    return ("…" if start else "") + marked[start:end].strip() + ("…" if end < len(marked) else "")

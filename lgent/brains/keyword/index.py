@@ -1,0 +1,183 @@
+"""The tantivy index of the keyword brain: schema, documents, persistence and its manifest.
+
+Text fields are pre-tokenized by ``analysis`` so that indexing and querying share one analyzer.
+The index lives in ``<home>/indexes/keyword`` beside ``manifest.json`` (format version and the
+catalog change number it reflects), written to a temporary file and renamed after each commit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import tantivy
+
+from lgent.brains.keyword import analysis
+from lgent.errors import IndexError_
+from lgent.models import CatalogEntry
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+
+EXACT_FIELDS = ("id", "name_exact", "keywords_exact", "author", "entity_type", "status",
+                "execution", "version", "input", "output")
+TOKEN_FIELDS = ("name", "keywords", "description", "author_text", "input_text", "output_text", "all")
+STORED = ("id", "name", "keywords", "description", "author", "entity_type", "status",
+          "execution", "version", "input", "output")
+
+
+def build_schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    for field in EXACT_FIELDS:
+        builder.add_text_field(field, stored=field in STORED, tokenizer_name="raw", index_option="basic")
+    for field in TOKEN_FIELDS:
+        builder.add_text_field(field, stored=field in STORED, tokenizer_name="raw", index_option="position")
+    return builder.build()
+
+
+def _pre(text: str, toks: Sequence[analysis.Token]) -> tantivy.PreTokenizedString:
+    return tantivy.PreTokenizedString(
+        text, [tantivy.Token(t.text, t.position, t.start, t.end) for t in toks]
+    )
+
+
+def _add_tokens(doc: tantivy.Document, field: str, text: str, *, stemmed: bool, stop: bool) -> None:
+    toks = analysis.tokens(text, stemmed=stemmed, drop_stop_words=stop)
+    doc.add_pre_tokenized_text(field, _pre(text, toks))
+
+
+def entry_document(entry: CatalogEntry) -> tantivy.Document:
+    """The tantivy document for the latest version of an entry."""
+    doc = tantivy.Document()
+    doc.add_text("id", entry.id)
+    _add_tokens(doc, "name", entry.name, stemmed=True, stop=False)
+    exact_names = {entry.id.lower(), entry.name.lower()}
+    for word in analysis.words(entry.name) + analysis.words(entry.id):
+        exact_names.update(analysis.merged_forms(word))
+    for form in sorted(exact_names):
+        doc.add_text("name_exact", form)
+    keyword_forms: set[str] = set()
+    for keyword in entry.keywords:
+        _add_tokens(doc, "keywords", keyword, stemmed=True, stop=False)
+        keyword_forms.add(keyword.lower())
+        for word in analysis.words(keyword):
+            keyword_forms.update(analysis.merged_forms(word))
+    for form in sorted(keyword_forms):
+        doc.add_text("keywords_exact", form)
+    _add_tokens(doc, "description", entry.description, stemmed=True, stop=True)
+    if entry.author:
+        doc.add_text("author", entry.author.lower())
+        _add_tokens(doc, "author_text", entry.author, stemmed=False, stop=False)
+    doc.add_text("entity_type", entry.entity_type.value)
+    doc.add_text("status", entry.status.value)
+    if entry.execution:
+        doc.add_text("execution", entry.execution.value)
+    doc.add_text("version", entry.version)
+    for field, value in (("input", entry.input_type), ("output", entry.output_type)):
+        if value:
+            doc.add_text(field, value.lower())
+            _add_tokens(doc, f"{field}_text", value, stemmed=False, stop=False)
+    signature = f"{entry.input_type or ''} {entry.output_type or ''}"
+    combined = " . ".join([entry.name, " ".join(entry.keywords), entry.description, signature])
+    _add_tokens(doc, "all", combined, stemmed=True, stop=True)
+    return doc
+
+
+class KeywordIndex:
+    """A tantivy index plus its manifest; ``path=None`` keeps it in memory."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.schema = build_schema()
+        self.change_number = -1
+        self._index = self._open()
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def _open(self) -> tantivy.Index:
+        if self.path is None:
+            return tantivy.Index(self.schema)
+        manifest = self._read_manifest()
+        if manifest is None or manifest.get("format_version") != FORMAT_VERSION:
+            shutil.rmtree(self.path, ignore_errors=True)
+        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            index = tantivy.Index(self.schema, path=str(self.path), reuse=True)
+        except ValueError as err:  # an unreadable index is rebuilt, and the caller is told
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path.mkdir(parents=True)
+            index = tantivy.Index(self.schema, path=str(self.path), reuse=True)
+            manifest = {"rebuilt_because": str(err)}
+        if manifest and manifest.get("format_version") == FORMAT_VERSION:
+            self.change_number = int(manifest["change_number"])
+        return index
+
+    def _read_manifest(self) -> dict[str, Any] | None:
+        assert self.path is not None
+        try:
+            data = json.loads((self.path / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and "change_number" in data else None
+
+    def _write_manifest(self) -> None:
+        if self.path is None:
+            return
+        data = {
+            "format_version": FORMAT_VERSION,
+            "change_number": self.change_number,
+            "documents": self.documents(),
+        }
+        tmp = self.path / f".{MANIFEST}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+        os.replace(tmp, self.path / MANIFEST)
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def _writer(self) -> tantivy.IndexWriter:
+        try:
+            return self._index.writer(heap_size=64_000_000, num_threads=1)
+        except ValueError as err:
+            raise IndexError_(f"keyword index is locked or unwritable: {err}") from err
+
+    def replace_all(self, entries: Iterable[CatalogEntry], change_number: int) -> None:
+        writer = self._writer()
+        try:
+            writer.delete_all_documents()
+            for entry in entries:
+                writer.add_document(entry_document(entry))
+            writer.commit()
+            writer.wait_merging_threads()
+        except ValueError as err:
+            raise IndexError_(f"keyword index build failed: {err}") from err
+        self._committed(change_number)
+
+    def apply(self, upserts: Sequence[CatalogEntry], removals: Sequence[str], change_number: int) -> None:
+        writer = self._writer()
+        try:
+            for artifact_id in [*removals, *(e.id for e in upserts)]:
+                writer.delete_documents_by_term("id", artifact_id)
+            for entry in upserts:
+                writer.add_document(entry_document(entry))
+            writer.commit()
+            writer.wait_merging_threads()
+        except ValueError as err:
+            raise IndexError_(f"keyword index update failed: {err}") from err
+        self._committed(change_number)
+
+    def _committed(self, change_number: int) -> None:
+        self._index.reload()
+        self.change_number = change_number
+        self._write_manifest()
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def searcher(self) -> tantivy.Searcher:
+        return self._index.searcher()
+
+    def documents(self) -> int:
+        return int(self._index.searcher().num_docs)

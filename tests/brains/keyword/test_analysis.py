@@ -1,0 +1,56 @@
+"""Identifier-aware analysis: splitting, merged forms, stemming, stop words."""
+
+from __future__ import annotations
+
+import pytest
+
+from lgent.brains.keyword.analysis import glob_to_regex, merged_forms, split_identifier, stem, tokens
+
+
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("PDFParser_v2", ["PDF", "Parser", "v", "2"]),
+        ("camelCaseWord", ["camel", "Case", "Word"]),
+        ("snake_case_name", ["snake", "case", "name"]),
+        ("kebab-case", ["kebab", "case"]),
+        ("HTTPServer2Go", ["HTTP", "Server", "2", "Go"]),
+        ("XMLToJSON", ["XML", "To", "JSON"]),
+        ("PDFs", ["PDFs"]),
+        ("URLsToFetch", ["URLs", "To", "Fetch"]),
+        ("Straße_Ümlaut", ["Straße", "Ümlaut"]),
+        ("日本語ツール", ["日本語ツール"]),
+        ("plain", ["plain"]),
+    ],
+)
+def test_split_identifier(word: str, parts: list[str]) -> None:
+    assert split_identifier(word) == parts
+
+
+def test_merged_forms_keep_whole_and_joined_runs() -> None:
+    forms = merged_forms("PDFParser_v2")
+    assert {"pdfparser_v2", "pdfparser", "pdfparserv2", "parserv2"} <= set(forms)
+    assert "pdf" not in forms  # single parts live in the split field, not here
+
+
+def test_tokens_positions_offsets_and_stems() -> None:
+    text = "PDFParser_v2 extracts the summaries from PDFs"
+    toks = tokens(text, stemmed=True, drop_stop_words=True)
+    assert [t.text for t in toks] == ["pdf", "parser", "v", "2", "extract", "summari", "pdf"]
+    assert [t.position for t in toks] == list(range(7))
+    assert [text[t.start:t.end] for t in toks] == ["PDF", "Parser", "v", "2", "extracts", "summaries", "PDFs"]
+
+
+def test_stop_words_kept_when_asked() -> None:
+    assert [t.text for t in tokens("the parser", stemmed=False, drop_stop_words=False)] == ["the", "parser"]
+    assert [t.text for t in tokens("the parser", stemmed=False, drop_stop_words=True)] == ["parser"]
+
+
+def test_stemmer_is_english_snowball() -> None:
+    assert stem("running") == "run" and stem("parsers") == "parser"
+
+
+def test_glob_to_regex_escapes_everything_else() -> None:
+    assert glob_to_regex("News*") == "news.*"
+    assert glob_to_regex("v2.?") == r"v2\..".lower()
+    assert glob_to_regex("a+b*") == r"a\+b.*"
