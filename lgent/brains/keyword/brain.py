@@ -101,7 +101,7 @@ class KeywordBrain:
         node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
         if node is None:
             return KeywordResult([], 0, query, warnings or ["the query is empty"])
-        compiled, terms = self.compiler.compile(node)
+        compiled, terms = self.compiler.compile(node, query)
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
         compiled = self._filtered(compiled, filters)

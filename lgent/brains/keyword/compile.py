@@ -18,6 +18,7 @@ import tantivy
 from lgent.brains.keyword import analysis
 from lgent.brains.keyword.grammar import ast
 from lgent.config import DEFAULT_FIELD_BOOSTS
+from lgent.errors import QuerySyntaxError
 
 Kind = Literal["exact", "exact_case", "stemmed", "stemmed_stop", "plain"]
 
@@ -47,6 +48,8 @@ DEFAULT_TARGETS: Mapping[str, tuple[tuple[str, Kind], ...]] = {
 }
 
 TIE_BREAKER = 0.3
+MAX_WILDCARD_LENGTH = 64
+MAX_WILDCARDS = 8
 
 
 @dataclass(slots=True)
@@ -110,8 +113,14 @@ class QueryCompiler:
         self.boosts = {**DEFAULT_FIELD_BOOSTS, **(boosts or {})}
         self.default_targets = DEFAULT_TARGETS[mode]
 
-    def compile(self, node: ast.Node) -> tuple[tantivy.Query | None, MatchTerms]:
-        """The query (None when nothing in it can match, e.g. only stop words) and its terms."""
+    def compile(self, node: ast.Node, query: str = "") -> tuple[tantivy.Query | None, MatchTerms]:
+        """The query (None when nothing in it can match, e.g. only stop words) and its terms.
+
+        ``query`` is the source text, used to point errors (e.g. an over-complex wildcard) at it.
+        """
+        for leaf in ast.iter_nodes(node):
+            if isinstance(leaf, ast.Wildcard):
+                _check_wildcard(leaf, query)
         terms = MatchTerms()
         return self._node(node, terms, positive=True), terms
 
@@ -214,6 +223,18 @@ class QueryCompiler:
             terms.add_fuzzy(index_field, value, node.distance)
             return tantivy.Query.fuzzy_term_query(schema, index_field, value, distance=node.distance)
         raise TypeError(f"unknown query node {type(node).__name__}")
+
+
+def _check_wildcard(node: ast.Wildcard, query: str) -> None:
+    wildcards = sum(node.pattern.count(ch) for ch in "*?")
+    if len(node.pattern) > MAX_WILDCARD_LENGTH or wildcards > MAX_WILDCARDS:
+        raise QuerySyntaxError(
+            query or node.pattern,
+            node.start if query else 0,
+            f"a wildcard of at most {MAX_WILDCARD_LENGTH} characters and {MAX_WILDCARDS} '*'/'?'",
+            f"{node.pattern[:20]!r}{'...' if len(node.pattern) > 20 else ''} "
+            f"({len(node.pattern)} characters, {wildcards} wildcards)",
+        )
 
 
 def _analyze(text: str, kind: Kind) -> list[analysis.Token]:

@@ -58,6 +58,7 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
     exact_names = {entry.id.lower(), entry.name.lower()}
     for word in analysis.words(entry.name) + analysis.words(entry.id):
         exact_names.update(analysis.merged_forms(word))
+        exact_names.update(part.lower() for part in analysis.split_identifier(word))
     for form in sorted(exact_names):
         doc.add_text("name_exact", form)
     keyword_forms: set[str] = set()
@@ -66,6 +67,7 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
         keyword_forms.add(keyword.lower())
         for word in analysis.words(keyword):
             keyword_forms.update(analysis.merged_forms(word))
+            keyword_forms.update(part.lower() for part in analysis.split_identifier(word))
     for form in sorted(keyword_forms):
         doc.add_text("keywords_exact", form)
     _add_tokens(doc, "description", entry.description, stemmed=True, stop=True)
