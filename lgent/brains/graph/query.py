@@ -1,0 +1,192 @@
+"""Read graph questions out of plain text: type queries, compositions and relationships.
+
+``parse_graph_query(text, vocabulary)`` returns one of
+
+* ``TypeQuery(input, output)`` - ``PDF -> SentimentScore``, ``input:PDF output:Summary``,
+  "what can take PDF and give SentimentScore", "tools that accept a List[Document]";
+* ``Composition(source, target)`` - "a path from RawHTML to Summary", "chain PDF to Text";
+* ``Relationship(kind, artifact_id)`` - "what depends on X", "what replaced X",
+  "what can receive X's output", "what did ToolForge build", ...;
+
+or ``None`` when the text is not a graph question (or names no known type / artifact).
+Names are resolved through a ``Vocabulary`` so the parser knows nothing about storage.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+RelationKind = Literal[
+    "dependents", "dependencies", "successors", "predecessors", "descendants", "forged",
+    "forger", "implementers", "similar", "downstream", "upstream",
+]
+
+
+class Vocabulary(Protocol):
+    """What the parser needs to know: which words are types, which name artifacts."""
+
+    def type_name(self, text: str) -> str | None:
+        """The canonical type for ``text`` (case-insensitive, parametric allowed), or None."""
+        ...
+
+    def artifact_id(self, text: str) -> str | None:
+        """The id of the artifact ``text`` names (id or name, loosely), or None."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class TypeQuery:
+    input: str | None
+    output: str | None
+
+    def describe(self) -> str:
+        return f"artifacts taking {self.input or 'anything'} and giving {self.output or 'anything'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Composition:
+    source: str
+    target: str
+
+    def describe(self) -> str:
+        return f"composition paths from {self.source} to {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Relationship:
+    kind: RelationKind
+    artifact_id: str
+
+    def describe(self) -> str:
+        return f"{_RELATION_WORDS[self.kind]} {self.artifact_id}"
+
+
+GraphQuery = TypeQuery | Composition | Relationship
+
+_RELATION_WORDS: dict[str, str] = {
+    "dependents": "artifacts that depend on",
+    "dependencies": "what is depended on by",
+    "successors": "the successors of",
+    "predecessors": "the older generations of",
+    "descendants": "what evolved from",
+    "forged": "what was forged by",
+    "forger": "what forged",
+    "implementers": "the implementations of",
+    "similar": "alternatives to",
+    "downstream": "what can consume the output of",
+    "upstream": "what can feed the input of",
+}
+
+_TYPE = r"(?P<{name}>[A-Za-z_][\w.\-]*(?:\[[\w.\-\[\], ]+\])?)"
+_A, _B = _TYPE.format(name="a"), _TYPE.format(name="b")
+_ART = r"(?P<x>.+?)"
+_LEAD = r"(?:.*?)"  # any lead-in ("what can", "tools that", "a") - the names must still resolve
+_END = r"\s*[?.!]*$"
+_ARTICLE = r"(?:(?:an?|the|some|any)\s+)?"
+
+_ARROW = re.compile(rf"^\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I)
+_FIELDS = re.compile(r"^\s*(?:(?:input|in):\s*(?P<a>\S+))?\s*(?:(?:output|out):\s*(?P<b>\S+))?" + _END, re.I)
+
+_COMPOSITION = [
+    re.compile(rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+(?:to|into|->)\s+{_ARTICLE}{_B}{_END}", re.I),
+    re.compile(rf"^\s*(?:how\s+(?:do|can|could|would)\s+(?:i|we|you)|how\s+to)\s+(?:get|go|turn|convert|transform|move)\s+(?:from\s+)?{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}", re.I),
+    re.compile(rf"^\s*(?:chain|compose|connect|pipe|link)\s+{_ARTICLE}{_A}\s+(?:to|into|with|and)\s+{_ARTICLE}{_B}{_END}", re.I),
+    re.compile(rf"^\s*(?:pipeline|path|chain)\s*:?\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I),
+]
+
+_TAKE = r"(?:take|takes|taking|accept|accepts|accepting|consume|consumes|read|reads|ingest|ingests|handle|handles|process|processes|work on|works on|operate on|operates on)"
+_GIVE = r"(?:give|gives|giving|return|returns|produce|produces|producing|output|outputs|emit|emits|yield|yields|make|makes|create|creates|generate|generates)"
+_TYPE_PATTERNS = [
+    re.compile(rf"^{_LEAD}\b{_TAKE}\s+{_ARTICLE}{_A}(?:\s+(?:as input)?\s*(?:and|to|then)\s+{_GIVE}\s+{_ARTICLE}{_B})?(?:\s+as (?:input|output))?{_END}", re.I),
+    re.compile(rf"^{_LEAD}\b{_GIVE}\s+{_ARTICLE}{_B}(?:\s+(?:from|out of|given)\s+{_ARTICLE}{_A})?{_END}", re.I),
+    re.compile(rf"^{_LEAD}\b(?:convert|convert?s|turn|turns|transform|transforms|map|maps)\s+{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}", re.I),
+    re.compile(rf"^{_LEAD}\bfrom\s+{_ARTICLE}{_A}\s+to\s+{_ARTICLE}{_B}{_END}", re.I),
+    re.compile(rf"^{_LEAD}\b(?:with|having)\s+(?:an?\s+)?input\s+(?:of\s+|type\s+)?{_A}(?:\s+and\s+(?:an?\s+)?output\s+(?:of\s+|type\s+)?{_B})?{_END}", re.I),
+]
+
+_POSSESSIVE = r"(?:'s|’s|s')?"
+_RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
+    ("downstream", re.compile(rf"^{_LEAD}\b(?:receive|receives|take|takes|consume|consumes|accept|accepts|use|uses|handle|handles|process|processes|read|reads)\s+{_ART}{_POSSESSIVE}\s+(?:output|outputs|results?){_END}", re.I)),
+    ("downstream", re.compile(rf"^{_LEAD}\b(?:downstream of|comes? after|can follow|goes after|to put after)\s+{_ART}{_END}", re.I)),
+    ("upstream", re.compile(rf"^{_LEAD}\b(?:feed|feeds|feed into|upstream of|comes? before|goes before|provide input (?:for|to)|produce input for)\s+{_ART}{_END}", re.I)),
+    ("upstream", re.compile(rf"^{_LEAD}\b(?:produce|produces|give|gives|make|makes)\s+(?:what|the input)\s+{_ART}\s+(?:needs|takes|expects|accepts){_END}", re.I)),
+    ("downstream", re.compile(rf"^{_LEAD}\b(?:compatible with|works? with|composes? with|plugs? into)\s+{_ART}{_END}", re.I)),
+    ("dependents", re.compile(rf"^{_LEAD}\b(?:depends? on|relies? on|uses|calls|requires|builds? on)\s+{_ART}{_END}", re.I)),
+    ("dependents", re.compile(rf"^\s*(?:dependents|consumers|users|callers)\s+of\s+{_ART}{_END}", re.I)),
+    ("dependents", re.compile(rf"^\s*(?:what|who|which \w+)\s+(?:would|will|could)\s+break\s+if\s+{_ART}\s+(?:changes|goes away|is removed|breaks|is retired){_END}", re.I)),
+    ("dependencies", re.compile(rf"^\s*(?:what|which \w+)\s+does\s+{_ART}\s+(?:depend on|rely on|need|use|require|call){_END}", re.I)),
+    ("dependencies", re.compile(rf"^\s*(?:dependencies|requirements|prerequisites)\s+(?:of|for)\s+{_ART}{_END}", re.I)),
+    ("dependencies", re.compile(rf"^\s*{_ART}{_POSSESSIVE}\s+(?:dependencies|requirements){_END}", re.I)),
+    ("successors", re.compile(rf"^{_LEAD}\b(?:replaced|replaces|supersedes|superseded|succeeded|succeeds)\s+{_ART}{_END}", re.I)),
+    ("successors", re.compile(rf"^\s*(?:what is\s+|what's\s+)?(?:the\s+)?(?:successor|successors|replacement|replacements|newer versions?|new version|upgrade|latest version)\s+(?:of|for|to)\s+{_ART}{_END}", re.I)),
+    ("successors", re.compile(rf"^\s*(?:what|which \w+)\s+(?:should i use|to use|do i use)\s+instead of\s+(?:the\s+)?(?:deprecated\s+|retired\s+|old\s+)?{_ART}{_END}", re.I)),
+    ("successors", re.compile(rf"^\s*(?:is|was)\s+{_ART}\s+(?:replaced|deprecated|retired|superseded)(?:\s+by anything)?{_END}", re.I)),
+    ("predecessors", re.compile(rf"^\s*(?:what|which \w+)\s+did\s+{_ART}\s+(?:replace|supersede|succeed){_END}", re.I)),
+    ("predecessors", re.compile(rf"^\s*(?:the\s+)?(?:predecessors?|older versions?|previous versions?|ancestors?|history)\s+(?:of|for)\s+{_ART}{_END}", re.I)),
+    ("descendants", re.compile(rf"^{_LEAD}\b(?:evolved|descended|derived|grew|came|was built|were built|is based|are based|branched)\s+(?:out\s+)?(?:from|on)\s+{_ART}{_END}", re.I)),
+    ("descendants", re.compile(rf"^\s*(?:descendants|derivatives|evolutions|lineage|family)\s+of\s+{_ART}{_END}", re.I)),
+    ("forged", re.compile(rf"^\s*(?:what|which \w+)\s+(?:did|has)\s+{_ART}\s+(?:build|built|forge|forged|make|made|create|created|generate|generated|produce|produced|write|written){_END}", re.I)),
+    ("forged", re.compile(rf"^{_LEAD}\b(?:forged|built|made|created|generated|produced|written)\s+by\s+{_ART}{_END}", re.I)),
+    ("forger", re.compile(rf"^\s*(?:who|what|which \w+)\s+(?:forged|built|made|created|generated)\s+{_ART}{_END}", re.I)),
+    ("implementers", re.compile(rf"^{_LEAD}\b(?:implements?|implementing|conforms? to|follows?|satisfies|realizes|fulfil+s)\s+(?:the\s+)?{_ART}(?:\s+(?:interface|protocol|spec|contract))?{_END}", re.I)),
+    ("implementers", re.compile(rf"^\s*(?:implementations|implementers)\s+of\s+{_ART}{_END}", re.I)),
+    ("similar", re.compile(rf"^\s*(?:alternatives?|substitutes?|competitors?|replacements?)\s+(?:to|for)\s+{_ART}{_END}", re.I)),
+    ("similar", re.compile(rf"^{_LEAD}\b(?:similar to|like|instead of|comparable to|an alternative to)\s+{_ART}{_END}", re.I)),
+]
+
+
+def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
+    """The graph operation ``text`` asks for, or None. Unknown names never match."""
+    text = text.strip()
+    if not text or len(text) > 500:
+        return None
+    for pattern in _COMPOSITION:
+        found = _types(pattern.match(text), vocabulary)
+        if found and found[0] and found[1]:
+            return Composition(found[0], found[1])
+    found = _types(_ARROW.match(text), vocabulary)
+    if found and found[0] and found[1]:
+        return TypeQuery(found[0], found[1])
+    fields = _FIELDS.match(text)
+    if fields and (fields.group("a") or fields.group("b")):
+        found = _types(fields, vocabulary)
+        if found and (found[0] or found[1]):
+            return TypeQuery(*found)
+    for kind, pattern in _RELATIONSHIPS:
+        match = pattern.match(text)
+        if match:
+            artifact = vocabulary.artifact_id(_clean_name(match.group("x")))
+            if artifact is not None:
+                return Relationship(kind, artifact)
+    for pattern in _TYPE_PATTERNS:
+        found = _types(pattern.match(text), vocabulary)
+        if found and (found[0] or found[1]):
+            return TypeQuery(*found)
+    return None
+
+
+def _types(match: re.Match[str] | None, vocabulary: Vocabulary) -> tuple[str | None, str | None] | None:
+    """Both captured type names resolved; None if either captured name is not a known type."""
+    if match is None:
+        return None
+    resolved: list[str | None] = []
+    for group in ("a", "b"):
+        raw = match.groupdict().get(group)
+        if raw is None:
+            resolved.append(None)
+            continue
+        name = vocabulary.type_name(_clean_name(raw))
+        if name is None:
+            return None
+        resolved.append(name)
+    return resolved[0], resolved[1]
+
+
+def _clean_name(raw: str) -> str:
+    name = raw.strip().strip("`'\"“”‘’").strip()
+    name = re.sub(r"(?:'s|’s|s')$", "", name)
+    name = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)
+    name = re.sub(r"\s+(?:tool|agent|artifact|component|interface|protocol|spec|output|outputs)$", "", name, flags=re.I)
+    return name.strip()

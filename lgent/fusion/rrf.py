@@ -1,0 +1,88 @@
+"""Rank fusion as pure functions: weighted reciprocal rank fusion and score-normalized fusion.
+
+``weighted_rrf`` scores a document ``sum_b w_b / (k + rank_b)`` over the brains ``b`` that
+ranked it (ranks start at 1; Cormack, Clarke & Buettcher, SIGIR 2009, with k = 60).
+``weighted_score_fusion`` min-max normalizes each brain's scores to [0, 1] and sums them
+weighted (CombSUM). Ties break on the best single rank, then on the id, so output is stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+DEFAULT_K = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """What one brain added to a document's fused score."""
+
+    brain: str
+    rank: int
+    score: float
+    contribution: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """A fused document: its score and each brain's contribution, best first."""
+
+    id: str
+    score: float
+    contributions: tuple[Contribution, ...] = field(default=())
+
+    @property
+    def best_rank(self) -> int:
+        return min((c.rank for c in self.contributions), default=1 << 30)
+
+
+def weighted_rrf(
+    rankings: Mapping[str, Sequence[tuple[str, float]]],
+    weights: Mapping[str, float],
+    k: int = DEFAULT_K,
+) -> list[Fused]:
+    """Fuse ranked lists ``{brain: [(id, brain_score), ...]}`` (best first) by weighted RRF."""
+    if k <= 0:
+        raise ValueError(f"RRF k must be positive, got {k}")
+    parts: dict[str, list[Contribution]] = {}
+    for brain, ranked in rankings.items():
+        weight = weights.get(brain, 0.0)
+        seen: set[str] = set()
+        for rank, (doc_id, score) in enumerate(ranked, start=1):
+            if doc_id in seen:
+                continue
+            seen.add(doc_id)
+            parts.setdefault(doc_id, []).append(Contribution(brain, rank, score, weight / (k + rank)))
+    return _sorted(parts)
+
+
+def weighted_score_fusion(
+    rankings: Mapping[str, Sequence[tuple[str, float]]],
+    weights: Mapping[str, float],
+) -> list[Fused]:
+    """Fuse by weighted sum of per-brain min-max normalized scores (a lone hit normalizes to 1)."""
+    parts: dict[str, list[Contribution]] = {}
+    for brain, ranked in rankings.items():
+        if not ranked:
+            continue
+        weight = weights.get(brain, 0.0)
+        scores = [s for _, s in ranked]
+        low, high = min(scores), max(scores)
+        seen: set[str] = set()
+        for rank, (doc_id, score) in enumerate(ranked, start=1):
+            if doc_id in seen:
+                continue
+            seen.add(doc_id)
+            norm = 1.0 if high == low else (score - low) / (high - low)
+            parts.setdefault(doc_id, []).append(Contribution(brain, rank, score, weight * norm))
+    return _sorted(parts)
+
+
+def _sorted(parts: Mapping[str, list[Contribution]]) -> list[Fused]:
+    fused = [
+        Fused(doc_id, sum(c.contribution for c in contribs), tuple(sorted(contribs, key=lambda c: c.rank)))
+        for doc_id, contribs in parts.items()
+    ]
+    fused.sort(key=lambda f: (-f.score, f.best_rank, f.id))
+    return fused
