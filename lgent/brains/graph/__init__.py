@@ -1,0 +1,1 @@
+"""Graph brain: type lattice, lineage graph and composition search (pure algorithms)."""

@@ -1,0 +1,623 @@
+"""Composition: which artifacts fit before or after one another, and pipelines between two types.
+
+An artifact is reduced to a ``Signature`` (id, input type, output type, usable, health). A path
+from ``source`` to ``target`` is a sequence of distinct artifacts ``a1..aL`` with
+``source <: a1.input``, ``ai.output <: a(i+1).input`` and ``aL.output <: target``.
+
+Paths are ranked by length (shorter first), then by health, the *weakest link*: the smallest
+health along the path (min rather than product: exact, with no floating-point drift between
+equal pipelines, and "a pipeline is as sound as its worst step"), higher first, then by the ids
+lexicographically. ``find_paths`` returns exactly the first ``k`` paths of that order.
+
+The search runs over types, not artifacts: for each state type (a type some artifact outputs,
+plus the query's source) the index knows which input types accept it, and a per-length
+bottleneck table (numpy, types x types) bounds the best health any completion can still reach.
+A branch-and-bound depth-first search, one path length at a time, expands artifacts best bound
+first and cuts every branch whose bound (health, then ids) cannot beat the k-th best path found.
+
+Artifacts without an input (or output) type never appear in paths. Types that break the
+lattice's arity rules match nothing; ``CompositionIndex.problems()`` lists them.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from lgent.brains.graph.typeexpr import canonical
+from lgent.brains.graph.types import TypeLattice
+from lgent.errors import FieldProblem, NotFoundError, TypeLatticeError, ValidationError
+from lgent.limits import MAX_LIMIT
+
+Direction = Literal["downstream", "upstream"]
+MAX_PATH_LENGTH = 10
+"""Longest pipeline ``find_paths`` will search for."""
+
+_NONE = -1.0  # "no artifact / no completion" in the bound tables (healths are >= 0)
+_FREE = 2.0  # "no constraint" (healths are <= 1)
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """What composition needs to know about an artifact. ``usable`` is False for deprecated or
+    retired artifacts; ``health`` is in 0..1."""
+
+    id: str
+    input_type: str | None
+    output_type: str | None
+    usable: bool = True
+    health: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id:
+            raise ValidationError([FieldProblem("id", "must be a non-empty string", self.id)])
+        if (
+            not isinstance(self.health, int | float)
+            or math.isnan(self.health)
+            or not 0.0 <= self.health <= 1.0
+        ):
+            raise ValidationError(
+                [FieldProblem("health", "must be a number between 0 and 1", self.health)],
+                record_id=self.id,
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class CompositionPath:
+    """A pipeline: artifact ids in order, the types flowing (the source, then each artifact's
+    output type), and the health of its weakest artifact."""
+
+    ids: tuple[str, ...]
+    types: tuple[str, ...]
+    health: float
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _problem(name: str, message: str, value: object) -> ValidationError:
+    return ValidationError([FieldProblem(name, message, value)])
+
+
+def _check_direction(direction: str) -> None:
+    if direction not in ("downstream", "upstream"):
+        raise _problem("direction", "must be 'downstream' or 'upstream'", direction)
+
+
+def _check_search(max_length: int, k: int) -> None:
+    for name, value, top in (("max_length", max_length, MAX_PATH_LENGTH), ("k", k, MAX_LIMIT)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+            raise _problem(name, f"must be an integer from 1 to {top}", value)
+
+
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and (
+        not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT
+    ):
+        raise _problem("limit", f"must be None or an integer from 1 to {MAX_LIMIT}", limit)
+
+
+def find_compatible(
+    target: Signature,
+    candidates: Iterable[Signature],
+    lattice: TypeLattice,
+    direction: Direction = "downstream",
+    *,
+    include_unusable: bool = False,
+    limit: int | None = None,
+) -> list[Signature]:
+    """Artifacts that can follow ``target`` (downstream: their input accepts its output) or
+    precede it (upstream: their output fits its input), healthiest first, then by id.
+    ``target`` itself is never included; unusable artifacts only if asked."""
+    return CompositionIndex(lattice, candidates).find_compatible(
+        target, direction, include_unusable=include_unusable, limit=limit
+    )
+
+
+def find_paths(
+    source_type: str,
+    target_type: str,
+    signatures: Iterable[Signature],
+    lattice: TypeLattice,
+    max_length: int = 5,
+    k: int = 5,
+    *,
+    include_unusable: bool = False,
+) -> list[CompositionPath]:
+    """The first ``k`` pipelines from ``source_type`` to ``target_type`` (see the module
+    docstring for the order). Builds a throwaway ``CompositionIndex``: keep one for repeated
+    queries."""
+    return CompositionIndex(lattice, signatures).find_paths(
+        source_type, target_type, max_length, k, include_unusable=include_unusable
+    )
+
+
+class _TypeTable:
+    """Canonical type strings <-> dense integer ids."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.ids: dict[str, int] = {}
+
+    def add(self, name: str) -> tuple[int, bool]:
+        found = self.ids.get(name)
+        if found is not None:
+            return found, False
+        self.ids[name] = len(self.names)
+        self.names.append(name)
+        return len(self.names) - 1, True
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    sig: Signature
+    input: int | None  # index into the input-type table
+    output: int | None  # index into the output-type table
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Artifacts with both types, as parallel arrays (in no particular order: the search
+    compares ties in full, so order only affects speed)."""
+
+    ids: list[str]
+    health: FloatArray
+    output: IntArray
+    usable: BoolArray
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[str, float, int, bool]]) -> _Group:
+        return cls(
+            ids=[r[0] for r in rows],
+            health=np.array([r[1] for r in rows], dtype=np.float64),
+            output=np.array([r[2] for r in rows], dtype=np.intp),
+            usable=np.array([r[3] for r in rows], dtype=np.bool_),
+        )
+
+    @classmethod
+    def join(cls, groups: Sequence[_Group]) -> _Group:
+        if len(groups) == 1:
+            return groups[0]
+        return cls(
+            ids=[i for g in groups for i in g.ids],
+            health=np.concatenate([g.health for g in groups] or [np.zeros(0)]),
+            output=np.concatenate([g.output for g in groups] or [np.zeros(0, dtype=np.intp)]),
+            usable=np.concatenate([g.usable for g in groups] or [np.zeros(0, dtype=np.bool_)]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Children:
+    """The artifacts accepting one state type, and the input-type row it was built from."""
+
+    accepts: BoolArray  # over input types, at build time
+    group: _Group
+
+
+class CompositionIndex:
+    """Signatures indexed by type for fast compatibility and path queries; updated one signature
+    at a time. Watches ``lattice.version`` and rebuilds its type tables when the lattice changes.
+    """
+
+    def __init__(self, lattice: TypeLattice, signatures: Iterable[Signature] = ()) -> None:
+        self._lattice = lattice
+        self._lattice_version = lattice.version
+        self._entries: dict[str, _Entry] = {}
+        self._in = _TypeTable()
+        self._out = _TypeTable()
+        self._by_in: dict[int, dict[str, Signature]] = {}
+        self._by_out: dict[int, dict[str, Signature]] = {}
+        self._ranked: dict[tuple[str, int], list[tuple[float, str]]] = {}  # (side, type) -> keys
+        self._cells: dict[tuple[int, int], dict[str, Signature]] = {}
+        self._cells_of_in: dict[int, set[int]] = {}
+        self._best_all: FloatArray = np.full((8, 8), _NONE)  # [input, output] max health
+        self._best_usable: FloatArray = np.full((8, 8), _NONE)
+        self._accept: BoolArray | None = None  # [output type, input type]: out <: in
+        self._rows: dict[str, BoolArray] = {}  # any type -> accepted input types
+        self._fits: dict[str, BoolArray] = {}  # any type -> output types that are subtypes
+        self._groups: dict[int, _Group] = {}  # input type -> its artifacts with an output
+        self._children: dict[str, _Children] = {}  # state type -> artifacts accepting it
+        self._bounds: dict[tuple[str, bool], list[FloatArray]] = {}
+        for sig in signatures:
+            self.add(sig)
+
+    # ----------------------------------------------------------------------------- state
+
+    @property
+    def lattice(self) -> TypeLattice:
+        return self._lattice
+
+    def set_lattice(self, lattice: TypeLattice) -> None:
+        """Use another lattice (type declarations changed)."""
+        self._lattice = lattice
+        self._lattice_version = -1
+        self._sync()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, artifact_id: object) -> bool:
+        return artifact_id in self._entries
+
+    def get(self, artifact_id: str) -> Signature | None:
+        entry = self._entries.get(artifact_id)
+        return entry.sig if entry is not None else None
+
+    def signatures(self) -> list[Signature]:
+        """Every signature, by id."""
+        return [self._entries[i].sig for i in sorted(self._entries)]
+
+    def problems(self) -> list[str]:
+        """What is wrong with indexed types under the current lattice (e.g. a declared
+        constructor given the wrong number of arguments), one line per type. Such types match
+        nothing, not even themselves, so their artifacts are left out of composition."""
+        found: set[str] = set()
+        for table, groups in ((self._in, self._by_in), (self._out, self._by_out)):
+            for t, name in enumerate(table.names):
+                if groups.get(t):
+                    try:
+                        self._lattice.check(name)
+                    except TypeLatticeError as err:
+                        found.add(str(err))
+        return sorted(found)
+
+    def warm(self) -> None:
+        """Build the type tables and per-type artifact lists now, so that the first queries
+        after a build or a batch of changes are as fast as later ones."""
+        self._sync()
+        self._accept_matrix()
+        for name in self._out.names:
+            self._children_of(name)
+
+    def _sync(self) -> None:
+        if self._lattice.version != self._lattice_version:
+            self._lattice_version = self._lattice.version
+            self._accept = None
+            self._rows.clear()
+            self._fits.clear()
+            self._children.clear()
+            self._bounds.clear()
+
+    def _is_subtype(self, a: str, b: str) -> bool:
+        try:
+            return self._lattice.is_subtype(a, b)
+        except TypeLatticeError:  # reported by problems()
+            return False
+
+    # ----------------------------------------------------------------------------- changes
+
+    def add(self, sig: Signature) -> None:
+        """Index ``sig``, replacing any signature with the same id. Raises ``TypeLatticeError``
+        (naming the artifact) if one of its types is malformed."""
+        self._sync()
+        try:
+            in_name = canonical(sig.input_type) if sig.input_type is not None else None
+            out_name = canonical(sig.output_type) if sig.output_type is not None else None
+        except TypeLatticeError as err:
+            raise TypeLatticeError(f"artifact {sig.id!r}: {err}") from err
+        self.remove(sig.id)
+        s = self._register_input(in_name) if in_name is not None else None
+        u = self._register_output(out_name) if out_name is not None else None
+        self._entries[sig.id] = _Entry(sig, s, u)
+        if s is not None:
+            self._by_in.setdefault(s, {})[sig.id] = sig
+            self._ranked.pop(("in", s), None)
+        if u is not None:
+            self._by_out.setdefault(u, {})[sig.id] = sig
+            self._ranked.pop(("out", u), None)
+        if s is not None and u is not None:
+            self._cells.setdefault((s, u), {})[sig.id] = sig
+            self._cells_of_in.setdefault(s, set()).add(u)
+            self._refresh_cell(s, u)
+        self._touched(s)
+
+    def update(self, sig: Signature) -> None:
+        """Same as ``add``: replace the signature with ``sig.id``."""
+        self.add(sig)
+
+    def remove(self, artifact_id: str) -> bool:
+        """Drop the signature with ``artifact_id``; False if there was none."""
+        entry = self._entries.pop(artifact_id, None)
+        if entry is None:
+            return False
+        s, u = entry.input, entry.output
+        if s is not None:
+            del self._by_in[s][artifact_id]
+            self._ranked.pop(("in", s), None)
+        if u is not None:
+            del self._by_out[u][artifact_id]
+            self._ranked.pop(("out", u), None)
+        if s is not None and u is not None:
+            cell = self._cells[(s, u)]
+            del cell[artifact_id]
+            if not cell:
+                del self._cells[(s, u)]
+                self._cells_of_in[s].discard(u)
+            self._refresh_cell(s, u)
+        self._touched(s)
+        return True
+
+    def _touched(self, s: int | None) -> None:
+        self._bounds.clear()
+        if s is not None:
+            self._groups.pop(s, None)
+            stale = [t for t, ch in self._children.items() if s >= len(ch.accepts) or ch.accepts[s]]
+            for t in stale:
+                del self._children[t]
+
+    def _refresh_cell(self, s: int, u: int) -> None:
+        cell = self._cells.get((s, u), {})
+        self._best_all[s, u] = max((x.health for x in cell.values()), default=_NONE)
+        self._best_usable[s, u] = max((x.health for x in cell.values() if x.usable), default=_NONE)
+
+    def _grow(self) -> None:
+        rows, cols = self._best_all.shape
+        need_rows, need_cols = max(rows, len(self._in)), max(cols, len(self._out))
+        if (need_rows, need_cols) != (rows, cols):
+            new_rows, new_cols = max(rows, 2 * need_rows), max(cols, 2 * need_cols)
+            for name in ("_best_all", "_best_usable"):
+                old = getattr(self, name)
+                grown = np.full((new_rows, new_cols), _NONE)
+                grown[:rows, :cols] = old
+                setattr(self, name, grown)
+
+    def _register_input(self, name: str) -> int:
+        s, new = self._in.add(name)
+        if new:
+            self._grow()
+            self._rows.clear()
+            self._children.clear()
+            if self._accept is not None:
+                column = np.array(
+                    [self._is_subtype(t, name) for t in self._out.names], dtype=np.bool_
+                )
+                self._accept = np.concatenate([self._accept, column.reshape(-1, 1)], axis=1).astype(
+                    np.bool_
+                )
+        return s
+
+    def _register_output(self, name: str) -> int:
+        u, new = self._out.add(name)
+        if new:
+            self._grow()
+            self._fits.clear()
+            if self._accept is not None:
+                row = self._row(name)
+                self._accept = np.concatenate([self._accept, row.reshape(1, -1)], axis=0)
+        return u
+
+    # ----------------------------------------------------------------------------- type tables
+
+    def _accept_matrix(self) -> BoolArray:
+        if self._accept is None:
+            matrix = np.zeros((len(self._out), len(self._in)), dtype=np.bool_)
+            for u, name in enumerate(self._out.names):
+                matrix[u] = self._row(name)
+            self._accept = matrix
+        return self._accept
+
+    def _row(self, name: str) -> BoolArray:
+        """Input types that accept ``name`` (``name <: input``)."""
+        row = self._rows.get(name)
+        if row is None:
+            row = np.array([self._is_subtype(name, s) for s in self._in.names], dtype=np.bool_)
+            if len(self._rows) >= 4096:
+                self._rows.clear()
+            self._rows[name] = row
+        return row
+
+    def _fitting(self, name: str) -> BoolArray:
+        """Output types that are subtypes of ``name``."""
+        fits = self._fits.get(name)
+        if fits is None:
+            fits = np.array([self._is_subtype(u, name) for u in self._out.names], dtype=np.bool_)
+            if len(self._fits) >= 4096:
+                self._fits.clear()
+            self._fits[name] = fits
+        return fits
+
+    def _group(self, s: int) -> _Group:
+        found = self._groups.get(s)
+        if found is None:
+            found = self._groups[s] = _Group.of(
+                [
+                    (sig.id, sig.health, u, sig.usable)
+                    for u in self._cells_of_in.get(s, ())
+                    for sig in self._cells[(s, u)].values()
+                ]
+            )
+        return found
+
+    def _children_of(self, name: str) -> _Children:
+        found = self._children.get(name)
+        if found is None:
+            accepts = self._row(name)
+            groups = [
+                self._group(s) for s in np.flatnonzero(accepts).tolist() if self._cells_of_in.get(s)
+            ]
+            if len(self._children) >= 4096:
+                self._children.clear()
+            found = self._children[name] = _Children(accepts, _Group.join(groups))
+        return found
+
+    def _bounds_for(self, target: str, include_unusable: bool, steps: int) -> list[FloatArray]:
+        """``bounds[r][u]``: the best weakest-link health of ``r`` more artifacts leading from
+        output type ``u`` to ``target`` (``_NONE`` if impossible, ``_FREE`` for r=0 when
+        ``u <: target``), for r = 0..steps-1, ignoring the no-repeat rule (an upper bound)."""
+        key = (target, include_unusable)
+        bounds = self._bounds.get(key)
+        if bounds is None:
+            bounds = [np.where(self._fitting(target), _FREE, _NONE)]
+            if len(self._bounds) >= 1024:
+                self._bounds.clear()
+            self._bounds[key] = bounds
+        if len(bounds) < steps:
+            n_in, n_out = len(self._in), len(self._out)
+            best = (self._best_usable if not include_unusable else self._best_all)[:n_in, :n_out]
+            accept = self._accept_matrix()
+            while len(bounds) < steps:
+                if n_in == 0 or n_out == 0:
+                    bounds.append(np.full(n_out, _NONE))
+                    continue
+                by_input = np.minimum(best, bounds[-1][None, :]).max(axis=1)
+                bounds.append(np.where(accept, by_input[None, :], _NONE).max(axis=1))
+        return bounds
+
+    # ----------------------------------------------------------------------------- queries
+
+    def find_compatible(
+        self,
+        target: Signature | str,
+        direction: Direction = "downstream",
+        *,
+        include_unusable: bool = False,
+        limit: int | None = None,
+    ) -> list[Signature]:
+        """Artifacts that can follow ``target`` (downstream) or precede it (upstream); see
+        ``find_compatible``. ``target`` may be an indexed id (``NotFoundError`` if absent).
+        ``limit`` keeps only the first that many."""
+        _check_direction(direction)
+        _check_limit(limit)
+        self._sync()
+        if isinstance(target, str):
+            indexed = self.get(target)
+            if indexed is None:
+                raise NotFoundError(target)
+            target = indexed
+        if direction == "downstream":
+            if target.output_type is None:
+                return []
+            accepts = self._row(canonical(target.output_type))
+            lists = [self._ranked_of("in", s) for s in np.flatnonzero(accepts).tolist()]
+        else:
+            if target.input_type is None:
+                return []
+            fits = self._fitting(canonical(target.input_type))
+            lists = [self._ranked_of("out", u) for u in np.flatnonzero(fits).tolist()]
+        # timsort merges the pre-sorted runs in linear time; merge lazily when a few will do
+        keys = heapq.merge(*lists) if limit is not None else sorted(itertools.chain(*lists))
+        matches: list[Signature] = []
+        for _, artifact in keys:
+            sig = self._entries[artifact].sig
+            if artifact != target.id and (include_unusable or sig.usable):
+                matches.append(sig)
+                if limit is not None and len(matches) >= limit:
+                    break
+        return matches
+
+    def _ranked_of(self, side: Literal["in", "out"], t: int) -> list[tuple[float, str]]:
+        """The signatures with input (or output) type ``t`` as sorted ``(-health, id)`` keys."""
+        found = self._ranked.get((side, t))
+        if found is None:
+            group = (self._by_in if side == "in" else self._by_out).get(t, {})
+            found = self._ranked[(side, t)] = sorted((-x.health, x.id) for x in group.values())
+        return found
+
+    def find_paths(
+        self,
+        source_type: str,
+        target_type: str,
+        max_length: int = 5,
+        k: int = 5,
+        *,
+        include_unusable: bool = False,
+    ) -> list[CompositionPath]:
+        """The first ``k`` pipelines from ``source_type`` to ``target_type`` with at most
+        ``max_length`` artifacts, ordered by length, weakest-link health (desc), then ids."""
+        _check_search(max_length, k)
+        self._sync()
+        source = str(self._lattice.check(source_type))
+        target = str(self._lattice.check(target_type))
+        found: list[CompositionPath] = []
+        for length in range(1, max_length + 1):
+            if len(found) >= k:
+                break
+            bounds = self._bounds_for(target, include_unusable, length)
+            for neg_health, ids in self._search(
+                source, length, bounds, k - len(found), include_unusable
+            ):
+                types = (source, *(self._output_name(i) for i in ids))
+                found.append(CompositionPath(ids, types, -neg_health))
+        return found
+
+    def _output_name(self, artifact_id: str) -> str:
+        output = self._entries[artifact_id].output
+        assert output is not None  # only artifacts with both types are in paths
+        return self._out.names[output]
+
+    def _search(
+        self,
+        source: str,
+        length: int,
+        bounds: Sequence[FloatArray],
+        need: int,
+        include_unusable: bool,
+    ) -> list[tuple[float, tuple[str, ...]]]:
+        """The ``need`` best paths of exactly ``length`` artifacts, as sorted
+        ``(-health, ids)`` keys: branch and bound, children in (bound, id) order."""
+        best: list[tuple[float, tuple[str, ...]]] = []
+        out_names = self._out.names
+
+        def expand(state: str, prefix: tuple[str, ...], weakest: float, left: int) -> None:
+            children = self._children_of(state).group
+            if not children.ids:
+                return
+            reach = np.minimum(children.health, bounds[left - 1][children.output])
+            reach = np.minimum(reach, weakest)
+            mask = reach >= 0.0
+            if not include_unusable:
+                mask &= children.usable
+            if len(best) >= need:
+                mask &= reach >= -best[-1][0]
+            picked = np.flatnonzero(mask)
+            if picked.size == 0:
+                return
+            # Highest bound first; within equal bounds the order is arbitrary, so a tie with
+            # the k-th best is compared in full rather than ending the loop.
+            order = picked[np.argsort(-reach[picked], kind="stable")]
+            for i, bound in zip(order.tolist(), reach[order].tolist(), strict=True):
+                artifact = children.ids[i]
+                if artifact in prefix:
+                    continue
+                ids = (*prefix, artifact)
+                if len(best) >= need:
+                    if bound < -best[-1][0]:
+                        break
+                    if (-bound, ids) > best[-1]:
+                        continue
+                health = min(weakest, float(children.health[i]))
+                if left == 1:
+                    bisect.insort(best, (-health, ids))
+                    if len(best) > need:
+                        best.pop()
+                else:
+                    expand(out_names[children.output[i]], ids, health, left - 1)
+
+        expand(source, (), _FREE, length)
+        return best
+
+
+__all__ = [
+    "MAX_PATH_LENGTH",
+    "CompositionIndex",
+    "CompositionPath",
+    "Direction",
+    "Signature",
+    "find_compatible",
+    "find_paths",
+]

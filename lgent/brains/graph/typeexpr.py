@@ -1,0 +1,140 @@
+"""Type expressions: ``PDF``, ``List[Document]``, ``Dict[str, List[PDF]]``.
+
+Grammar (whitespace allowed around every token)::
+
+    expr := NAME ( "[" expr ( "," expr )* "]" )?
+    NAME := [A-Za-z_] [A-Za-z0-9_.-]*
+
+Names are case-sensitive. ``str(expr)`` is the canonical form: no spaces inside brackets, one
+space after each comma (``Dict[str, Document]``). Malformed text raises ``TypeLatticeError``
+naming the text, the position, what was expected and what was found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lgent.errors import TypeLatticeError
+from lgent.limits import MAX_TYPE_NAME_LENGTH
+
+ANY = "Any"
+"""The implicit top type: every type is a subtype of it."""
+
+MAX_NESTING = 16
+"""Deepest bracket nesting accepted (``List[List[...]]``)."""
+
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789.-")
+
+
+@dataclass(frozen=True, slots=True)
+class TypeExpr:
+    """A type name applied to zero or more argument types."""
+
+    name: str
+    args: tuple[TypeExpr, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return f"{self.name}[{', '.join(str(a) for a in self.args)}]"
+
+    @property
+    def is_any(self) -> bool:
+        """True for the bare top type ``Any``."""
+        return self.name == ANY and not self.args
+
+    def names(self) -> frozenset[str]:
+        """Every type name mentioned, at any depth."""
+        out = {self.name}
+        for arg in self.args:
+            out |= arg.names()
+        return frozenset(out)
+
+
+def _error(text: str, pos: int, expected: str) -> TypeLatticeError:
+    found = repr(text[pos]) if pos < len(text) else "end of text"
+    return TypeLatticeError(
+        f"malformed type expression {text!r} at position {pos}: expected {expected}, found {found}"
+    )
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def skip_ws(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] in " \t\r\n":
+            self.pos += 1
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def name(self) -> str:
+        self.skip_ws()
+        start = self.pos
+        if not self.peek() or self.peek() not in _NAME_START:
+            raise _error(self.text, self.pos, "a type name")
+        self.pos += 1
+        while self.pos < len(self.text) and self.text[self.pos] in _NAME_CHARS:
+            self.pos += 1
+        return self.text[start : self.pos]
+
+    def expr(self, depth: int) -> TypeExpr:
+        name = self.name()
+        self.skip_ws()
+        if self.peek() != "[":
+            return TypeExpr(name)
+        if depth >= MAX_NESTING:
+            raise TypeLatticeError(
+                f"type expression {self.text!r} nests deeper than {MAX_NESTING} levels"
+            )
+        self.pos += 1
+        args = [self.expr(depth + 1)]
+        while True:
+            self.skip_ws()
+            char = self.peek()
+            if char == ",":
+                self.pos += 1
+                args.append(self.expr(depth + 1))
+            elif char == "]":
+                self.pos += 1
+                return TypeExpr(name, tuple(args))
+            else:
+                raise _error(self.text, self.pos, "',' or ']'")
+
+
+def parse_type(text: str) -> TypeExpr:
+    """Parse ``text`` into a ``TypeExpr``; raise ``TypeLatticeError`` if it is malformed."""
+    if not isinstance(text, str):
+        raise TypeLatticeError(f"a type expression must be a string, not {type(text).__name__}")
+    return _parse(text)
+
+
+@lru_cache(maxsize=8192)
+def _parse(text: str) -> TypeExpr:
+    if len(text) > MAX_TYPE_NAME_LENGTH:
+        raise TypeLatticeError(
+            f"type expression of {len(text)} characters is longer than {MAX_TYPE_NAME_LENGTH}"
+        )
+    parser = _Parser(text)
+    expr = parser.expr(0)
+    parser.skip_ws()
+    if parser.pos != len(text):
+        raise _error(text, parser.pos, "'[' or end of text" if not expr.args else "end of text")
+    return expr
+
+
+def as_type(value: str | TypeExpr) -> TypeExpr:
+    """``value`` itself if it is a ``TypeExpr``, else ``value`` parsed."""
+    return value if isinstance(value, TypeExpr) else parse_type(value)
+
+
+def canonical(text: str | TypeExpr) -> str:
+    """The canonical string form of a type expression (``List[ PDF ]`` -> ``List[PDF]``)."""
+    return str(as_type(text))
+
+
+__all__ = ["ANY", "MAX_NESTING", "TypeExpr", "as_type", "canonical", "parse_type"]
