@@ -21,6 +21,7 @@ from lgent.errors import FieldProblem, ValidationError
 from lgent.versions import is_semver
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/+\-]*$")
+PLAIN_TYPE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 TYPE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*(\[[A-Za-z0-9_.\-\[\], ]+\])?$")
 # Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose.
 _CONTROL_ANY = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -224,7 +225,7 @@ class TypeDecl(_Model):
     @field_validator("type")
     @classmethod
     def _plain_name(cls, value: str) -> str:
-        if not re.match(r"^[A-Za-z_][A-Za-z0-9_.\-]*$", value):
+        if not PLAIN_TYPE_RE.match(value):
             raise ValueError(f"{value!r} is not a type name (letters, digits, _ . -)")
         if value == "Any":
             raise ValueError("'Any' is the built-in top type and cannot be declared")
@@ -234,8 +235,8 @@ class TypeDecl(_Model):
     @classmethod
     def _parents(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for parent in value:
-            if not TYPE_NAME_RE.match(parent):
-                raise ValueError(f"{parent!r} is not a type name")
+            if not PLAIN_TYPE_RE.match(parent):
+                raise ValueError(f"{parent!r} is not a plain type name (parametric supertypes are not supported)")
         return tuple(dict.fromkeys(value))
 
 

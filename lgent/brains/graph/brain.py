@@ -1,0 +1,466 @@
+"""GraphBrain: compatibility, dependencies, lineage and composition over the catalog's graph.
+
+It holds the type lattice, the lineage graph and a composition index, all in memory and
+rebuilt from the catalog on first use (a 100k-entry catalog builds in a few seconds), then kept
+current from the change log. Plain-text questions are read by ``query.parse_graph_query``;
+each hit says which relationship put it there and the path that justifies it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.graph.compose import CompositionIndex, CompositionPath, Signature
+from lgent.brains.graph.lineage import LineageGraph, LineageHit, bfs
+from lgent.brains.graph.query import (
+    Composition,
+    GraphQuery,
+    Relationship,
+    TypeQuery,
+    parse_graph_query,
+)
+from lgent.brains.graph.typeexpr import canonical
+from lgent.brains.graph.types import TypeLattice
+from lgent.errors import NotFoundError, TypeLatticeError
+from lgent.models import BrainHit, CatalogEntry, SearchFilters, Status, TypeDecl
+
+UNKNOWN_HEALTH = 0.7
+"""Health of an artifact with no recorded success rate: usable, below proven ones."""
+
+USABLE = (Status.ACTIVE, Status.EXPERIMENTAL)
+_NORMALIZE = re.compile(r"[^0-9a-z]+")
+
+
+def normalized(text: str) -> str:
+    """Lowercase with every non-alphanumeric removed: ``Summarizer_v4`` -> ``summarizerv4``."""
+    return _NORMALIZE.sub("", text.lower())
+
+
+def health_of(entry: CatalogEntry) -> float:
+    return UNKNOWN_HEALTH if entry.success_rate is None else entry.success_rate
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactInfo:
+    """What the graph brain remembers of an entry besides its edges."""
+
+    id: str
+    name: str
+    status: Status
+    entity_type: str
+    author: str | None
+    execution: str | None
+    health: float
+    input_type: str | None
+    output_type: str | None
+
+    @property
+    def usable(self) -> bool:
+        return self.status in USABLE
+
+
+@dataclass(slots=True)
+class GraphResult:
+    """Hits, the operation the query was read as (None: not a graph question), and why."""
+
+    hits: list[BrainHit]
+    operation: GraphQuery | None
+    reason: str
+    paths: list[CompositionPath] = field(default_factory=list)
+
+
+class GraphBrain:
+    """The graph brain (in memory; ``change_number`` -1 until built)."""
+
+    name = "graph"
+
+    def __init__(self) -> None:
+        self._change_number = -1
+        self._reset([])
+
+    def _reset(self, types: Sequence[TypeDecl]) -> None:
+        self.lattice = _lattice(types)
+        self.lineage = LineageGraph()
+        self.composition = CompositionIndex(self.lattice)
+        self.info: dict[str, ArtifactInfo] = {}
+        self._names: dict[str, str] = {}
+        self._type_names: dict[str, str] = {}
+        self._index_type_names()
+
+    # -- Brain protocol --------------------------------------------------------------------
+
+    @property
+    def change_number(self) -> int:
+        return self._change_number
+
+    def build(self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int) -> None:
+        self._reset(types)
+        for entry in entries:
+            self._add(entry)
+        self._rebuild_names()
+        self.composition.warm()
+        self._change_number = change_number
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        if changes.types is not None:
+            self.lattice = _lattice(changes.types)
+            self.composition.set_lattice(self.lattice)
+            self._index_type_names()
+        for artifact_id in changes.removals:
+            self._remove(artifact_id)
+        for entry in changes.upserts:
+            self._remove(entry.id)
+            self._add(entry)
+        self._rebuild_names()
+        self._change_number = changes.change_number
+
+    def status(self) -> BrainStatus:
+        problems = self.composition.problems()
+        return BrainStatus(
+            self.name, self._change_number >= 0, len(self.info), self._change_number,
+            detail=f"{len(self.lattice)} types, {len(self.lineage.relations())} relations",
+            extra={"type_problems": problems[:20]},
+        )
+
+    def close(self) -> None:
+        """Nothing to release (in memory)."""
+
+    def _add(self, entry: CatalogEntry) -> None:
+        info = ArtifactInfo(
+            entry.id, entry.name, entry.status, entry.entity_type.value, entry.author,
+            entry.execution.value if entry.execution else None, health_of(entry),
+            _canonical_or_none(entry.input_type), _canonical_or_none(entry.output_type),
+        )
+        self.info[entry.id] = info
+        self.lineage.set_relations(entry.id, [(r.type.value, r.target) for r in entry.relations])
+        try:
+            self.composition.add(Signature(entry.id, info.input_type, info.output_type, info.usable, info.health))
+        except TypeLatticeError:
+            pass  # a malformed type matches nothing; status() lists the problems
+
+    def _remove(self, artifact_id: str) -> None:
+        if self.info.pop(artifact_id, None) is not None:
+            self.lineage.remove_relations_of(artifact_id)
+            self.composition.remove(artifact_id)
+
+    def _rebuild_names(self) -> None:
+        names: dict[str, str] = {}
+        for info in sorted(self.info.values(), key=lambda i: i.id):
+            names.setdefault(normalized(info.name), info.id)
+        for info in self.info.values():
+            names[normalized(info.id)] = info.id  # an id always wins over a look-alike name
+        self._names = names
+
+    def _index_type_names(self) -> None:
+        self._type_names = {t.lower(): t for t in self.lattice.types()}
+        self._type_names["any"] = "Any"
+
+    # -- vocabulary (for the query parser and for fusion) ----------------------------------
+
+    def type_name(self, text: str) -> str | None:
+        """The declared type ``text`` names (case-insensitive; parametric forms checked)."""
+        text = text.strip()
+        direct = self._type_names.get(text.lower())
+        if direct is not None:
+            return direct
+        if "[" in text:
+            try:
+                expr = canonical(text)
+            except TypeLatticeError:
+                return None
+            head = self._type_names.get(expr.split("[", 1)[0].lower())
+            if head is None:
+                return None
+            args = re.findall(r"[A-Za-z_][\w.\-]*", expr)[1:]
+            fixed = [self._type_names.get(a.lower()) for a in args]
+            if all(fixed):
+                rebuilt = expr
+                for raw, good in zip(args, fixed, strict=True):
+                    rebuilt = re.sub(rf"\b{re.escape(raw)}\b", str(good), rebuilt, count=1)
+                return head + rebuilt[len(expr.split("[", 1)[0]):]
+        return None
+
+    def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
+        """The artifact ``text`` names: by id or name, ignoring case and punctuation; then fuzzy."""
+        key = normalized(text)
+        if not key:
+            return None
+        if key in self._names:
+            return self._names[key]
+        if fuzzy and len(key) >= 5:
+            close = difflib.get_close_matches(key, self._names.keys(), n=1, cutoff=0.88)
+            if close:
+                return self._names[close[0]]
+        return None
+
+    # -- search ----------------------------------------------------------------------------
+
+    def interpret(self, text: str) -> GraphQuery | None:
+        return parse_graph_query(text, self)
+
+    def search(
+        self,
+        text: str,
+        filters: SearchFilters | None = None,
+        limit: int = 10,
+        *,
+        operation: GraphQuery | None = None,
+        include_unusable: bool = False,
+    ) -> GraphResult:
+        """Answer a graph question in ``text`` (or the given ``operation``)."""
+        op = operation if operation is not None else self.interpret(text)
+        if op is None:
+            named = self.artifact_id(text, fuzzy=False)
+            if named is None:
+                return GraphResult([], None, "no type, composition or relationship question recognised")
+            return self._finish(self._named(named), None, filters, limit, "the query names an artifact")
+        if isinstance(op, Composition):
+            paths = self.composition.find_paths(op.source, op.target, max_length=4, k=max(limit, 5),
+                                                include_unusable=include_unusable)
+            rows = _path_members(paths)
+            return self._finish(rows, op, filters, limit, op.describe(), paths)
+        if isinstance(op, TypeQuery):
+            rows, paths = self._type_rows(op, limit, include_unusable)
+            return self._finish(rows, op, filters, limit, op.describe(), paths)
+        return self._finish(self._relationship_rows(op), op, filters, limit, op.describe())
+
+    def _finish(
+        self, rows: list[_Row], op: GraphQuery | None, filters: SearchFilters | None, limit: int,
+        reason: str, paths: list[CompositionPath] | None = None,
+    ) -> GraphResult:
+        hits: list[BrainHit] = []
+        seen: set[str] = set()
+        for row in sorted(rows, key=lambda r: -r.score):  # stable: equal scores keep their order
+            info = self.info.get(row.id)
+            if info is None or row.id in seen or not _admits(filters, info):
+                continue
+            seen.add(row.id)
+            rank = len(hits) + 1
+            hits.append(BrainHit(
+                id=row.id, score=row.score, brain=self.name, rank=rank,
+                explanation={"brain": self.name, "rank": rank, "relationship": row.relationship,
+                             "path": list(row.path), "reason": row.reason},
+            ))
+            if len(hits) >= limit:
+                break
+        return GraphResult(hits, op, reason, paths or [])
+
+    def _named(self, artifact_id: str) -> list[_Row]:
+        rows = [_Row(artifact_id, 1.0, "named", (artifact_id,), "the query names this artifact")]
+        for hit in self.lineage.descendants(artifact_id, depth=3, include_implementers=False):
+            rows.append(_Row(hit.id, 0.9 / hit.depth, "successor", hit.path, f"succeeds {artifact_id}"))
+        return rows
+
+    def _type_rows(self, op: TypeQuery, limit: int, include_unusable: bool) -> tuple[list[_Row], list[CompositionPath]]:
+        rows: list[_Row] = []
+        candidates = self._type_candidates(op)
+        direct = sorted(candidates, key=lambda i: (not i.usable, -_exactness(i, op), -i.health, i.id))
+        for info in direct:  # unusable ones stay, ranked last, so callers see what was replaced
+            score = (1.0 if info.usable else 0.3) * (0.5 + 0.5 * info.health) * (1 + 0.1 * _exactness(info, op))
+            rows.append(_Row(info.id, score, "type_match", (info.id,),
+                             f"takes {info.input_type or '-'} and gives {info.output_type or '-'}"))
+        paths: list[CompositionPath] = []
+        if op.input and op.output:
+            paths = [p for p in self.composition.find_paths(op.input, op.output, max_length=3, k=max(limit, 5),
+                                                             include_unusable=include_unusable) if len(p) > 1]
+            rows.extend(r._replace_score(0.2 * r.score) for r in _path_members(paths))
+        return rows, paths
+
+    def _type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:
+        lattice = self.lattice
+        found: list[ArtifactInfo] = []
+        if op.input is not None:
+            pseudo = Signature("\0query", None, op.input)
+            sigs = self.composition.find_compatible(pseudo, "downstream", include_unusable=True)
+            ids = [s.id for s in sigs]
+            if op.output is not None:
+                ids = [i for i in ids if (o := self.info[i].output_type) and lattice.is_subtype(o, op.output)]
+        else:
+            assert op.output is not None
+            pseudo = Signature("\0query", op.output, None)
+            ids = [s.id for s in self.composition.find_compatible(pseudo, "upstream", include_unusable=True)]
+        for artifact_id in ids:
+            info = self.info.get(artifact_id)
+            if info is not None:
+                found.append(info)
+        return found
+
+    def _relationship_rows(self, op: Relationship) -> list[_Row]:
+        x = op.artifact_id
+        kind = op.kind
+        if kind in ("downstream", "upstream"):
+            sigs = self.composition.find_compatible(x, kind, include_unusable=True)
+            ordered = sorted(sigs, key=lambda s: (not s.usable, -s.health, s.id))
+            verb = "consumes the output of" if kind == "downstream" else "feeds the input of"
+            return [_Row(s.id, (1.0 if s.usable else 0.3) * (0.5 + 0.5 * s.health), f"compatible_{kind}",
+                         (x, s.id) if kind == "downstream" else (s.id, x), f"{verb} {x}") for s in ordered]
+        lineage = self.lineage
+        hits: list[LineageHit]
+        if kind == "dependents":
+            hits = lineage.dependents(x, depth=3)
+        elif kind == "dependencies":
+            hits = lineage.dependencies(x, depth=3)
+        elif kind == "successors":
+            hits = lineage.descendants(x, depth=None, include_implementers=False)
+        elif kind == "predecessors":
+            hits = lineage.ancestors(x, depth=None)
+        elif kind == "descendants":
+            hits = lineage.descendants(x, depth=None, include_implementers=True)
+        elif kind == "forged":
+            hits = lineage.forged(x)
+        elif kind == "forger":
+            hits = lineage.forger(x)
+        elif kind == "implementers":
+            hits = lineage.implementers(x)
+        else:
+            return self._similar_rows(x)
+        rows = [_Row(h.id, self._lineage_score(h), h.relation, h.path, _lineage_reason(h, x)) for h in hits]
+        if kind == "successors":  # the newest generation that is usable first
+            rows.sort(key=lambda r: (not self._usable(r.id), -len(r.path), r.id))
+            rows = [r._replace_score(1.0 / (i + 1)) for i, r in enumerate(rows)]
+        return rows
+
+    def _similar_rows(self, x: str) -> list[_Row]:
+        rows = [_Row(h.id, self._lineage_score(h), h.relation, h.path, f"declared similar to {x}")
+                for h in self.lineage.similar(x)]
+        me = self.info.get(x)
+        if me is not None and (me.input_type or me.output_type):
+            same = [i for i in self.info.values() if i.id != x and i.input_type == me.input_type
+                    and i.output_type == me.output_type]
+            same.sort(key=lambda i: (not i.usable, -i.health, i.id))
+            rows += [_Row(i.id, 0.5 * i.health, "same_signature", (x, i.id),
+                          f"same signature as {x}: {i.input_type} -> {i.output_type}") for i in same]
+        return rows
+
+    def _usable(self, artifact_id: str) -> bool:
+        info = self.info.get(artifact_id)
+        return info is not None and info.usable
+
+    def _lineage_score(self, hit: LineageHit) -> float:
+        info = self.info.get(hit.id)
+        quality = 0.3 if info is None or not info.usable else 0.5 + 0.5 * info.health
+        return quality / hit.depth
+
+    # -- direct operations (CLI / API) -----------------------------------------------------
+
+    def find_paths(self, source: str, target: str, max_length: int = 5, k: int = 5,
+                   include_unusable: bool = False) -> list[CompositionPath]:
+        return self.composition.find_paths(
+            self._require_type(source), self._require_type(target), max_length, k, include_unusable=include_unusable
+        )
+
+    def find_compatible(self, artifact_id: str, direction: str = "downstream", limit: int = 50,
+                        include_unusable: bool = False) -> list[Signature]:
+        self._require_artifact(artifact_id)
+        return self.composition.find_compatible(
+            artifact_id, direction, include_unusable=include_unusable, limit=limit  # type: ignore[arg-type]
+        )
+
+    def lineage_of(self, artifact_id: str, depth: int | None = None) -> dict[str, list[LineageHit]]:
+        self._require_artifact(artifact_id)
+        g = self.lineage
+        return {
+            "ancestors": g.ancestors(artifact_id, depth),
+            "descendants": g.descendants(artifact_id, depth, include_implementers=False),
+            "dependencies": g.dependencies(artifact_id, depth or 1),
+            "dependents": g.dependents(artifact_id, depth or 1),
+            "forged_by": g.forger(artifact_id),
+            "forged": g.forged(artifact_id),
+            "implements": list(bfs(artifact_id, g.outgoing("implements"), 1)),
+            "implementers": g.implementers(artifact_id),
+            "similar": g.similar(artifact_id),
+        }
+
+    def latest(self, artifact_id: str) -> str:
+        """The newest usable generation of ``artifact_id`` along successor links (itself if none)."""
+        hits = self.lineage.descendants(artifact_id, depth=None, include_implementers=False)
+        usable = [h for h in hits if self._usable(h.id)]
+        if not usable:
+            return artifact_id
+        return max(usable, key=lambda h: (h.depth, h.id)).id
+
+    def successor_of(self, artifact_id: str) -> str | None:
+        """The usable artifact that directly or eventually replaced ``artifact_id``, if any."""
+        newest = self.latest(artifact_id)
+        return None if newest == artifact_id else newest
+
+    def _require_type(self, text: str) -> str:
+        name = self.type_name(text)
+        if name is None:
+            raise TypeLatticeError(self._unknown_type_message(text))
+        return name
+
+    def _unknown_type_message(self, text: str) -> str:
+        close = difflib.get_close_matches(text, self.lattice.types(), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return f"unknown type {text!r}{hint}"
+
+    def _require_artifact(self, artifact_id: str) -> None:
+        if artifact_id not in self.info:
+            raise NotFoundError(artifact_id)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    id: str
+    score: float
+    relationship: str
+    path: tuple[str, ...]
+    reason: str
+
+    def _replace_score(self, score: float) -> _Row:
+        return _Row(self.id, score, self.relationship, self.path, self.reason)
+
+
+def _path_members(paths: list[CompositionPath]) -> list[_Row]:
+    rows: list[_Row] = []
+    for n, path in enumerate(paths):
+        chain = " -> ".join(path.ids)
+        for step, artifact_id in enumerate(path.ids):
+            rows.append(_Row(artifact_id, path.health / (n + 1) / len(path.ids), "composition",
+                             path.ids, f"step {step + 1} of {len(path.ids)} in {chain} ({' -> '.join(path.types)})"))
+    return rows
+
+
+def _exactness(info: ArtifactInfo, op: TypeQuery) -> int:
+    return int(op.input is not None and info.input_type == op.input) + int(op.output is not None and info.output_type == op.output)
+
+
+def _lineage_reason(hit: LineageHit, start: str) -> str:
+    return f"{hit.relation.replace('_', ' ')} (depth {hit.depth}) via {' -> '.join(hit.path)}"
+
+
+def _admits(filters: SearchFilters | None, info: ArtifactInfo) -> bool:
+    if filters is None or filters.empty:
+        return True
+    return (
+        (not filters.entity_type or info.entity_type in {e.value for e in filters.entity_type})
+        and (not filters.status or info.status in filters.status)
+        and (not filters.author or info.author in filters.author)
+        and (not filters.execution or info.execution in {x.value for x in filters.execution})
+    )
+
+
+def _canonical_or_none(text: str | None) -> str | None:
+    if not text:
+        return None
+    try:
+        return canonical(text)
+    except TypeLatticeError:
+        return text
+
+
+def _lattice(types: Sequence[TypeDecl]) -> TypeLattice:
+    """The lattice of the catalog's declarations (which the catalog keeps acyclic)."""
+    lattice = TypeLattice()
+    lattice.add_types((t.type, t.subtype_of, t.params) for t in types)
+    return lattice
+
+
+def explain_path(path: CompositionPath) -> dict[str, Any]:
+    return {"ids": list(path.ids), "types": list(path.types), "health": path.health}
