@@ -27,6 +27,9 @@ from lgent.indexing import SyncReport, sync
 from lgent.models import CatalogEntry, SearchFilters, TypeDecl
 
 if TYPE_CHECKING:
+    from lgent.brains.graph.brain import GraphBrain
+    from lgent.brains.graph.compose import CompositionPath, Signature
+    from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.keyword.brain import KeywordBrain, KeywordResult
 
 BrainName = Literal["keyword", "semantic", "graph"]
@@ -76,6 +79,10 @@ class LGent:
             from lgent.brains.keyword.brain import KeywordBrain
 
             return KeywordBrain(self.home.index_dir("keyword"), self.keyword_settings)
+        if name == "graph":
+            from lgent.brains.graph.brain import GraphBrain
+
+            return GraphBrain()
         raise QueryError(f"unknown brain {name!r} (expected keyword, semantic or graph)")
 
     def _current(self, name: str, *, rebuild: bool = False) -> tuple[Brain, SyncReport]:
@@ -91,7 +98,34 @@ class LGent:
         brain, _ = self._current("keyword")
         return brain  # type: ignore[return-value]
 
-    async def reindex(self, brains: Sequence[str] = ("keyword",)) -> list[SyncReport]:
+    def graph_brain(self) -> GraphBrain:
+        """The graph brain, current with the catalog (sync; use from worker threads)."""
+        brain, _ = self._current("graph")
+        return brain  # type: ignore[return-value]
+
+    async def find_paths(
+        self, source_type: str, target_type: str, *, max_length: int = 5, k: int = 5,
+        include_unusable: bool = False,
+    ) -> list[CompositionPath]:
+        """Up to ``k`` pipelines from one type to another, shortest first (ties: healthier)."""
+        return await self._read(
+            lambda: self.graph_brain().find_paths(source_type, target_type, max_length, k, include_unusable)
+        )
+
+    async def compatible(
+        self, artifact_id: str, *, direction: Literal["downstream", "upstream"] = "downstream",
+        limit: int = 50, include_unusable: bool = False,
+    ) -> list[Signature]:
+        """Artifacts that can consume this one's output (downstream) or feed its input (upstream)."""
+        return await self._read(
+            lambda: self.graph_brain().find_compatible(artifact_id, direction, limit, include_unusable)
+        )
+
+    async def lineage(self, artifact_id: str, *, depth: int | None = None) -> dict[str, list[LineageHit]]:
+        """Ancestors, descendants, dependencies, dependents, forging and implementations of one artifact."""
+        return await self._read(lambda: self.graph_brain().lineage_of(artifact_id, depth))
+
+    async def reindex(self, brains: Sequence[str] = ("keyword", "graph")) -> list[SyncReport]:
         """Rebuild the named brains' indexes from the catalog."""
         reports = []
         for name in brains:

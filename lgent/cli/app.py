@@ -286,6 +286,83 @@ def reindex(
         output.stdout().print(f"{r.brain}: rebuilt at change number {r.to_change} ({r.upserts} artifacts)")
 
 
+@app.command()
+@handles_errors
+def path(
+    source: Annotated[str, typer.Argument(help="Source type, e.g. RawHTML.")],
+    target: Annotated[str, typer.Argument(help="Target type, e.g. Summary.")],
+    max_length: Annotated[int, typer.Option(min=1, max=10, help="Most artifacts in a path.")] = 5,
+    k: Annotated[int, typer.Option(min=1, max=100, help="How many paths.")] = 5,
+    include_unusable: Annotated[bool, typer.Option(help="Also use deprecated/retired artifacts.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Composition paths from one type to another, shortest first."""
+
+    async def run(lg: Any) -> Any:
+        return await lg.find_paths(source, target, max_length=max_length, k=k, include_unusable=include_unusable)
+
+    paths = _with_lgent(run)
+    if as_json:
+        output.print_json([{"ids": list(p.ids), "types": list(p.types), "health": p.health} for p in paths])
+        return
+    console = output.stdout()
+    if not paths:
+        console.print(f"No path from {source} to {target} within {max_length} step(s).")
+    for n, p in enumerate(paths, start=1):
+        steps = "".join(f"{t} ─[bold]{a}[/]→ " for t, a in zip(p.types, p.ids, strict=False))
+        console.print(f"{n}. {steps}{p.types[-1]}  [dim](weakest health {p.health:.2f})[/]")
+
+
+@app.command()
+@handles_errors
+def lineage(
+    artifact_id: Annotated[str, typer.Argument(metavar="ID")],
+    depth: Annotated[int | None, typer.Option(min=1, help="How far to follow each relation.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ancestors, descendants, dependencies, dependents and forging of one artifact."""
+
+    async def run(lg: Any) -> Any:
+        return await lg.lineage(artifact_id, depth=depth)
+
+    groups = _with_lgent(run)
+    if as_json:
+        output.print_json({k: [dataclasses.asdict(h) for h in v] for k, v in groups.items()})
+        return
+    console = output.stdout()
+    for group, hits in groups.items():
+        if hits:
+            shown = ", ".join(f"{h.id}" + (f" (depth {h.depth})" if h.depth > 1 else "") for h in hits)
+            console.print(f"[bold]{group}[/]: {shown}")
+    if not any(groups.values()):
+        console.print(f"{artifact_id} has no recorded relations.")
+
+
+@app.command()
+@handles_errors
+def compatible(
+    artifact_id: Annotated[str, typer.Argument(metavar="ID")],
+    upstream: Annotated[bool, typer.Option("--upstream", help="What can feed its input (default: what can take its output).")] = False,
+    limit: Annotated[int, typer.Option(min=1, max=1000)] = 20,
+    include_unusable: Annotated[bool, typer.Option(help="Also deprecated/retired artifacts.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Artifacts whose types fit before or after this one."""
+    direction = "upstream" if upstream else "downstream"
+
+    async def run(lg: Any) -> Any:
+        return await lg.compatible(artifact_id, direction=direction, limit=limit, include_unusable=include_unusable)
+
+    sigs = _with_lgent(run)
+    if as_json:
+        output.print_json([dataclasses.asdict(s) for s in sigs])
+        return
+    console = output.stdout()
+    console.print(f"{len(sigs)} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}:")
+    for s in sigs:
+        console.print(f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  (health {s.health:.2f})")
+
+
 def _check_choice(option: str, value: str | None, choices: list[str]) -> None:
     if value is not None and value not in choices:
         raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}", param_hint=option)
