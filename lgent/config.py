@@ -103,3 +103,76 @@ class SemanticSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise SettingsError(f"semantic.{name}: must be an integer >= {low}, got {value!r}")
+
+
+BRAINS = ("keyword", "semantic", "graph")
+
+DEFAULT_WEIGHTS: Mapping[str, Mapping[str, float]] = MappingProxyType({
+    # per query type: keyword, semantic, graph (the L-gent spec's table; KEYWORD_SYNTAX is ours)
+    "exact_name": MappingProxyType({"keyword": 0.8, "semantic": 0.1, "graph": 0.1}),
+    "type_query": MappingProxyType({"keyword": 0.2, "semantic": 0.2, "graph": 0.6}),
+    "relationship": MappingProxyType({"keyword": 0.1, "semantic": 0.2, "graph": 0.7}),
+    "semantic_intent": MappingProxyType({"keyword": 0.2, "semantic": 0.6, "graph": 0.2}),
+    "keyword_syntax": MappingProxyType({"keyword": 1.0, "semantic": 0.0, "graph": 0.0}),
+})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FusionSettings:
+    """Query fusion: brain weights per query type, the fusion method and RRF's k, over-fetching."""
+
+    weights: Mapping[str, Mapping[str, float]] = field(default_factory=lambda: DEFAULT_WEIGHTS)
+    method: Literal["rrf", "score"] = "rrf"
+    rrf_k: int = 60
+    overfetch: int = 3
+    min_brain_hits: int = 30
+    serendipity: int = 3
+
+    def __post_init__(self) -> None:
+        unknown = set(self.weights) - set(DEFAULT_WEIGHTS)
+        if unknown:
+            raise SettingsError(
+                f"fusion.weights: unknown query type(s) {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(DEFAULT_WEIGHTS)})"
+            )
+        for query_type, table in self.weights.items():
+            bad = set(table) - set(BRAINS)
+            if bad:
+                raise SettingsError(f"fusion.weights.{query_type}: unknown brain(s) {', '.join(sorted(bad))}")
+            for brain, value in table.items():
+                if not isinstance(value, int | float) or value < 0:
+                    raise SettingsError(f"fusion.weights.{query_type}.{brain}: must be a number >= 0, got {value!r}")
+        if self.method not in ("rrf", "score"):
+            raise SettingsError(f"fusion.method: must be 'rrf' or 'score', got {self.method!r}")
+        if not isinstance(self.rrf_k, int) or self.rrf_k < 1:
+            raise SettingsError(f"fusion.rrf_k: must be an integer >= 1, got {self.rrf_k!r}")
+        if not isinstance(self.overfetch, int) or not 1 <= self.overfetch <= 20:
+            raise SettingsError(f"fusion.overfetch: must be an integer from 1 to 20, got {self.overfetch!r}")
+
+    def weights_for(self, query_type: str) -> dict[str, float]:
+        """The brain weights for one query type (defaults filled in)."""
+        return {**DEFAULT_WEIGHTS[query_type], **self.weights.get(query_type, {})}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CacheSettings:
+    """The response cache: entries kept and their time to live (0 disables it)."""
+
+    size: int = 1024
+    ttl_seconds: float = 3600.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or self.size < 0:
+            raise SettingsError(f"cache.size: must be an integer >= 0, got {self.size!r}")
+        if not isinstance(self.ttl_seconds, int | float) or self.ttl_seconds < 0:
+            raise SettingsError(f"cache.ttl_seconds: must be a number >= 0, got {self.ttl_seconds!r}")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Settings:
+    """Every setting of an L-gent home, in one validated object (``<home>/lgent.toml``)."""
+
+    keyword: KeywordSettings = field(default_factory=KeywordSettings)
+    semantic: SemanticSettings = field(default_factory=SemanticSettings)
+    fusion: FusionSettings = field(default_factory=FusionSettings)
+    cache: CacheSettings = field(default_factory=CacheSettings)

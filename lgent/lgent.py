@@ -20,17 +20,19 @@ from lgent.brains.base import Brain
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.loaders import Progress, read_path
 from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
-from lgent.config import KeywordSettings
-from lgent.errors import QueryError
+from lgent.config import Settings
+from lgent.errors import LGentError, QueryError
 from lgent.home import Home
 from lgent.indexing import SyncReport, sync
-from lgent.models import CatalogEntry, SearchFilters, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, QueryContext, QueryResponse, SearchFilters, TypeDecl
 
 if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
+    from lgent.fusion.fusion import BrainSet
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.keyword.brain import KeywordBrain, KeywordResult
+    from lgent.brains.semantic.brain import SemanticBrain
 
 BrainName = Literal["keyword", "semantic", "graph"]
 
@@ -41,10 +43,10 @@ T = TypeVar("T")
 class LGent:
     """An open L-gent home. Use ``async with LGent.open(home) as lg:``."""
 
-    def __init__(self, home: Home, store: CatalogStore, keyword: KeywordSettings | None = None) -> None:
+    def __init__(self, home: Home, store: CatalogStore, settings: Settings | None = None) -> None:
         self.home = home
         self.store = store
-        self.keyword_settings = keyword or KeywordSettings()
+        self.settings = settings or Settings()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
         self._brains: dict[str, Brain] = {}
         self._brain_locks = {name: threading.Lock() for name in ("keyword", "semantic", "graph")}
@@ -78,7 +80,11 @@ class LGent:
         if name == "keyword":
             from lgent.brains.keyword.brain import KeywordBrain
 
-            return KeywordBrain(self.home.index_dir("keyword"), self.keyword_settings)
+            return KeywordBrain(self.home.index_dir("keyword"), self.settings.keyword)
+        if name == "semantic":
+            from lgent.brains.semantic.brain import SemanticBrain
+
+            return SemanticBrain(self.home.index_dir("semantic"), self.settings.semantic)
         if name == "graph":
             from lgent.brains.graph.brain import GraphBrain
 
@@ -96,6 +102,11 @@ class LGent:
     def keyword_brain(self) -> KeywordBrain:
         """The keyword brain, current with the catalog (sync; use from worker threads)."""
         brain, _ = self._current("keyword")
+        return brain  # type: ignore[return-value]
+
+    def semantic_brain(self) -> SemanticBrain:
+        """The semantic brain, current with the catalog (loads the model on first build/query)."""
+        brain, _ = self._current("semantic")
         return brain  # type: ignore[return-value]
 
     def graph_brain(self) -> GraphBrain:
@@ -125,7 +136,7 @@ class LGent:
         """Ancestors, descendants, dependencies, dependents, forging and implementations of one artifact."""
         return await self._read(lambda: self.graph_brain().lineage_of(artifact_id, depth))
 
-    async def reindex(self, brains: Sequence[str] = ("keyword", "graph")) -> list[SyncReport]:
+    async def reindex(self, brains: Sequence[str] = ("keyword", "semantic", "graph")) -> list[SyncReport]:
         """Rebuild the named brains' indexes from the catalog."""
         reports = []
         for name in brains:
@@ -147,14 +158,55 @@ class LGent:
     ) -> KeywordResult:
         """Search one brain directly. ``lenient`` turns syntax errors into plain terms."""
         check_query(query, limit)
-        if brain != "keyword":
-            raise QueryError(f"brain {brain!r} is not available for direct search yet")
-        return await self._read(self._keyword_search, query, filters, limit, lenient)
+        if brain == "keyword":
+            return await self._read(lambda: self.keyword_brain().search(query, filters, limit, lenient=lenient))
+        if brain == "semantic":
+            from lgent.brains.keyword.brain import KeywordResult
 
-    def _keyword_search(
-        self, query: str, filters: SearchFilters | None, limit: int, lenient: bool
-    ) -> KeywordResult:
-        return self.keyword_brain().search(query, filters, limit, lenient=lenient)
+            hits = await self._read(lambda: self.semantic_brain().search(query, filters, None, limit))
+            return KeywordResult(hits, len(hits), query)
+        if brain == "graph":
+            from lgent.brains.keyword.brain import KeywordResult
+
+            result = await self._read(lambda: self.graph_brain().search(query, filters, limit))
+            return KeywordResult(result.hits, len(result.hits), query, [] if result.operation else [result.reason])
+        raise QueryError(f"unknown brain {brain!r} (expected keyword, semantic or graph)")
+
+    async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
+        """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""
+        check_query("", limit)
+        await self.get(artifact_id)
+        return await self._read(lambda: self.semantic_brain().find_similar(artifact_id, limit))
+
+    async def query(
+        self,
+        query: str,
+        constraints: Sequence[str] | None = None,
+        context: QueryContext | None = None,
+        limit: int = 10,
+    ) -> QueryResponse:
+        """Understand the query, ask the right brains at once, fuse, explain and suggest."""
+        check_query(query, limit)
+        if not query.strip():
+            raise QueryError("the query is empty")
+        from lgent.fusion.fusion import BrainSet, QueryFusion
+
+        brains = await self._read(self._brain_set)
+        fusion = QueryFusion(brains, self.store.get_many, self.settings.fusion, self._run)
+        return await fusion.query(query, constraints, context, limit, await self.change_number())
+
+    def _brain_set(self) -> BrainSet:
+        from lgent.fusion.fusion import BrainSet
+
+        semantic: SemanticBrain | None
+        try:
+            semantic, unavailable = self.semantic_brain(), ""
+        except LGentError as err:
+            semantic, unavailable = None, str(err)
+        return BrainSet(self.keyword_brain(), self.graph_brain(), semantic, unavailable)
+
+    async def _run(self, fn: Callable[[], T]) -> T:
+        return await asyncio.to_thread(fn)
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -279,3 +279,92 @@ class BrainHit(BaseModel):
     matched_fields: tuple[str, ...] = ()
     highlights: dict[str, str] = Field(default_factory=dict)
     explanation: dict[str, Any] = Field(default_factory=dict)
+
+
+class QueryType(StrEnum):
+    """How a query was understood; it picks the brain weights."""
+
+    EXACT_NAME = "exact_name"
+    KEYWORD_SYNTAX = "keyword_syntax"
+    TYPE_QUERY = "type_query"
+    RELATIONSHIP = "relationship"
+    SEMANTIC_INTENT = "semantic_intent"
+
+
+class QueryContext(BaseModel):
+    """What the caller was doing: artifacts used before, and the pipeline being built
+    (type names and ``???`` for the holes, e.g. ``["DataSource", "???", "Database"]``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    user_history: tuple[str, ...] = ()
+    current_pipeline: tuple[str, ...] = ()
+
+
+class SourceHit(BaseModel):
+    """One brain's vote for a result: its rank, its own score, and the fused contribution."""
+
+    model_config = ConfigDict(frozen=True)
+
+    brain: str
+    rank: int
+    score: float
+    contribution: float
+
+
+class QueryResult(BaseModel):
+    """A fused result: the entry, its score, which brains found it, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    score: float
+    sources: tuple[SourceHit, ...]
+    entry: CatalogEntry
+    highlights: dict[str, str] = Field(default_factory=dict)
+    explanation: dict[str, Any] = Field(default_factory=dict)
+    superseded_by: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+class SerendipityItem(BaseModel):
+    """An unexpected but potentially useful suggestion (never one of the results)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    artifact_id: str
+    reason: str
+    confidence: float
+    composition: tuple[str, ...] = ()
+
+
+class BrainRun(BaseModel):
+    """Whether a brain ran for a query, with what weight and how many hits, or why not."""
+
+    model_config = ConfigDict(frozen=True)
+
+    brain: str
+    ran: bool
+    weight: float
+    hits: int = 0
+    reason: str = ""
+
+
+class QueryResponse(BaseModel):
+    """The answer to ``LGent.query``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    results: tuple[QueryResult, ...]
+    serendipity: tuple[SerendipityItem, ...]
+    query_type: QueryType
+    classification_reason: str
+    query_interpretation: str
+    total_matches: int
+    search_time_ms: float
+    brains: tuple[BrainRun, ...] = ()
+    constraints: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    change_number: int = 0
+    cached: bool = False

@@ -50,6 +50,8 @@ class Constraint:
     attribute: str
     description: str
     test: Callable[[CatalogEntry], bool]
+    allowed: tuple[str, ...] = ()
+    """For status, entity_type and execution: the values admitted (brains filter natively)."""
 
     def admits(self, entry: CatalogEntry) -> bool:
         return self.test(entry)
@@ -117,7 +119,8 @@ def _execution(raw: str, t: str) -> Constraint | None:
     if m.groupdict().get("neg"):
         return Constraint(raw, "execution", f"execution is not {value.value}",
                           lambda e: e.execution is not None and e.execution != value)
-    return Constraint(raw, "execution", f"{value.value} execution only", lambda e: e.execution == value)
+    return Constraint(raw, "execution", f"{value.value} execution only", lambda e: e.execution == value,
+                      (value.value,))
 
 
 def _status(raw: str, t: str) -> Constraint | None:
@@ -128,7 +131,7 @@ def _status(raw: str, t: str) -> Constraint | None:
         status = Status(m.group("v"))
     except ValueError:
         raise ConstraintError(raw, f"unknown status {m.group('v')!r} (active, experimental, deprecated, retired)") from None
-    return Constraint(raw, "status", f"status {status.value}", lambda e: e.status == status)
+    return Constraint(raw, "status", f"status {status.value}", lambda e: e.status == status, (status.value,))
 
 
 _PLURALS = {f"{e.value}s": e for e in EntityType}
@@ -152,7 +155,8 @@ def _entity_type(raw: str, t: str) -> Constraint | None:
         if value is None:
             return None
     chosen = value
-    return Constraint(raw, "entity_type", f"entity type {chosen.value}", lambda e: e.entity_type == chosen)
+    return Constraint(raw, "entity_type", f"entity type {chosen.value}", lambda e: e.entity_type == chosen,
+                      (chosen.value,))
 
 
 def _success(raw: str, t: str) -> Constraint | None:

@@ -376,6 +376,16 @@ class GraphBrain:
             "similar": g.similar(artifact_id),
         }
 
+    def is_subtype(self, a: str, b: str) -> bool:
+        return self.lattice.is_subtype(a, b)
+
+    def compose_check(self, first: str, second: str) -> bool:
+        """True when ``first``'s output fits ``second``'s input."""
+        a, b = self.info.get(first), self.info.get(second)
+        if a is None or b is None or a.output_type is None or b.input_type is None:
+            return False
+        return self.lattice.is_subtype(a.output_type, b.input_type)
+
     def latest(self, artifact_id: str) -> str:
         """The newest usable generation of ``artifact_id`` along successor links (itself if none)."""
         hits = self.lineage.descendants(artifact_id, depth=None, include_implementers=False)

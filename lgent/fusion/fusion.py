@@ -1,0 +1,290 @@
+"""QueryFusion: classify, ask the right brains concurrently, fuse, explain, suggest.
+
+The brains are handed in (any object with the search method each needs), so tests can plug in
+fakes. Catalog entries come from an ``entries`` callable. Sync brain calls run through ``run``
+(the facade passes a thread-pool runner), all brains at once with ``asyncio.gather``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from lgent.brains.graph.brain import GraphBrain
+from lgent.fusion.classify import Classification, classify
+from lgent.fusion.constraints import Constraint, parse_constraints
+from lgent.fusion.interpret import interpretation
+from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
+from lgent.fusion.serendipity import suggest
+from lgent.config import FusionSettings
+from lgent.errors import LGentError
+from lgent.models import (
+    BrainHit,
+    BrainRun,
+    CatalogEntry,
+    EntityType,
+    Execution,
+    QueryContext,
+    QueryResponse,
+    QueryResult,
+    QueryType,
+    SearchFilters,
+    SourceHit,
+    Status,
+)
+
+T = TypeVar("T")
+Runner = Callable[[Callable[[], T]], Awaitable[T]]
+
+
+class KeywordSearcher(Protocol):
+    def search(self, query: str, filters: SearchFilters | None = None, limit: int = 10, *,
+               lenient: bool = False, default_operator: Any = None) -> Any: ...
+
+
+class SemanticSearcher(Protocol):
+    def search(self, intent: str, filters: SearchFilters | None = None, threshold: float | None = None,
+               limit: int = 10) -> list[BrainHit]: ...
+
+
+@dataclass(slots=True)
+class BrainSet:
+    """The brains a query may use; a brain that cannot run carries the reason instead."""
+
+    keyword: KeywordSearcher
+    graph: GraphBrain
+    semantic: SemanticSearcher | None = None
+    semantic_unavailable: str = ""
+
+
+@dataclass(slots=True)
+class _Plan:
+    weights: dict[str, float]
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+class QueryFusion:
+    """One query in, one explained ``QueryResponse`` out."""
+
+    def __init__(
+        self,
+        brains: BrainSet,
+        entries: Callable[[Sequence[str]], Mapping[str, CatalogEntry]],
+        settings: FusionSettings,
+        run: Runner[Any],
+    ) -> None:
+        self.brains = brains
+        self.entries = entries
+        self.settings = settings
+        self.run = run
+
+    async def query(
+        self,
+        query: str,
+        constraints: Sequence[str] | None = None,
+        context: QueryContext | None = None,
+        limit: int = 10,
+        change_number: int = 0,
+    ) -> QueryResponse:
+        started = time.perf_counter()
+        parsed = parse_constraints(constraints)
+        graph = self.brains.graph
+        classification = await self.run(lambda: classify(query, graph))
+        plan = self._plan(classification)
+        filters = _filters(parsed)
+        fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
+        rankings, brain_hits, warnings = await self._ask(query, classification, plan, filters, fetch)
+
+        ids = list(dict.fromkeys(h.id for hits in brain_hits.values() for h in hits))
+        entries = await self.run(lambda: dict(self.entries(ids)))
+        admitted = {i: i in entries and all(c.admits(entries[i]) for c in parsed) for i in ids}
+        subject = classification.named_artifact if classification.query_type == QueryType.RELATIONSHIP else None
+        rankings = {b: [(i, s) for i, s in r if admitted.get(i) and i != subject] for b, r in rankings.items()}
+        fused = self._fuse(rankings, plan.weights)
+        ordered, notes = await self._lineage_order(fused, entries, classification, parsed)
+        top = ordered[:limit]
+        need = [f.id for f in top if f.id not in entries]
+        if need:
+            entries.update(await self.run(lambda: dict(self.entries(need))))
+        results = [self._result(f, entries[f.id], brain_hits, notes.get(f.id, ())) for f in top if f.id in entries]
+        serendipity = await self.run(
+            lambda: suggest([r.entry for r in results], context, graph, limit=self.settings.serendipity,
+                            violations=self._violations(parsed))
+        )
+        runs = tuple(
+            BrainRun(brain=b, ran=b in brain_hits, weight=plan.weights.get(b, 0.0),
+                     hits=len(rankings.get(b, [])), reason=plan.skipped.get(b, ""))
+            for b in ("keyword", "semantic", "graph")
+        )
+        total = len(fused)
+        elapsed = (time.perf_counter() - started) * 1000
+        return QueryResponse(
+            query=query, results=tuple(results), serendipity=tuple(serendipity),
+            query_type=classification.query_type, classification_reason=classification.reason,
+            query_interpretation=interpretation(query, classification, parsed, runs, total, context),
+            total_matches=total, search_time_ms=round(elapsed, 3), brains=runs,
+            constraints=tuple(c.description for c in parsed), warnings=tuple(warnings),
+            change_number=change_number,
+        )
+
+    # -- planning and asking ---------------------------------------------------------------
+
+    def _plan(self, c: Classification) -> _Plan:
+        weights = self.settings.weights_for(c.query_type.value)
+        plan = _Plan(dict(weights))
+        for brain, weight in weights.items():
+            if weight <= 0:
+                plan.skipped[brain] = "its weight for this query type is 0"
+        if c.query_type == QueryType.KEYWORD_SYNTAX:
+            plan.skipped.setdefault("semantic", "keyword operators cannot be honoured by embeddings")
+            plan.skipped.setdefault("graph", "keyword operators are not a graph question")
+        if self.brains.semantic is None and "semantic" not in plan.skipped:
+            plan.skipped["semantic"] = f"unavailable: {self.brains.semantic_unavailable}"
+        if c.graph_operation is None and c.named_artifact is None and c.query_type != QueryType.EXACT_NAME:
+            plan.skipped.setdefault("graph", "no type, composition or relationship question recognised")
+        for brain in plan.skipped:
+            plan.weights[brain] = 0.0
+        return plan
+
+    async def _ask(
+        self, query: str, c: Classification, plan: _Plan, filters: SearchFilters, fetch: int
+    ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, list[BrainHit]], list[str]]:
+        tasks: dict[str, Awaitable[Any]] = {}
+        warnings: list[str] = []
+        kw = self.brains.keyword
+        if "keyword" not in plan.skipped:
+            strict = c.query_type == QueryType.KEYWORD_SYNTAX
+            operator = "AND" if c.query_type in (QueryType.KEYWORD_SYNTAX, QueryType.EXACT_NAME) else "OR"
+
+            def keyword_call() -> Any:
+                result = kw.search(query, filters, fetch, lenient=not strict, default_operator=operator)
+                if not result.hits and operator == "AND" and not strict:
+                    result = kw.search(query, filters, fetch, lenient=True, default_operator="OR")
+                return result
+
+            tasks["keyword"] = self.run(keyword_call)
+        if "semantic" not in plan.skipped and self.brains.semantic is not None:
+            sem = self.brains.semantic
+            tasks["semantic"] = self.run(lambda: sem.search(query, filters, None, fetch))
+        if "graph" not in plan.skipped:
+            graph = self.brains.graph
+            tasks["graph"] = self.run(
+                lambda: graph.search(query, filters, fetch, operation=c.graph_operation)
+            )
+        names = list(tasks)
+        outcomes = await asyncio.gather(*tasks.values(), return_exceptions=True)
+        rankings: dict[str, list[tuple[str, float]]] = {}
+        hits: dict[str, list[BrainHit]] = {}
+        for name, outcome in zip(names, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                if name == "keyword" and c.query_type == QueryType.KEYWORD_SYNTAX:
+                    raise outcome  # the user's syntax error is the answer
+                if not isinstance(outcome, LGentError):
+                    raise outcome
+                plan.skipped[name] = f"failed: {outcome}"
+                plan.weights[name] = 0.0
+                continue
+            brain_hits: list[BrainHit] = list(getattr(outcome, "hits", outcome))
+            if name == "keyword":
+                warnings.extend(getattr(outcome, "warnings", []))
+            hits[name] = brain_hits
+            rankings[name] = [(h.id, h.score) for h in brain_hits]
+        return rankings, hits, warnings
+
+    def _fuse(self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]) -> list[Fused]:
+        if self.settings.method == "score":
+            return weighted_score_fusion(rankings, weights)
+        return weighted_rrf(rankings, weights, k=self.settings.rrf_k)
+
+    # -- lineage ---------------------------------------------------------------------------
+
+    async def _lineage_order(
+        self, fused: list[Fused], entries: dict[str, CatalogEntry], c: Classification, constraints: list[Constraint]
+    ) -> tuple[list[Fused], dict[str, tuple[str, ...]]]:
+        """Put each usable successor above the deprecated/retired artifact it replaced, unless the
+        query names the old one; note "superseded by" on the old one."""
+        graph = self.brains.graph
+        old = [f.id for f in fused[:50] if f.id in entries and entries[f.id].status in (Status.DEPRECATED, Status.RETIRED)]
+        if not old:
+            return fused, {}
+        successors = await self.run(lambda: {i: graph.successor_of(i) for i in old})
+        missing = [s for s in successors.values() if s is not None and s not in entries]
+        if missing:
+            entries.update(await self.run(lambda: dict(self.entries(missing))))
+        order = list(fused)
+        notes: dict[str, tuple[str, ...]] = {}
+        for old_id, new_id in successors.items():
+            if new_id is None or new_id not in entries or not all(k.admits(entries[new_id]) for k in constraints):
+                continue
+            notes[old_id] = (f"superseded by {new_id}",)
+            position = {f.id: n for n, f in enumerate(order)}
+            old_at = position[old_id]
+            named_old = c.query_type == QueryType.EXACT_NAME and c.named_artifact == old_id
+            if new_id in position and (position[new_id] < old_at) != named_old:
+                continue
+            current = order.pop(position[new_id]) if new_id in position else None
+            old_at = next(n for n, f in enumerate(order) if f.id == old_id)
+            old_score = order[old_at].score
+            bumped = Fused(new_id, old_score + (-1e-9 if named_old else 1e-9),
+                           current.contributions if current else ())
+            order.insert(old_at + 1 if named_old else old_at, bumped)
+            notes[new_id] = notes.get(new_id, ()) + (f"successor of {old_id}",)
+        return order, notes
+
+    # -- results ---------------------------------------------------------------------------
+
+    def _result(self, f: Fused, entry: CatalogEntry, brain_hits: Mapping[str, list[BrainHit]],
+                notes: tuple[str, ...]) -> QueryResult:
+        by_brain = {b: {h.id: h for h in hits} for b, hits in brain_hits.items()}
+        sources = tuple(SourceHit(brain=c.brain, rank=c.rank, score=round(c.score, 6),
+                                  contribution=round(c.contribution, 6)) for c in f.contributions)
+        highlights: dict[str, str] = {}
+        children = []
+        for c in f.contributions:
+            hit = by_brain.get(c.brain, {}).get(f.id)
+            if hit is None:
+                continue
+            highlights = highlights or dict(hit.highlights)
+            children.append({**hit.explanation, "contribution": round(c.contribution, 6)})
+        method = self.settings.method
+        explanation: dict[str, Any] = {
+            "fusion": "weighted reciprocal rank fusion" if method == "rrf" else "weighted min-max score fusion",
+            "score": round(f.score, 6),
+            "formula": f"sum(weight / ({self.settings.rrf_k} + rank))" if method == "rrf" else "sum(weight * normalized score)",
+            "children": children,
+        }
+        superseded = next((n.removeprefix("superseded by ") for n in notes if n.startswith("superseded by ")), None)
+        if notes:
+            explanation["lineage"] = list(notes)
+        return QueryResult(id=f.id, score=round(f.score, 6), sources=sources, entry=entry,
+                           highlights=highlights, explanation=explanation, superseded_by=superseded,
+                           notes=notes)
+
+    def _violations(self, constraints: list[Constraint]) -> Callable[[str], list[str]]:
+        def violations(artifact_id: str) -> list[str]:
+            if not constraints:
+                return []
+            entry = self.entries([artifact_id]).get(artifact_id)
+            if entry is None:
+                return ["not in the catalog"]
+            return [c.description for c in constraints if not c.admits(entry)]
+
+        return violations
+
+
+def _filters(constraints: Sequence[Constraint]) -> SearchFilters:
+    """The part of the constraints every brain can apply itself (all are post-checked too).
+
+    Two constraints on one attribute must both hold, so their allowed sets intersect."""
+    allowed: dict[str, set[str]] = {}
+    for c in constraints:
+        if c.allowed:
+            allowed[c.attribute] = allowed.get(c.attribute, set(c.allowed)) & set(c.allowed)
+    return SearchFilters(
+        status=tuple(Status(v) for v in sorted(allowed.get("status", ()))),
+        entity_type=tuple(EntityType(v) for v in sorted(allowed.get("entity_type", ()))),
+        execution=tuple(Execution(v) for v in sorted(allowed.get("execution", ()))),
+    )

@@ -1,0 +1,50 @@
+"""The ``query_interpretation`` sentence: how the query was read, what filtered it, who answered."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lgent.fusion.classify import Classification
+from lgent.fusion.constraints import Constraint
+from lgent.models import BrainRun, QueryContext
+
+_TYPE_WORDS = {
+    "exact_name": "an exact name lookup",
+    "keyword_syntax": "a keyword query",
+    "type_query": "a type query",
+    "relationship": "a relationship query",
+    "semantic_intent": "a semantic intent",
+}
+
+
+def interpretation(
+    query: str,
+    c: Classification,
+    constraints: Sequence[Constraint],
+    runs: Sequence[BrainRun],
+    total: int,
+    context: QueryContext | None,
+) -> str:
+    """A few sentences a person can read; every part is derived from what actually happened."""
+    parts = [f"Understood {query.strip()!r} as {_TYPE_WORDS[c.query_type.value]}: it {c.reason}."]
+    if constraints:
+        parts.append("Constraints applied as hard filters: " + "; ".join(k.description for k in constraints) + ".")
+    else:
+        parts.append("No constraints applied.")
+    ran = [r for r in runs if r.ran]
+    if ran:
+        parts.append("Brains that ran: " + ", ".join(
+            f"{r.brain} (weight {r.weight:g}, {r.hits} hit{'s' * (r.hits != 1)})" for r in ran
+        ) + ".")
+    not_ran = [r for r in runs if not r.ran]
+    if not_ran:
+        parts.append("Did not run: " + "; ".join(f"{r.brain} ({r.reason})" for r in not_ran) + ".")
+    if context is not None and (context.current_pipeline or context.user_history):
+        bits = []
+        if context.current_pipeline:
+            bits.append("pipeline " + " -> ".join(context.current_pipeline))
+        if context.user_history:
+            bits.append(f"{len(context.user_history)} history item(s)")
+        parts.append("Context used for suggestions: " + ", ".join(bits) + ".")
+    parts.append(f"{total} artifact{'s' * (total != 1)} matched after filtering.")
+    return " ".join(parts)
