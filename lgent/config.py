@@ -127,6 +127,8 @@ class FusionSettings:
     overfetch: int = 3
     min_brain_hits: int = 30
     serendipity: int = 3
+    free_text_min_match: float = 0.5
+    """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(DEFAULT_WEIGHTS)
@@ -146,6 +148,10 @@ class FusionSettings:
             raise SettingsError(f"fusion.method: must be 'rrf' or 'score', got {self.method!r}")
         if not isinstance(self.rrf_k, int) or self.rrf_k < 1:
             raise SettingsError(f"fusion.rrf_k: must be an integer >= 1, got {self.rrf_k!r}")
+        if not isinstance(self.free_text_min_match, int | float) or not 0 <= self.free_text_min_match <= 1:
+            raise SettingsError(
+                f"fusion.free_text_min_match: must be a number from 0 to 1, got {self.free_text_min_match!r}"
+            )
         if not isinstance(self.overfetch, int) or not 1 <= self.overfetch <= 20:
             raise SettingsError(f"fusion.overfetch: must be an integer from 1 to 20, got {self.overfetch!r}")
 

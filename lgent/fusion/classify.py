@@ -23,7 +23,8 @@ from lgent.brains.keyword.grammar import ast, parse
 from lgent.errors import QuerySyntaxError
 from lgent.models import QueryType
 
-_OPERATOR_RE = re.compile(r'(?:^|\s)[-+]\S|\b(?:AND|OR|NOT)\b|&&|\|\||"|\w[*?]|[*?]\w|\w~\d?(?:\s|$)|^\*$')
+# A '?' is a wildcard only inside a word ("pars?r"); at a word's end it is a question mark.
+_OPERATOR_RE = re.compile(r'(?:^|\s)[-+]\w|\b(?:AND|OR|NOT)\b|&&|\|\||"|\w\*|\*\w|\w\?\w|\w~\d?(?:\s|$)|^\*$')
 _FIELD_RE = re.compile(
     r"\b(?:name|description|keywords|tag|author|type|version|status|input|output|id|execution):", re.I
 )

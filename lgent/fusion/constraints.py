@@ -66,6 +66,23 @@ def parse_constraints(texts: Sequence[str] | None) -> list[Constraint]:
     return [parse_constraint(t) for t in texts]
 
 
+def extract_constraints(query: str) -> tuple[str, list[Constraint]]:
+    """Split trailing constraint clauses off a query: ``"PDF -> Text, runs locally, under 2s"``
+    gives ``("PDF -> Text", [local execution, latency <= 2s])``. Only comma- or
+    semicolon-separated clauses at the end that parse as constraints are taken."""
+    parts = re.split(r"\s*[,;]\s*", query.strip())
+    found: list[Constraint] = []
+    while len(parts) > 1:
+        try:
+            found.insert(0, parse_constraint(parts[-1]))
+        except ConstraintError:
+            break
+        parts.pop()
+    if not found:
+        return query, []
+    return ", ".join(parts), found
+
+
 def parse_constraint(text: str) -> Constraint:
     if not isinstance(text, str):
         raise ConstraintError(repr(text), f"expected a string, got {type(text).__name__}")

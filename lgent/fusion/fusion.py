@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 from lgent.brains.graph.brain import GraphBrain
 from lgent.fusion.classify import Classification, classify
-from lgent.fusion.constraints import Constraint, parse_constraints
+from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.interpret import interpretation
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
 from lgent.fusion.serendipity import suggest
@@ -42,7 +42,7 @@ Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 class KeywordSearcher(Protocol):
     def search(self, query: str, filters: SearchFilters | None = None, limit: int = 10, *,
-               lenient: bool = False, default_operator: Any = None) -> Any: ...
+               lenient: bool = False, default_operator: Any = None, min_should_match: float = 0.0) -> Any: ...
 
 
 class SemanticSearcher(Protocol):
@@ -90,7 +90,10 @@ class QueryFusion:
         change_number: int = 0,
     ) -> QueryResponse:
         started = time.perf_counter()
+        original = query
         parsed = parse_constraints(constraints)
+        query, in_text = extract_constraints(query)
+        parsed += in_text
         graph = self.brains.graph
         classification = await self.run(lambda: classify(query, graph))
         plan = self._plan(classification)
@@ -122,9 +125,10 @@ class QueryFusion:
         total = len(fused)
         elapsed = (time.perf_counter() - started) * 1000
         return QueryResponse(
-            query=query, results=tuple(results), serendipity=tuple(serendipity),
+            query=original, results=tuple(results), serendipity=tuple(serendipity),
             query_type=classification.query_type, classification_reason=classification.reason,
-            query_interpretation=interpretation(query, classification, parsed, runs, total, context),
+            query_interpretation=interpretation(original, classification, parsed, runs, total, context,
+                                                in_text=len(in_text)),
             total_matches=total, search_time_ms=round(elapsed, 3), brains=runs,
             constraints=tuple(c.description for c in parsed), warnings=tuple(warnings),
             change_number=change_number,
@@ -156,16 +160,8 @@ class QueryFusion:
         warnings: list[str] = []
         kw = self.brains.keyword
         if "keyword" not in plan.skipped:
-            strict = c.query_type == QueryType.KEYWORD_SYNTAX
-            operator = "AND" if c.query_type in (QueryType.KEYWORD_SYNTAX, QueryType.EXACT_NAME) else "OR"
-
-            def keyword_call() -> Any:
-                result = kw.search(query, filters, fetch, lenient=not strict, default_operator=operator)
-                if not result.hits and operator == "AND" and not strict:
-                    result = kw.search(query, filters, fetch, lenient=True, default_operator="OR")
-                return result
-
-            tasks["keyword"] = self.run(keyword_call)
+            share = self.settings.free_text_min_match
+            tasks["keyword"] = self.run(lambda: keyword_search(kw, query, c, filters, fetch, share))
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
             tasks["semantic"] = self.run(lambda: sem.search(query, filters, None, fetch))
@@ -223,6 +219,8 @@ class QueryFusion:
             position = {f.id: n for n, f in enumerate(order)}
             old_at = position[old_id]
             named_old = c.query_type == QueryType.EXACT_NAME and c.named_artifact == old_id
+            if c.query_type == QueryType.KEYWORD_SYNTAX:
+                continue  # the query's own filters decide what is listed; only annotate
             if new_id in position and (position[new_id] < old_at) != named_old:
                 continue
             current = order.pop(position[new_id]) if new_id in position else None
@@ -273,6 +271,26 @@ class QueryFusion:
             return [c.description for c in constraints if not c.admits(entry)]
 
         return violations
+
+
+def keyword_search(
+    brain: KeywordSearcher, query: str, c: Classification, filters: SearchFilters | None, limit: int,
+    free_text_min_match: float,
+) -> Any:
+    """Ask the keyword brain the way the query type calls for.
+
+    Keyword syntax: strict grammar (a syntax error is the answer). A name: the words ANDed,
+    then ORed if nothing matched. Plain language: lenient, ORed, and a hit must match
+    ``free_text_min_match`` of the words."""
+    if c.query_type == QueryType.KEYWORD_SYNTAX:
+        return brain.search(query, filters, limit, lenient=False, default_operator="AND")
+    if c.query_type == QueryType.EXACT_NAME:
+        result = brain.search(query, filters, limit, lenient=True, default_operator="AND")
+        if result.hits:
+            return result
+        return brain.search(query, filters, limit, lenient=True, default_operator="OR")
+    return brain.search(query, filters, limit, lenient=True, default_operator="OR",
+                        min_should_match=free_text_min_match)
 
 
 def _filters(constraints: Sequence[Constraint]) -> SearchFilters:

@@ -24,11 +24,14 @@ def interpretation(
     runs: Sequence[BrainRun],
     total: int,
     context: QueryContext | None,
+    *,
+    in_text: int = 0,
 ) -> str:
     """A few sentences a person can read; every part is derived from what actually happened."""
     parts = [f"Understood {query.strip()!r} as {_TYPE_WORDS[c.query_type.value]}: it {c.reason}."]
     if constraints:
-        parts.append("Constraints applied as hard filters: " + "; ".join(k.description for k in constraints) + ".")
+        found = f" ({in_text} read from the query text)" if in_text else ""
+        parts.append(f"Constraints applied as hard filters{found}: " + "; ".join(k.description for k in constraints) + ".")
     else:
         parts.append("No constraints applied.")
     ran = [r for r in runs if r.ran]

@@ -220,7 +220,7 @@ class GraphBrain:
                 return GraphResult([], None, "no type, composition or relationship question recognised")
             return self._finish(self._named(named), None, filters, limit, "the query names an artifact")
         if isinstance(op, Composition):
-            paths = self.composition.find_paths(op.source, op.target, max_length=4, k=max(limit, 5),
+            paths = self.composition.find_paths(op.source, op.target, max_length=op.max_length or 4, k=max(limit, 5),
                                                 include_unusable=include_unusable)
             rows = _path_members(paths)
             return self._finish(rows, op, filters, limit, op.describe(), paths)

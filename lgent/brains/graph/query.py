@@ -49,9 +49,11 @@ class TypeQuery:
 class Composition:
     source: str
     target: str
+    max_length: int | None = None
 
     def describe(self) -> str:
-        return f"composition paths from {self.source} to {self.target}"
+        steps = f" in at most {self.max_length} step{'s' * (self.max_length != 1)}" if self.max_length else ""
+        return f"composition paths from {self.source} to {self.target}{steps}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,14 @@ _ARTICLE = r"(?:(?:an?|the|some|any)\s+)?"
 _ARROW = re.compile(rf"^\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I)
 _FIELDS = re.compile(r"^\s*(?:(?:input|in):\s*(?P<a>\S+))?\s*(?:(?:output|out):\s*(?P<b>\S+))?" + _END, re.I)
 
+_STEPS = re.compile(
+    r"[\s,;]*(?:(?:with|in|using)\s+)?(?:(?:at most|no more than|up to)\s+)?(?P<n>a single|one|single|two|three|four|five|\d+)"
+    r"\s+(?:steps?|hops?|artifacts?|tools?)(?:\s+or (?:fewer|less))?\s*$",
+    re.I,
+)
+_NUMBERS = {"a single": 1, "single": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_HOLE = re.compile(rf"^{_LEAD}\b{_A}\s*(?:->|→|=>)\s*\?+\s*(?:->|→|=>)\s*{_B}\b", re.I)
+
 _COMPOSITION = [
     re.compile(rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+(?:to|into|->)\s+{_ARTICLE}{_B}{_END}", re.I),
     re.compile(rf"^\s*(?:how\s+(?:do|can|could|would)\s+(?:i|we|you)|how\s+to)\s+(?:get|go|turn|convert|transform|move)\s+(?:from\s+)?{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}", re.I),
@@ -96,26 +106,31 @@ _COMPOSITION = [
     re.compile(rf"^\s*(?:pipeline|path|chain)\s*:?\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I),
 ]
 
+_INTO = re.compile(rf"^{_LEAD}\b{_A}\s+(?:into|to)\s+{_ARTICLE}{_B}{_END}", re.I)
+
 _TAKE = r"(?:take|takes|taking|accept|accepts|accepting|consume|consumes|read|reads|ingest|ingests|handle|handles|process|processes|work on|works on|operate on|operates on)"
 _GIVE = r"(?:give|gives|giving|return|returns|produce|produces|producing|output|outputs|emit|emits|yield|yields|make|makes|create|creates|generate|generates)"
 _TYPE_PATTERNS = [
+    re.compile(rf"^\s*(?:i have|i've got|i got|we have|given|got)\s+{_ARTICLE}{_A}\s*[;,.:\-]*\s*(?:what|which|who|anything|something)\b.*\b(?:read|take|consume|use|process|handle|accept|ingest)s?\b.*{_END}", re.I),
     re.compile(rf"^{_LEAD}\b{_TAKE}\s+{_ARTICLE}{_A}(?:\s+(?:as input)?\s*(?:and|to|then)\s+{_GIVE}\s+{_ARTICLE}{_B})?(?:\s+as (?:input|output))?{_END}", re.I),
     re.compile(rf"^{_LEAD}\b{_GIVE}\s+{_ARTICLE}{_B}(?:\s+(?:from|out of|given)\s+{_ARTICLE}{_A})?{_END}", re.I),
     re.compile(rf"^{_LEAD}\b(?:convert|convert?s|turn|turns|transform|transforms|map|maps)\s+{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}", re.I),
     re.compile(rf"^{_LEAD}\bfrom\s+{_ARTICLE}{_A}\s+to\s+{_ARTICLE}{_B}{_END}", re.I),
+    _INTO,
     re.compile(rf"^{_LEAD}\b(?:with|having)\s+(?:an?\s+)?input\s+(?:of\s+|type\s+)?{_A}(?:\s+and\s+(?:an?\s+)?output\s+(?:of\s+|type\s+)?{_B})?{_END}", re.I),
 ]
 
 _POSSESSIVE = r"(?:'s|’s|s')?"
+_FILLER = r"(?:\s+(?:under the hood|internally|behind the scenes|directly|today|right now|at all))?"
 _RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
     ("downstream", re.compile(rf"^{_LEAD}\b(?:receive|receives|take|takes|consume|consumes|accept|accepts|use|uses|handle|handles|process|processes|read|reads)\s+{_ART}{_POSSESSIVE}\s+(?:output|outputs|results?){_END}", re.I)),
     ("downstream", re.compile(rf"^{_LEAD}\b(?:downstream of|comes? after|can follow|goes after|to put after)\s+{_ART}{_END}", re.I)),
     ("upstream", re.compile(rf"^{_LEAD}\b(?:feed|feeds|feed into|upstream of|comes? before|goes before|provide input (?:for|to)|produce input for)\s+{_ART}{_END}", re.I)),
     ("upstream", re.compile(rf"^{_LEAD}\b(?:produce|produces|give|gives|make|makes)\s+(?:what|the input)\s+{_ART}\s+(?:needs|takes|expects|accepts){_END}", re.I)),
     ("downstream", re.compile(rf"^{_LEAD}\b(?:compatible with|works? with|composes? with|plugs? into)\s+{_ART}{_END}", re.I)),
-    ("dependents", re.compile(rf"^{_LEAD}\b(?:depends? on|relies? on|uses|calls|requires|builds? on)\s+{_ART}{_END}", re.I)),
+    ("dependents", re.compile(rf"^{_LEAD}\b(?:depends? on|relies? on|uses|calls|requires|builds? on)\s+{_ART}{_FILLER}{_END}", re.I)),
     ("dependents", re.compile(rf"^\s*(?:dependents|consumers|users|callers)\s+of\s+{_ART}{_END}", re.I)),
-    ("dependents", re.compile(rf"^\s*(?:what|who|which \w+)\s+(?:would|will|could)\s+break\s+if\s+{_ART}\s+(?:changes|goes away|is removed|breaks|is retired){_END}", re.I)),
+    ("dependents", re.compile(rf"^\s*(?:what|who|which \w+)\s+(?:(?:would|will|could|might)\s+)?(?:break|breaks|fail|fails|stop working)\s+(?:if|when)\s+{_ART}\s+(?:changes|goes away|goes down|is down|fails|is removed|breaks|is retired|disappears){_END}", re.I)),
     ("dependencies", re.compile(rf"^\s*(?:what|which \w+)\s+does\s+{_ART}\s+(?:depend on|rely on|need|use|require|call){_END}", re.I)),
     ("dependencies", re.compile(rf"^\s*(?:dependencies|requirements|prerequisites)\s+(?:of|for)\s+{_ART}{_END}", re.I)),
     ("dependencies", re.compile(rf"^\s*{_ART}{_POSSESSIVE}\s+(?:dependencies|requirements){_END}", re.I)),
@@ -127,7 +142,8 @@ _RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
     ("predecessors", re.compile(rf"^\s*(?:the\s+)?(?:predecessors?|older versions?|previous versions?|ancestors?|history)\s+(?:of|for)\s+{_ART}{_END}", re.I)),
     ("descendants", re.compile(rf"^{_LEAD}\b(?:evolved|descended|derived|grew|came|was built|were built|is based|are based|branched)\s+(?:out\s+)?(?:from|on)\s+{_ART}{_END}", re.I)),
     ("descendants", re.compile(rf"^\s*(?:descendants|derivatives|evolutions|lineage|family)\s+of\s+{_ART}{_END}", re.I)),
-    ("forged", re.compile(rf"^\s*(?:what|which \w+)\s+(?:did|has)\s+{_ART}\s+(?:build|built|forge|forged|make|made|create|created|generate|generated|produce|produced|write|written){_END}", re.I)),
+    ("forged", re.compile(rf"^\s*(?:what|which \w+)\s+(?:did|has|does|have|do)\s+{_ART}\s+(?:build|built|forge|forged|make|made|create|created|generate|generated|produce|produced|write|written){_END}", re.I)),
+    ("forged", re.compile(rf"^\s*(?:everything|all|anything|all the \w+|the \w+)\s+(?:that\s+)?{_ART}\s+(?:has\s+)?(?:built|forged|made|created|generated|produced|wrote|written){_END}", re.I)),
     ("forged", re.compile(rf"^{_LEAD}\b(?:forged|built|made|created|generated|produced|written)\s+by\s+{_ART}{_END}", re.I)),
     ("forger", re.compile(rf"^\s*(?:who|what|which \w+)\s+(?:forged|built|made|created|generated)\s+{_ART}{_END}", re.I)),
     ("implementers", re.compile(rf"^{_LEAD}\b(?:implements?|implementing|conforms? to|follows?|satisfies|realizes|fulfil+s)\s+(?:the\s+)?{_ART}(?:\s+(?:interface|protocol|spec|contract))?{_END}", re.I)),
@@ -142,10 +158,23 @@ def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
     text = text.strip()
     if not text or len(text) > 500:
         return None
+    max_length = None
+    steps = _STEPS.search(text)
+    if steps is not None:
+        word = steps.group("n").lower()
+        max_length = int(word) if word.isdigit() else _NUMBERS[word]
+        text = text[: steps.start()].strip()
+    found = _types(_HOLE.match(text), vocabulary)
+    if found and found[0] and found[1]:
+        return Composition(found[0], found[1], max_length)
     for pattern in _COMPOSITION:
         found = _types(pattern.match(text), vocabulary)
         if found and found[0] and found[1]:
-            return Composition(found[0], found[1])
+            return Composition(found[0], found[1], max_length)
+    if max_length is not None:
+        found = _types(_ARROW.match(text), vocabulary) or _types(_INTO.match(text), vocabulary)
+        if found and found[0] and found[1]:
+            return Composition(found[0], found[1], max_length)
     found = _types(_ARROW.match(text), vocabulary)
     if found and found[0] and found[1]:
         return TypeQuery(found[0], found[1])

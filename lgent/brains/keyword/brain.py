@@ -96,12 +96,16 @@ class KeywordBrain:
         *,
         lenient: bool = False,
         default_operator: Literal["AND", "OR"] | None = None,
+        min_should_match: float = 0.0,
     ) -> KeywordResult:
-        """Ranked artifacts for a grammar query; strict mode raises QuerySyntaxError."""
+        """Ranked artifacts for a grammar query; strict mode raises QuerySyntaxError.
+
+        ``min_should_match``: for a top-level OR (e.g. free text with ``default_operator="OR"``),
+        the share of its clauses a hit must match."""
         node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
         if node is None:
             return KeywordResult([], 0, query, warnings or ["the query is empty"])
-        compiled, terms = self.compiler.compile(node, query)
+        compiled, terms = self.compiler.compile(node, query, min_should_match=min_should_match)
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
         compiled = self._filtered(compiled, filters)

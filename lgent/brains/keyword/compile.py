@@ -8,6 +8,7 @@ also collects the positive terms of the query so that hits can be highlighted an
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -113,15 +114,21 @@ class QueryCompiler:
         self.boosts = {**DEFAULT_FIELD_BOOSTS, **(boosts or {})}
         self.default_targets = DEFAULT_TARGETS[mode]
 
-    def compile(self, node: ast.Node, query: str = "") -> tuple[tantivy.Query | None, MatchTerms]:
+    def compile(
+        self, node: ast.Node, query: str = "", *, min_should_match: float = 0.0
+    ) -> tuple[tantivy.Query | None, MatchTerms]:
         """The query (None when nothing in it can match, e.g. only stop words) and its terms.
 
         ``query`` is the source text, used to point errors (e.g. an over-complex wildcard) at it.
+        ``min_should_match`` (0..1): when the root is an OR of several clauses, at least this
+        share of them (rounded up) must match, as Lucene's ``mm`` does for free-text queries.
         """
         for leaf in ast.iter_nodes(node):
             if isinstance(leaf, ast.Wildcard):
                 _check_wildcard(leaf, query)
         terms = MatchTerms()
+        if isinstance(node, ast.Or) and min_should_match > 0:
+            return self._or(node.children, terms, True, min_should_match), terms
         return self._node(node, terms, positive=True), terms
 
     # -- nodes -----------------------------------------------------------------------------
@@ -159,7 +166,9 @@ class QueryCompiler:
             clauses.append((tantivy.Occur.Must, tantivy.Query.all_query()))
         return clauses[0][1] if len(clauses) == 1 else _bool(clauses)
 
-    def _or(self, children: tuple[ast.Node, ...], terms: MatchTerms, positive: bool) -> tantivy.Query | None:
+    def _or(
+        self, children: tuple[ast.Node, ...], terms: MatchTerms, positive: bool, min_share: float = 0.0
+    ) -> tantivy.Query | None:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         for child in children:
             query = self._node(child, terms, positive)
@@ -169,7 +178,13 @@ class QueryCompiler:
             clauses.append((occur, query))
         if not clauses:
             return None
-        return clauses[0][1] if len(clauses) == 1 else _bool(clauses)
+        if len(clauses) == 1:
+            return clauses[0][1]
+        should = sum(1 for occur, _ in clauses if occur == tantivy.Occur.Should)
+        needed = math.ceil(min_share * should) if min_share > 0 else 0
+        if needed > 1:
+            return tantivy.Query.boolean_query(clauses, minimum_number_should_match=needed)
+        return _bool(clauses)
 
     # -- leaves ----------------------------------------------------------------------------
 

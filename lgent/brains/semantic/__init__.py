@@ -1,0 +1,5 @@
+"""The semantic brain: intent search over entry embeddings in faiss.
+
+Heavy packages (torch, sentence-transformers, faiss) are imported inside the functions that need
+them, never when this package is imported.
+"""

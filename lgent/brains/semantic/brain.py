@@ -1,0 +1,537 @@
+"""SemanticBrain: find artifacts by what they do, by cosine similarity of text embeddings.
+
+Each latest entry is embedded once (``text.entry_text``; vectors cached by content hash in
+``embeddings.sqlite``) and held in a faiss index (``vectors``). A small per-id record (status, type,
+author, execution, successor links, name, description head, keywords) lets the brain apply
+``SearchFilters``, exclude an artifact's own versions from ``find_similar`` and explain hits
+without the catalog.
+
+On disk, in the brain's folder: ``manifest.json`` (format version, catalog change number, model
+name, dimension, text mode, index kind, count, generation), ``vectors-<gen>.faiss``,
+``ids-<gen>.json``, ``entries-<gen>.json`` and ``embeddings.sqlite``. A missing or unreadable
+manifest, another model, dimension or text mode, or files that do not match it leave the brain
+unbuilt (``change_number == -1``, ``status().detail`` says why), so ``sync`` rebuilds it; the
+embedding cache makes that rebuild cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from cachetools import LRUCache
+
+from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
+from lgent.brains.semantic.cache import EmbeddingCache, cache_key
+from lgent.brains.semantic.embedders import (
+    Embedder,
+    Progress,
+    SentenceTransformerEmbedder,
+    Vectors,
+    normalize_rows,
+)
+from lgent.brains.semantic.text import entry_text
+from lgent.brains.semantic.vectors import (
+    IDS_FILE,
+    INDEX_FILE,
+    HnswParams,
+    Manifest,
+    VectorIndex,
+    atomic_write_text,
+    read_manifest,
+    remove_other_generations,
+    write_manifest,
+)
+from lgent.config import SemanticSettings
+from lgent.errors import IndexError_, ModelUnavailableError, NotFoundError, QueryError
+from lgent.models import BrainHit, CatalogEntry, RelationType, SearchFilters, TypeDecl
+
+ENTRIES_FILE = "entries-{generation}.json"
+DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
+REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
+EMBED_CHUNK = 1024  # entry texts per embedder call during builds (progress granularity)
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ies", "er", "es", "ed", "ly", "s")
+_STOP_WORDS = frozenset({
+    "a", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for",
+    "from", "get", "gets", "how", "i", "in", "into", "is", "it", "its", "me", "my", "of", "on",
+    "or", "some", "something", "that", "the", "their", "them", "then", "there", "these", "this",
+    "those", "thing", "things", "to", "up", "use", "uses", "using", "want", "was", "what", "when",
+    "where", "which", "who", "will", "with", "without", "you", "your",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class EntryInfo:
+    """What the brain keeps about one indexed entry (filters, lineage, explanations)."""
+
+    key: str
+    status: str
+    entity_type: str
+    author: str | None
+    execution: str | None
+    successor_to: tuple[str, ...]
+    name: str
+    description: str
+    keywords: tuple[str, ...]
+
+    @classmethod
+    def of(cls, entry: CatalogEntry, key: str) -> EntryInfo:
+        return cls(
+            key=key,
+            status=entry.status.value,
+            entity_type=entry.entity_type.value,
+            author=entry.author,
+            execution=entry.execution.value if entry.execution else None,
+            successor_to=tuple(entry.relation_targets(RelationType.SUCCESSOR_TO)),
+            name=entry.name,
+            description=entry.description[:DESCRIPTION_HEAD],
+            keywords=entry.keywords,
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EntryInfo:
+        return cls(
+            key=str(data["key"]),
+            status=str(data["status"]),
+            entity_type=str(data["entity_type"]),
+            author=None if data["author"] is None else str(data["author"]),
+            execution=None if data["execution"] is None else str(data["execution"]),
+            successor_to=tuple(str(t) for t in data["successor_to"]),
+            name=str(data["name"]),
+            description=str(data["description"]),
+            keywords=tuple(str(k) for k in data["keywords"]),
+        )
+
+    def admitted_by(self, filters: SearchFilters) -> bool:
+        """Like ``SearchFilters.admits``, but authors compare case-insensitively (as in keyword)."""
+        authors = {a.lower() for a in filters.author}
+        return (
+            (not filters.entity_type or self.entity_type in filters.entity_type)
+            and (not filters.status or self.status in filters.status)
+            and (not authors or (self.author or "").lower() in authors)
+            and (not filters.execution or self.execution in filters.execution)
+        )
+
+
+@dataclass(slots=True)
+class SemanticCounters:
+    """Work counters, so tests and benchmarks can see what was (not) computed."""
+
+    embed_calls: int = 0  # embedder.embed_batch calls, entries and queries
+    texts_embedded: int = 0  # entry texts sent to the embedder
+    entry_cache_hits: int = 0  # entry texts whose vector came from the embedding cache
+    query_cache_hits: int = 0
+    query_cache_misses: int = 0
+
+
+def stem(word: str) -> str:
+    """A crude English stem, only for explaining matches (``cleaning`` -> ``clean``)."""
+    word = word.lower()
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """Lowercased words of ``text`` (identifiers split), without stop words and 1-2 letter words."""
+    words = (w.lower() for w in _WORD.findall(_CAMEL.sub(" ", text)))
+    return [w for w in dict.fromkeys(words) if len(w) > 2 and w not in _STOP_WORDS]
+
+
+class SemanticBrain:
+    """Intent search and find-similar over entry embeddings (``path=None``: all in memory)."""
+
+    name = "semantic"
+
+    def __init__(
+        self,
+        path: Path | None,
+        settings: SemanticSettings | None = None,
+        embedder: Embedder | None = None,
+        *,
+        progress: Progress | None = None,
+    ) -> None:
+        self.settings = settings or SemanticSettings()
+        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(
+            self.settings.model_path, self.settings.batch_size
+        )
+        self.path = path
+        self.progress = progress
+        self.counters = SemanticCounters()
+        self._lock = threading.RLock()
+        self._query_lock = threading.Lock()
+        size = self.settings.query_cache_size
+        self._query_cache: LRUCache[str, Vectors] | None = LRUCache(size) if size else None
+        self._model = self.embedder.name
+        self._dimensions = self.embedder.dimensions
+        self._params = HnswParams(
+            threshold=self.settings.hnsw_threshold,
+            m=self.settings.hnsw_m,
+            ef_construction=self.settings.ef_construction,
+            ef_search=self.settings.ef_search,
+        )
+        self._cache = EmbeddingCache(None if path is None else path / CACHE_FILE, self._dimensions)
+        self._vectors = VectorIndex(self._dimensions, self._params)
+        self._entries: dict[str, EntryInfo] = {}
+        self._successors: dict[str, set[str]] | None = None
+        self._allowed_cache: dict[SearchFilters, frozenset[str]] = {}
+        self._change_number = -1
+        self._closed = False
+        self.detail = "not built yet"
+        if path is not None:
+            self._open(path)
+
+    # -- opening and saving ----------------------------------------------------------------
+
+    def _open(self, path: Path) -> None:
+        manifest = read_manifest(path)
+        if manifest is None:
+            self.detail = "no usable manifest: the index will be built"
+            return
+        mismatch = [
+            f"{what} {was!r} (now {now!r})"
+            for what, was, now in (
+                ("model", manifest.model, self._model),
+                ("dimensions", manifest.dimensions, self._dimensions),
+                ("text mode", manifest.text_mode, self.settings.text_mode),
+            )
+            if was != now
+        ]
+        if mismatch:
+            self.detail = "built with another " + ", ".join(mismatch) + ": it will be rebuilt"
+            return
+        try:
+            vectors = VectorIndex.load(path, self._dimensions, self._params, manifest.generation)
+            entries = self._read_entries(path, manifest.generation)
+        except IndexError_ as err:
+            self.detail = f"unreadable, it will be rebuilt: {err}"
+            return
+        if set(entries) != set(vectors.ids()):
+            self.detail = "the id map and the entry records disagree: it will be rebuilt"
+            return
+        self._vectors, self._entries = vectors, entries
+        self._change_number = manifest.change_number
+        self.detail = ""
+
+    @staticmethod
+    def _read_entries(path: Path, generation: str) -> dict[str, EntryInfo]:
+        file = path / ENTRIES_FILE.format(generation=generation)
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+            return {str(k): EntryInfo.from_json(v) for k, v in data["entries"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+            raise IndexError_(f"cannot read {file}: {err}") from err
+
+    def _commit(self, change_number: int) -> None:
+        """Persist the current state (a new generation of files, manifest last) and stamp it."""
+        if self.path is not None:
+            generation = uuid.uuid4().hex
+            self._vectors.save(self.path, generation)
+            entries = {k: asdict(v) for k, v in self._entries.items()}
+            atomic_write_text(
+                self.path / ENTRIES_FILE.format(generation=generation),
+                json.dumps({"generation": generation, "entries": entries}, separators=(",", ":")),
+            )
+            write_manifest(
+                self.path,
+                Manifest(
+                    change_number=change_number,
+                    model=self._model,
+                    dimensions=self._dimensions,
+                    text_mode=self.settings.text_mode,
+                    kind=self._vectors.kind,
+                    count=len(self._vectors),
+                    generation=generation,
+                ),
+            )
+            remove_other_generations(self.path, generation, (INDEX_FILE, IDS_FILE, ENTRIES_FILE))
+        self._change_number = change_number
+        self.detail = ""
+
+    # -- the Brain protocol ----------------------------------------------------------------
+
+    @property
+    def change_number(self) -> int:
+        return self._change_number
+
+    def build(
+        self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
+    ) -> None:
+        """Re-index ``entries`` from scratch; only texts not in the embedding cache are embedded."""
+        with self._lock:
+            self._check_open()
+            latest = list({e.id: e for e in entries}.values())
+            texts = [entry_text(e, self.settings.text_mode) for e in latest]
+            keys = [cache_key(self._model, t) for t in texts]
+            vectors = self._entry_vectors(keys, texts)
+            self._vectors.replace_all([e.id for e in latest], vectors)
+            self._set_entries({e.id: EntryInfo.of(e, k) for e, k in zip(latest, keys, strict=True)})
+            self._cache.retain(keys)
+            self._commit(change_number)
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        """Drop removed ids, re-embed entries whose text changed, update the records."""
+        with self._lock:
+            self._check_open()
+            entries = dict(self._entries)
+            self._vectors.remove(changes.removals)
+            for artifact_id in changes.removals:
+                entries.pop(artifact_id, None)
+            upserts = list({e.id: e for e in changes.upserts}.values())
+            texts = [entry_text(e, self.settings.text_mode) for e in upserts]
+            keys = [cache_key(self._model, t) for t in texts]
+            changed = [
+                i for i, (entry, key) in enumerate(zip(upserts, keys, strict=True))
+                if entry.id not in self._vectors or _key_of(entries.get(entry.id)) != key
+            ]
+            if changed:
+                fresh = [keys[i] for i in changed], [texts[i] for i in changed]
+                vectors = self._entry_vectors(*fresh)
+                self._vectors.upsert([upserts[i].id for i in changed], vectors)
+            for entry, key in zip(upserts, keys, strict=True):
+                entries[entry.id] = EntryInfo.of(entry, key)
+            self._set_entries(entries)
+            self._commit(changes.change_number)
+
+    def status(self) -> BrainStatus:
+        extra: dict[str, Any] = {
+            "model": self._model,
+            "dimensions": self._dimensions,
+            "text_mode": self.settings.text_mode,
+            "index": self._vectors.kind,
+            "tombstones": self._vectors.tombstones,
+        }
+        if self._cache.note:
+            extra["cache"] = self._cache.note
+        return BrainStatus(
+            self.name, self._change_number >= 0, len(self._vectors), self._change_number,
+            self.detail, extra,
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._cache.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise IndexError_("the semantic brain is closed")
+
+    # -- embedding -------------------------------------------------------------------------
+
+    def _embed(self, texts: Sequence[str]) -> Vectors:
+        self.counters.embed_calls += 1
+        vectors = self.embedder.embed_batch(texts)
+        if not isinstance(vectors, np.ndarray) or vectors.shape != (len(texts), self._dimensions):
+            shape = getattr(vectors, "shape", type(vectors).__name__)
+            raise ModelUnavailableError(
+                f"embedder {self._model!r} returned {shape} for {len(texts)} texts, "
+                f"expected ({len(texts)}, {self._dimensions})"
+            )
+        if not np.all(np.isfinite(vectors)):
+            raise ModelUnavailableError(f"embedder {self._model!r} returned non-finite values")
+        return normalize_rows(vectors)
+
+    def _entry_vectors(self, keys: Sequence[str], texts: Sequence[str]) -> Vectors:
+        """Vectors for entry texts: from the cache, embedding (and caching) only the misses."""
+        total = len(keys)
+        cached = self._cache.get_many(keys)
+        self.counters.entry_cache_hits += sum(1 for k in keys if k in cached)
+        missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in cached}
+        done = total - len(missing)
+        if self.progress is not None:
+            self.progress(done, total)
+        pending = list(missing.items())
+        for start in range(0, len(pending), EMBED_CHUNK):
+            chunk = pending[start : start + EMBED_CHUNK]
+            vectors = self._embed([t for _, t in chunk])
+            fresh = {k: vectors[i] for i, (k, _) in enumerate(chunk)}
+            self._cache.put_many(fresh)
+            cached.update(fresh)
+            self.counters.texts_embedded += len(chunk)
+            done += len(chunk)
+            if self.progress is not None:
+                self.progress(done, total)
+        if not keys:
+            return np.zeros((0, self._dimensions), dtype=np.float32)
+        return np.ascontiguousarray(np.stack([cached[k] for k in keys]), dtype=np.float32)
+
+    def query_vector(self, intent: str) -> Vectors:
+        """The embedding of a query, from the LRU cache when it was asked before."""
+        if self._query_cache is not None:
+            with self._query_lock:
+                hit = self._query_cache.get(intent)
+                if hit is not None:
+                    self.counters.query_cache_hits += 1
+                    return hit
+                self.counters.query_cache_misses += 1
+        vector: Vectors = self._embed([intent])[0]
+        vector.setflags(write=False)
+        if self._query_cache is not None:
+            with self._query_lock:
+                self._query_cache[intent] = vector
+        return vector
+
+    # -- records ---------------------------------------------------------------------------
+
+    def _set_entries(self, entries: dict[str, EntryInfo]) -> None:
+        self._entries = entries
+        self._successors = None
+        self._allowed_cache.clear()
+
+    def _allowed(self, filters: SearchFilters | None) -> frozenset[str] | None:
+        if filters is None or filters.empty:
+            return None
+        allowed = self._allowed_cache.get(filters)
+        if allowed is None:
+            allowed = frozenset(i for i, info in self._entries.items() if info.admitted_by(filters))
+            if len(self._allowed_cache) > 64:
+                self._allowed_cache.clear()
+            self._allowed_cache[filters] = allowed
+        return allowed
+
+    def _older(self, artifact_id: str) -> Iterable[str]:
+        info = self._entries.get(artifact_id)
+        return info.successor_to if info is not None else ()
+
+    def _newer(self, artifact_id: str) -> Iterable[str]:
+        if self._successors is None:
+            successors: dict[str, set[str]] = {}
+            for newer, info in self._entries.items():
+                for older in info.successor_to:
+                    successors.setdefault(older, set()).add(newer)
+            self._successors = successors
+        return sorted(self._successors.get(artifact_id, ()))
+
+    def lineage(self, artifact_id: str) -> set[str]:
+        """``artifact_id`` and its older and newer versions: ``successor_to`` chains either way."""
+        found = {artifact_id}
+        for links in (self._older, self._newer):
+            frontier = [artifact_id]
+            while frontier:
+                for linked in links(frontier.pop()):
+                    if linked not in found:
+                        found.add(linked)
+                        frontier.append(linked)
+        return found
+
+    # -- search ----------------------------------------------------------------------------
+
+    def _require_built(self) -> None:
+        self._check_open()
+        if self._change_number < 0:
+            raise IndexError_(f"the semantic index is not built ({self.detail})")
+
+    def search(
+        self,
+        intent: str,
+        filters: SearchFilters | None = None,
+        threshold: float | None = None,
+        limit: int = 10,
+    ) -> list[BrainHit]:
+        """Artifacts whose text is closest in meaning to ``intent``, best first.
+
+        Hits below ``threshold`` (default ``settings.threshold``) cosine similarity are left out.
+        """
+        intent = intent.strip()
+        if not intent:
+            raise QueryError("a semantic search needs a non-empty intent")
+        if limit < 0:
+            raise QueryError(f"limit must be >= 0, got {limit}")
+        cutoff = self.settings.threshold if threshold is None else threshold
+        if isinstance(cutoff, bool) or not isinstance(cutoff, int | float) or not -1 <= cutoff <= 1:
+            raise QueryError(f"threshold must be a number in [-1, 1], got {cutoff!r}")
+        self._require_built()
+        if limit == 0 or not len(self._vectors):
+            return []
+        vector = self.query_vector(intent)
+        query_words = content_words(intent)
+        with self._lock:
+            self._require_built()
+            pairs = self._vectors.search(vector, limit, self._allowed(filters))
+            return [
+                self._hit(artifact_id, score, rank, query_words, None)
+                for rank, (artifact_id, score) in enumerate(
+                    (p for p in pairs if p[1] >= cutoff), start=1
+                )
+            ]
+
+    def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
+        """The artifacts closest in meaning to ``artifact_id``, without it or its own versions."""
+        if limit < 0:
+            raise QueryError(f"limit must be >= 0, got {limit}")
+        with self._lock:
+            self._require_built()
+            if artifact_id not in self._vectors:
+                raise NotFoundError(artifact_id)
+            if limit == 0:
+                return []
+            excluded = self.lineage(artifact_id)
+            pairs = self._vectors.search(self._vectors.vector(artifact_id), limit + len(excluded))
+            source = self._entries[artifact_id]
+            words = content_words(" ".join([source.name, source.description, *source.keywords]))
+            kept = [p for p in pairs if p[0] not in excluded][:limit]
+            return [
+                self._hit(hit_id, score, rank, words, artifact_id)
+                for rank, (hit_id, score) in enumerate(kept, start=1)
+            ]
+
+    def _hit(
+        self, artifact_id: str, score: float, rank: int, words: list[str], similar_to: str | None
+    ) -> BrainHit:
+        info = self._entries[artifact_id]
+        matched_fields, shared = _shared_words(info, words)
+        if shared and similar_to is not None:
+            reason = f"shares {', '.join(shared)} with {self._entries[similar_to].name}"
+        elif shared:
+            reason = f"mentions {', '.join(shared)} from the query"
+        else:
+            head = " ".join(info.description.split()[:REASON_WORDS]) or info.name
+            more = "…" if len(info.description.split()) > REASON_WORDS else ""
+            reason = f"closest in meaning to: {head}{more}"
+        explanation: dict[str, Any] = {
+            "brain": self.name,
+            "similarity": round(score, 4),
+            "rank": rank,
+            "reason": reason,
+            "model": self._model,
+        }
+        if similar_to is not None:
+            explanation["similar_to"] = similar_to
+        return BrainHit(
+            id=artifact_id, score=score, brain=self.name, rank=rank,
+            matched_fields=matched_fields, explanation=explanation,
+        )
+
+
+def _key_of(info: EntryInfo | None) -> str | None:
+    return None if info is None else info.key
+
+
+def _shared_words(info: EntryInfo, words: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """The fields of ``info`` that contain some of ``words`` (by stem), and those words in order."""
+    wanted = {stem(w): w for w in words}
+    fields: list[str] = []
+    found: set[str] = set()
+    for field, text in (
+        ("name", info.name),
+        ("description", info.description),
+        ("keywords", " ".join(info.keywords)),
+    ):
+        hits = wanted.keys() & {stem(w) for w in content_words(text)}
+        if hits:
+            fields.append(field)
+            found |= hits
+    return tuple(fields), [w for s, w in wanted.items() if s in found][:5]

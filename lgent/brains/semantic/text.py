@@ -1,0 +1,93 @@
+"""The text the embedder sees for a catalog entry, in two modes.
+
+``plain`` (the default): ``"name. description. keywords. input -> output"``.
+``weighted``: the L-gent spec's repetition, name x2 and description x3, then keywords and the
+type signature, one labelled line each.
+
+Why ``plain`` is the default: on an external tool-retrieval benchmark, repeating fields did not
+help MiniLM and the plain text did best (shared/DESIGN.md). Repetition also spends MiniLM's 256
+word-piece window three times on the description, so long descriptions lose their tail and the
+keywords. Both modes are kept so the labeled queries can settle it (``SemanticSettings.text_mode``).
+
+Identifiers in names and type names are split into words (``PDFParser_v2`` -> ``PDF Parser v2``)
+so the model sees words it knows. The splitter is local on purpose: brains never import each
+other, and this one needs only display-quality splitting, not the keyword brain's analyzer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Literal
+
+from lgent.models import CatalogEntry
+
+TextMode = Literal["plain", "weighted"]
+
+# lower->Upper, ACRONYM->Word and digit->Upper boundaries; letters followed by digits stay joined.
+# A plural acronym (``PDFs``, ``URLsToFetch``) stays whole. ASCII only: other scripts pass through.
+_CAMEL = re.compile(
+    r"(?<=[a-z])(?=[A-Z])"
+    r"|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?:[^a-z]|$))"
+    r"|(?<=[0-9])(?=[A-Z])"
+)
+_SEPARATORS = re.compile(r"[_\-]+")
+_SPACES = re.compile(r"\s+")
+
+
+def split_identifier(text: str) -> str:
+    """Words of an identifier-like string: ``PDFParser_v2`` -> ``PDF Parser v2``.
+
+    Ordinary prose passes through unchanged apart from ``_``/``-`` becoming spaces.
+    """
+    spaced = _CAMEL.sub(" ", _SEPARATORS.sub(" ", text))
+    return _SPACES.sub(" ", spaced).strip()
+
+
+def _signature(entry: CatalogEntry) -> str:
+    if not entry.input_type and not entry.output_type:
+        return ""
+    source = split_identifier(entry.input_type or "Any")
+    target = split_identifier(entry.output_type or "Any")
+    return f"{source} -> {target}"
+
+
+def _keywords(entry: CatalogEntry) -> str:
+    return ", ".join(split_identifier(k) for k in entry.keywords)
+
+
+def _sentence(text: str) -> str:
+    text = _SPACES.sub(" ", text).strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def plain_text(entry: CatalogEntry) -> str:
+    """``name. description. keywords. input -> output``, empty parts left out."""
+    parts = [split_identifier(entry.name), entry.description, _keywords(entry), _signature(entry)]
+    return " ".join(_sentence(p) for p in parts if p.strip())
+
+
+def weighted_text(entry: CatalogEntry) -> str:
+    """The spec's repetition: name x2, description x3, keywords, type signature."""
+    name = split_identifier(entry.name)
+    description = _SPACES.sub(" ", entry.description).strip()
+    lines = [f"Name: {name}", f"Name: {name}"]
+    if description:
+        lines += [f"Description: {description}"] * 3
+    if entry.keywords:
+        lines.append(f"Keywords: {_keywords(entry)}")
+    signature = _signature(entry)
+    if signature:
+        lines.append(f"Type: {signature}")
+    return "\n".join(lines)
+
+
+BUILDERS: dict[str, Callable[[CatalogEntry], str]] = {
+    "plain": plain_text,
+    "weighted": weighted_text,
+}
+
+
+def entry_text(entry: CatalogEntry, mode: TextMode = "plain") -> str:
+    """The embedding text of ``entry`` in ``mode`` (``plain`` or ``weighted``)."""
+    return BUILDERS[mode](entry)
