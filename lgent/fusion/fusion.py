@@ -200,36 +200,30 @@ class QueryFusion:
     async def _lineage_order(
         self, fused: list[Fused], entries: dict[str, CatalogEntry], c: Classification, constraints: list[Constraint]
     ) -> tuple[list[Fused], dict[str, tuple[str, ...]]]:
-        """Put each usable successor above the deprecated/retired artifact it replaced, unless the
-        query names the old one; note "superseded by" on the old one."""
+        """Note "superseded by" on each deprecated/retired result that has a usable successor, and
+        when that successor matched too, rank it just above the old one (unless the query names
+        the old one, or spells out keyword filters: then the order stays the query's)."""
         graph = self.brains.graph
-        old = [f.id for f in fused[:50] if f.id in entries and entries[f.id].status in (Status.DEPRECATED, Status.RETIRED)]
+        old = [f.id for f in fused[:100] if f.id in entries and entries[f.id].status in (Status.DEPRECATED, Status.RETIRED)]
         if not old:
             return fused, {}
         successors = await self.run(lambda: {i: graph.successor_of(i) for i in old})
-        missing = [s for s in successors.values() if s is not None and s not in entries]
-        if missing:
-            entries.update(await self.run(lambda: dict(self.entries(missing))))
         order = list(fused)
         notes: dict[str, tuple[str, ...]] = {}
         for old_id, new_id in successors.items():
-            if new_id is None or new_id not in entries or not all(k.admits(entries[new_id]) for k in constraints):
+            if new_id is None:
                 continue
             notes[old_id] = (f"superseded by {new_id}",)
             position = {f.id: n for n, f in enumerate(order)}
-            old_at = position[old_id]
-            named_old = c.query_type == QueryType.EXACT_NAME and c.named_artifact == old_id
-            if c.query_type == QueryType.KEYWORD_SYNTAX:
-                continue  # the query's own filters decide what is listed; only annotate
-            if new_id in position and (position[new_id] < old_at) != named_old:
-                continue
-            current = order.pop(position[new_id]) if new_id in position else None
-            old_at = next(n for n, f in enumerate(order) if f.id == old_id)
-            old_score = order[old_at].score
-            bumped = Fused(new_id, old_score + (-1e-9 if named_old else 1e-9),
-                           current.contributions if current else ())
-            order.insert(old_at + 1 if named_old else old_at, bumped)
+            if new_id not in position:
+                continue  # not a match for this query: only the note points at it
             notes[new_id] = notes.get(new_id, ()) + (f"successor of {old_id}",)
+            named_old = c.query_type == QueryType.EXACT_NAME and c.named_artifact == old_id
+            if c.query_type == QueryType.KEYWORD_SYNTAX or named_old or position[new_id] < position[old_id]:
+                continue
+            moved = order.pop(position[new_id])
+            old_at = position[old_id]
+            order.insert(old_at, Fused(new_id, order[old_at].score + 1e-9, moved.contributions))
         return order, notes
 
     # -- results ---------------------------------------------------------------------------
