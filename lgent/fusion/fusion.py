@@ -201,7 +201,7 @@ class QueryFusion:
         self, fused: list[Fused], entries: dict[str, CatalogEntry], c: Classification, constraints: list[Constraint]
     ) -> tuple[list[Fused], dict[str, tuple[str, ...]]]:
         """Note "superseded by" on each deprecated/retired result that has a usable successor, and
-        when that successor matched too, rank it just above the old one (unless the query names
+        when that successor matched too, rank the old one just below it (unless the query names
         the old one, or spells out keyword filters: then the order stays the query's)."""
         graph = self.brains.graph
         old = [f.id for f in fused[:100] if f.id in entries and entries[f.id].status in (Status.DEPRECATED, Status.RETIRED)]
@@ -221,9 +221,9 @@ class QueryFusion:
             named_old = c.query_type == QueryType.EXACT_NAME and c.named_artifact == old_id
             if c.query_type == QueryType.KEYWORD_SYNTAX or named_old or position[new_id] < position[old_id]:
                 continue
-            moved = order.pop(position[new_id])
-            old_at = position[old_id]
-            order.insert(old_at, Fused(new_id, order[old_at].score + 1e-9, moved.contributions))
+            demoted = order.pop(position[old_id])
+            new_at = position[new_id] - 1  # after the pop
+            order.insert(new_at + 1, Fused(old_id, order[new_at].score - 1e-9, demoted.contributions))
         return order, notes
 
     # -- results ---------------------------------------------------------------------------
