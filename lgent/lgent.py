@@ -24,7 +24,18 @@ from lgent.config import Settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
 from lgent.indexing import SyncReport, sync
-from lgent.models import BrainHit, CatalogEntry, QueryContext, QueryResponse, SearchFilters, TypeDecl
+from lgent.models import (
+    BrainHit,
+    CatalogEntry,
+    FilledPipeline,
+    QueryContext,
+    QueryResponse,
+    Resolution,
+    ResolutionPreferences,
+    SearchFilters,
+    TypeDecl,
+    TypeRequirement,
+)
 
 if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
@@ -194,6 +205,30 @@ class LGent:
         brains = await self._read(self._brain_set)
         fusion = QueryFusion(brains, self.store.get_many, self.settings.fusion, self._run)
         return await fusion.query(query, constraints, context, limit, await self.change_number())
+
+    async def resolve(
+        self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None
+    ) -> Resolution:
+        """The best healthy artifact for a type requirement, scored, with runners-up.
+
+        Raises DependencyError (listing the closest candidates and why each failed) or
+        TypeLatticeError for an unknown type."""
+        from lgent.resolver.resolver import DependencyResolver
+
+        return await self._read(
+            lambda: DependencyResolver(self.graph_brain(), self.store.get_many).resolve(requirement, preferences)
+        )
+
+    async def fill_holes(self, pipeline: Sequence[str], contracts: Sequence[str] = ()) -> FilledPipeline:
+        """Fill every ``???`` in a pipeline of types/artifacts with an artifact or a short path."""
+        from lgent.resolver.holes import fill_holes
+        from lgent.resolver.resolver import DependencyResolver
+
+        if isinstance(pipeline, str) or not all(isinstance(p, str) for p in pipeline):
+            raise QueryError("pipeline must be a list of strings such as ['DataSource', '???', 'Database']")
+        return await self._read(
+            lambda: fill_holes(DependencyResolver(self.graph_brain(), self.store.get_many), pipeline, contracts)
+        )
 
     def _brain_set(self) -> BrainSet:
         from lgent.fusion.fusion import BrainSet

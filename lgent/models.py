@@ -368,3 +368,83 @@ class QueryResponse(BaseModel):
     warnings: tuple[str, ...] = ()
     change_number: int = 0
     cached: bool = False
+
+
+class TypeRequirement(_Model):
+    """A pipeline hole to fill: what goes in, what must come out, contracts and constraints."""
+
+    input_type: str = Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)
+    output_type: str = Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)
+    contracts: tuple[str, ...] = ()
+    constraints: tuple[str, ...] = ()
+
+
+class ResolutionPreferences(_Model):
+    """Weights of the resolver's ranking (each 0..1) and the scales of recency and usage."""
+
+    success_weight: float = Field(default=0.4, ge=0.0, le=1.0)
+    recency_weight: float = Field(default=0.2, ge=0.0, le=1.0)
+    usage_weight: float = Field(default=0.2, ge=0.0, le=1.0)
+    version_weight: float = Field(default=0.2, ge=0.0, le=1.0)
+    recency_half_life_days: float = Field(default=90.0, gt=0.0)
+    usage_saturation: int = Field(default=100, ge=1)
+
+
+class ScoreBreakdown(BaseModel):
+    """Each preference's component (0..1), its weight, and the weighted total."""
+
+    model_config = ConfigDict(frozen=True)
+
+    success: float
+    recency: float
+    usage: float
+    version: float
+    total: float
+    weights: dict[str, float]
+
+
+class RankedCandidate(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    entry: CatalogEntry
+    score: ScoreBreakdown
+
+
+class Rejection(BaseModel):
+    """A candidate the resolver could not use, and why (type mismatch, unhealthy, ...)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    reasons: tuple[str, ...]
+
+
+class Resolution(BaseModel):
+    """The resolver's answer: the best artifact, its score breakdown, the runners-up."""
+
+    model_config = ConfigDict(frozen=True)
+
+    requirement: TypeRequirement
+    best: CatalogEntry
+    score: ScoreBreakdown
+    runners_up: tuple[RankedCandidate, ...] = ()
+    rejected: tuple[Rejection, ...] = ()
+    considered: int = 0
+
+
+class PipelineStep(BaseModel):
+    """One position of a filled pipeline: a given type/artifact, or what fills a hole."""
+
+    model_config = ConfigDict(frozen=True)
+
+    given: str | None = None
+    filled_with: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    reason: str = ""
+
+
+class FilledPipeline(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    pipeline: tuple[str, ...]
+    steps: tuple[PipelineStep, ...]

@@ -258,7 +258,7 @@ class GraphBrain:
 
     def _type_rows(self, op: TypeQuery, limit: int, include_unusable: bool) -> tuple[list[_Row], list[CompositionPath]]:
         rows: list[_Row] = []
-        candidates = self._type_candidates(op)
+        candidates = self.type_candidates(op)
         direct = sorted(candidates, key=lambda i: (not i.usable, -_exactness(i, op), -i.health, i.id))
         for info in direct:  # unusable ones stay, ranked last, so callers see what was replaced
             score = (1.0 if info.usable else 0.3) * (0.5 + 0.5 * info.health) * (1 + 0.1 * _exactness(info, op))
@@ -271,7 +271,8 @@ class GraphBrain:
             rows.extend(r._replace_score(0.2 * r.score) for r in _path_members(paths))
         return rows, paths
 
-    def _type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:
+    def type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:
+        """Artifacts (usable or not) whose input accepts ``op.input`` and whose output fits ``op.output``."""
         lattice = self.lattice
         found: list[ArtifactInfo] = []
         if op.input is not None:
@@ -402,10 +403,10 @@ class GraphBrain:
     def _require_type(self, text: str) -> str:
         name = self.type_name(text)
         if name is None:
-            raise TypeLatticeError(self._unknown_type_message(text))
+            raise TypeLatticeError(self.unknown_type_message(text))
         return name
 
-    def _unknown_type_message(self, text: str) -> str:
+    def unknown_type_message(self, text: str) -> str:
         close = difflib.get_close_matches(text, self.lattice.types(), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         return f"unknown type {text!r}{hint}"

@@ -25,7 +25,7 @@ _CHUNK = 500  # keys per SQL statement, well under SQLite's variable limit
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS embeddings "
-    "(key TEXT PRIMARY KEY, vector BLOB NOT NULL) WITHOUT ROWID"
+    "(key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
 )
 
 

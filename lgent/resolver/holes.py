@@ -1,0 +1,87 @@
+"""Fill the ``???`` holes of a pipeline, e.g. ``["DataSource", "???", "Database"]``.
+
+Each run of holes sits between two known neighbours: a type name, or an artifact id (its output
+type on the left, its input type on the right). A single healthy artifact that fits both sides
+is preferred (the resolver picks the best); otherwise the healthiest shortest composition path
+of healthy artifacts, of at most ``holes + 2`` steps. A hole at either end, a neighbour that is
+neither a type nor an artifact, or a gap nothing can bridge raises a clear error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lgent.errors import DependencyError, QueryError
+from lgent.models import FilledPipeline, PipelineStep, TypeRequirement
+from lgent.resolver.resolver import DependencyResolver, health_problems
+
+HOLE = "???"
+MAX_PIPELINE = 50
+
+
+def fill_holes(resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str] = ()) -> FilledPipeline:
+    """Every ``???`` of ``pipeline`` filled with one artifact or a short path of them."""
+    if not pipeline or len(pipeline) > MAX_PIPELINE:
+        raise QueryError(f"a pipeline needs 1 to {MAX_PIPELINE} steps, got {len(pipeline)}")
+    steps = [s.strip() for s in pipeline]
+    if steps[0] == HOLE or steps[-1] == HOLE:
+        raise QueryError("a pipeline cannot start or end with '???': each hole needs a known step on both sides")
+    out: list[PipelineStep] = []
+    index = 0
+    while index < len(steps):
+        if steps[index] != HOLE:
+            out.append(PipelineStep(given=steps[index]))
+            index += 1
+            continue
+        end = index
+        while steps[end] == HOLE:
+            end += 1
+        left = _side(resolver, steps[index - 1], "output", index - 1)
+        right = _side(resolver, steps[end], "input", end)
+        out.append(_bridge(resolver, left, right, end - index, tuple(contracts)))
+        index = end
+    return FilledPipeline(pipeline=tuple(steps), steps=tuple(out))
+
+
+def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> str:
+    graph = resolver.graph
+    name = graph.type_name(step)
+    if name is not None:
+        return name
+    artifact = graph.artifact_id(step, fuzzy=False)
+    if artifact is not None:
+        info = graph.info[artifact]
+        typed = info.output_type if side == "output" else info.input_type
+        if typed is None:
+            raise QueryError(f"pipeline step {position} ({step}) has no {side} type to connect to")
+        return typed
+    raise QueryError(f"pipeline step {position} ({step!r}) is neither a known type nor an artifact; "
+                     f"{graph.unknown_type_message(step)}")
+
+
+def _bridge(resolver: DependencyResolver, left: str, right: str, holes: int,
+            contracts: tuple[str, ...]) -> PipelineStep:
+    try:
+        single = resolver.resolve(TypeRequirement(input_type=left, output_type=right, contracts=contracts))
+        return PipelineStep(
+            filled_with=(single.best.id,), types=(left, right),
+            reason=f"{single.best.id} takes {left} and gives {right} (score {single.score.total:.3f})",
+        )
+    except DependencyError as err:
+        single_error = err
+    entries = resolver.entries
+    for path in resolver.graph.find_paths(left, right, max_length=min(holes + 2, 6), k=20):
+        if len(path.ids) < 2:
+            continue
+        found = entries(path.ids)
+        if all(i in found and not health_problems(found[i]) and set(contracts) <= set(found[i].contracts)
+               for i in path.ids):
+            return PipelineStep(
+                filled_with=path.ids, types=path.types,
+                reason=f"no single artifact fits ({single_error}); composed {' >> '.join(path.ids)} "
+                       f"through {' -> '.join(path.types)}",
+            )
+    raise DependencyError(
+        f"cannot fill {left} -> ??? -> {right}: {single_error}; and no path of healthy artifacts "
+        f"of at most {min(holes + 2, 6)} steps connects them", single_error.candidates,
+    )

@@ -1,0 +1,47 @@
+"""Preference scores as pure functions: success, recency, usage and version, each in 0..1."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from lgent.models import CatalogEntry, ResolutionPreferences, ScoreBreakdown
+from lgent.versions import Version
+
+
+def recency_score(last_used: datetime | None, now: datetime, half_life_days: float) -> float:
+    """1 when used just now, halving every ``half_life_days``; 0 when never used."""
+    if last_used is None:
+        return 0.0
+    age_days = max((now - last_used).total_seconds() / 86400.0, 0.0)
+    return 0.5 ** (age_days / half_life_days)
+
+
+def usage_score(usage_count: int, saturation: int) -> float:
+    """Linear up to ``saturation`` uses, then 1 (the spec's ``min(count / 100, 1)``)."""
+    return min(usage_count / saturation, 1.0)
+
+
+def version_score(version: str) -> float:
+    """Maturity: ``1 - 0.5 ** (major + minor / 10)`` (0.x is young, 1.0 gives 0.5, 3.0 gives
+    0.875), halved for a pre-release."""
+    parsed = Version(version)
+    maturity = 1.0 - 0.5 ** (parsed.major + min(parsed.minor, 9) / 10)
+    return maturity * (0.5 if parsed.prerelease else 1.0)
+
+
+def preference_score(entry: CatalogEntry, prefs: ResolutionPreferences, now: datetime) -> ScoreBreakdown:
+    """The weighted score of one candidate, with every component shown."""
+    success = entry.success_rate if entry.success_rate is not None else 0.0
+    recency = recency_score(entry.last_used, now, prefs.recency_half_life_days)
+    usage = usage_score(entry.usage_count, prefs.usage_saturation)
+    version = version_score(entry.version)
+    weights = {
+        "success": prefs.success_weight, "recency": prefs.recency_weight,
+        "usage": prefs.usage_weight, "version": prefs.version_weight,
+    }
+    total = (weights["success"] * success + weights["recency"] * recency
+             + weights["usage"] * usage + weights["version"] * version)
+    return ScoreBreakdown(
+        success=round(success, 4), recency=round(recency, 4), usage=round(usage, 4),
+        version=round(version, 4), total=round(total, 6), weights=weights,
+    )

@@ -1,0 +1,127 @@
+"""DependencyResolver: a type requirement in, the best healthy artifact out, or why not.
+
+Candidates are the artifacts whose input accepts the required input and whose output is the
+required output or a subtype (the graph brain's lattice decides). Each must then be healthy
+(status active and success_rate > 0.5), carry every required contract and pass every
+constraint; the survivors are ranked by ``ResolutionPreferences``. When none survives, the
+``DependencyError`` lists the closest candidates and what each failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+
+from lgent.brains.graph.brain import GraphBrain
+from lgent.brains.graph.query import TypeQuery
+from lgent.errors import DependencyError, TypeLatticeError
+from lgent.fusion.constraints import parse_constraints
+from lgent.models import (
+    CatalogEntry,
+    RankedCandidate,
+    Rejection,
+    Resolution,
+    ResolutionPreferences,
+    Status,
+    TypeRequirement,
+    now_utc,
+)
+from lgent.resolver.ranking import preference_score
+
+HEALTHY_SUCCESS = 0.5
+RUNNERS_UP = 4
+CLOSEST = 5
+
+Entries = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
+
+
+def health_problems(entry: CatalogEntry) -> list[str]:
+    """Why an artifact is not healthy enough to be resolved to (empty when it is)."""
+    problems = []
+    if entry.status != Status.ACTIVE:
+        problems.append(f"unhealthy: status is {entry.status.value}")
+    if entry.success_rate is None:
+        problems.append("unhealthy: no success rate recorded")
+    elif entry.success_rate <= HEALTHY_SUCCESS:
+        problems.append(f"unhealthy: success rate {entry.success_rate:g} <= {HEALTHY_SUCCESS}")
+    return problems
+
+
+class DependencyResolver:
+    """Resolves type requirements against the graph brain's lattice and the catalog's entries."""
+
+    def __init__(self, graph: GraphBrain, entries: Entries, *, clock: Callable[[], datetime] = now_utc) -> None:
+        self.graph = graph
+        self.entries = entries
+        self.clock = clock
+
+    def resolve(self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None) -> Resolution:
+        """The best artifact for ``requirement``; raises DependencyError when there is none."""
+        prefs = preferences or ResolutionPreferences()
+        wanted_in = self._type(requirement.input_type, "input_type")
+        wanted_out = self._type(requirement.output_type, "output_type")
+        constraints = parse_constraints(list(requirement.constraints))
+        ids = sorted(info.id for info in self.graph.type_candidates(TypeQuery(wanted_in, wanted_out)))
+        entries = self.entries(ids)
+        now = self.clock()
+        ranked: list[RankedCandidate] = []
+        rejected: list[Rejection] = []
+        for artifact_id in ids:
+            entry = entries.get(artifact_id)
+            if entry is None:
+                continue
+            reasons = health_problems(entry)
+            missing = [c for c in requirement.contracts if c not in entry.contracts]
+            if missing:
+                reasons.append(f"missing contract: {', '.join(missing)}")
+            reasons += [f"constraint: {c.description}" for c in constraints if not c.admits(entry)]
+            if reasons:
+                rejected.append(Rejection(id=artifact_id, reasons=tuple(reasons)))
+            else:
+                ranked.append(RankedCandidate(entry=entry, score=preference_score(entry, prefs, now)))
+        if not ranked:
+            raise self._no_candidate(requirement, wanted_in, wanted_out, rejected)
+        ranked.sort(key=lambda c: (-c.score.total, c.entry.id))
+        best = ranked[0]
+        return Resolution(
+            requirement=requirement, best=best.entry, score=best.score,
+            runners_up=tuple(ranked[1 : 1 + RUNNERS_UP]), rejected=tuple(rejected), considered=len(ids),
+        )
+
+    def _type(self, text: str, field: str) -> str:
+        name = self.graph.type_name(text)
+        if name is None:
+            raise TypeLatticeError(f"{field}: {self.graph.unknown_type_message(text)}")
+        return name
+
+    def _no_candidate(self, req: TypeRequirement, wanted_in: str, wanted_out: str,
+                      rejected: list[Rejection]) -> DependencyError:
+        closest = list(rejected[:CLOSEST])
+        if len(closest) < CLOSEST:
+            closest += self._type_near_misses(wanted_in, wanted_out, CLOSEST - len(closest))
+        what = f"{wanted_in} -> {wanted_out}"
+        if req.contracts:
+            what += f" with contracts {', '.join(req.contracts)}"
+        if req.constraints:
+            what += f" under constraints {'; '.join(req.constraints)}"
+        if closest:
+            lines = "; ".join(f"{r.id} ({', '.join(r.reasons)})" for r in closest)
+            message = f"no artifact satisfies {what}; closest: {lines}"
+        else:
+            message = f"no artifact satisfies {what}, and none takes {wanted_in} or gives {wanted_out}"
+        return DependencyError(message, closest)
+
+    def _type_near_misses(self, wanted_in: str, wanted_out: str, count: int) -> list[Rejection]:
+        """Artifacts that get one side of the signature right."""
+        lattice = self.graph.lattice
+        misses: list[tuple[float, Rejection]] = []
+        for info in self.graph.info.values():
+            takes = info.input_type is not None and lattice.is_subtype(wanted_in, info.input_type)
+            gives = info.output_type is not None and lattice.is_subtype(info.output_type, wanted_out)
+            if takes == gives:
+                continue
+            reason = (f"type mismatch: gives {info.output_type or 'nothing'}, not {wanted_out}" if takes
+                      else f"type mismatch: takes {info.input_type or 'nothing'}, not {wanted_in}")
+            misses.append((-info.health, Rejection(id=info.id, reasons=(reason,))))
+        misses.sort(key=lambda m: (m[0], m[1].id))
+        return [r for _, r in misses[:count]]
