@@ -21,16 +21,26 @@ from lgent.errors import (
     TypeLatticeError,
     ValidationError,
 )
+from lgent.config import Settings
 from lgent.lgent import LGent
 from lgent.models import (
     CatalogEntry,
     EntityType,
     Execution,
+    FilledPipeline,
+    QueryContext,
+    QueryResponse,
+    QueryType,
     Relation,
     RelationType,
+    Resolution,
+    ResolutionPreferences,
+    SearchFilters,
     Status,
     TypeDecl,
+    TypeRequirement,
 )
+from lgent.sync import fill_holes, resolve, search
 
 __version__ = "0.1.0"
 
@@ -42,21 +52,33 @@ __all__ = [
     "DependencyError",
     "EntityType",
     "Execution",
+    "FilledPipeline",
     "IndexError_",
     "LGent",
     "LGentError",
     "LoadError",
     "ModelUnavailableError",
     "NotFoundError",
+    "QueryContext",
     "QueryError",
+    "QueryResponse",
     "QuerySyntaxError",
+    "QueryType",
     "Relation",
     "RelationType",
+    "Resolution",
+    "ResolutionPreferences",
+    "SearchFilters",
+    "Settings",
     "SettingsError",
     "Status",
     "TypeCycleError",
     "TypeDecl",
     "TypeLatticeError",
+    "TypeRequirement",
     "ValidationError",
     "__version__",
+    "fill_holes",
+    "resolve",
+    "search",
 ]

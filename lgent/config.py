@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 from lgent.errors import SettingsError
 
@@ -152,8 +155,10 @@ class FusionSettings:
             raise SettingsError(
                 f"fusion.free_text_min_match: must be a number from 0 to 1, got {self.free_text_min_match!r}"
             )
-        if not isinstance(self.overfetch, int) or not 1 <= self.overfetch <= 20:
-            raise SettingsError(f"fusion.overfetch: must be an integer from 1 to 20, got {self.overfetch!r}")
+        for name, low, high in (("overfetch", 1, 20), ("min_brain_hits", 1, 1000), ("serendipity", 0, 20)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise SettingsError(f"fusion.{name}: must be an integer from {low} to {high}, got {value!r}")
 
     def weights_for(self, query_type: str) -> dict[str, float]:
         """The brain weights for one query type (defaults filled in)."""
@@ -182,3 +187,50 @@ class Settings:
     semantic: SemanticSettings = field(default_factory=SemanticSettings)
     fusion: FusionSettings = field(default_factory=FusionSettings)
     cache: CacheSettings = field(default_factory=CacheSettings)
+
+
+def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
+    """Build ``Settings`` from nested mappings (e.g. parsed TOML); a bad key or value raises
+    SettingsError naming it and ``source``."""
+    if not isinstance(data, Mapping):
+        raise SettingsError(f"{source}: expected a table of sections")
+    sections = {f.name: f for f in dataclasses.fields(Settings)}
+    built: dict[str, Any] = {}
+    for section, values in data.items():
+        if section not in sections:
+            raise SettingsError(f"{source}: unknown section [{section}] (known: {', '.join(sections)})")
+        cls = _SECTION_TYPES[section]
+        if not isinstance(values, Mapping):
+            raise SettingsError(f"{source}: [{section}] must be a table")
+        known = {f.name for f in dataclasses.fields(cls)}
+        for key in values:
+            if key not in known:
+                raise SettingsError(
+                    f"{source}: unknown key '{section}.{key}' (known: {', '.join(sorted(known))})"
+                )
+        try:
+            built[section] = cls(**values)
+        except SettingsError as err:
+            raise SettingsError(f"{source}: {err}") from None
+    return Settings(**built)
+
+
+def load_settings(path: Path | None) -> Settings:
+    """``Settings`` from a TOML file (defaults when ``path`` is None or the file is absent)."""
+    if path is None or not path.exists():
+        return Settings()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise SettingsError(f"{path}: cannot read: {err}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise SettingsError(f"{path}: invalid TOML: {err}") from err
+    return settings_from_mapping(data, str(path))
+
+
+_SECTION_TYPES: dict[str, type] = {
+    "keyword": KeywordSettings,
+    "semantic": SemanticSettings,
+    "fusion": FusionSettings,
+    "cache": CacheSettings,
+}

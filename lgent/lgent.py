@@ -12,6 +12,8 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+
+from cachetools import TTLCache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
@@ -20,7 +22,7 @@ from lgent.brains.base import Brain
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.loaders import Progress, read_path
 from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
-from lgent.config import Settings
+from lgent.config import Settings, load_settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
 from lgent.indexing import SyncReport, sync
@@ -60,24 +62,33 @@ class LGent:
         self.settings = settings or Settings()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
         self._brains: dict[str, Brain] = {}
+        self._responses: TTLCache[tuple[Any, ...], QueryResponse] | None = (
+            TTLCache(self.settings.cache.size, self.settings.cache.ttl_seconds)
+            if self.settings.cache.size and self.settings.cache.ttl_seconds else None
+        )
         self._brain_locks = {name: threading.Lock() for name in ("keyword", "semantic", "graph")}
 
     @classmethod
     @asynccontextmanager
-    async def open(cls, home: str | os.PathLike[str] | None = None) -> AsyncIterator[LGent]:
-        """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory."""
-        lg = await asyncio.to_thread(cls.open_sync, home)
+    async def open(
+        cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None
+    ) -> AsyncIterator[LGent]:
+        """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
+
+        Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults."""
+        lg = await asyncio.to_thread(cls.open_sync, home, settings)
         try:
             yield lg
         finally:
             await asyncio.to_thread(lg.close)
 
     @classmethod
-    def open_sync(cls, home: str | os.PathLike[str] | None = None) -> LGent:
+    def open_sync(cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None) -> LGent:
         """Open a home without an event loop; call ``close()`` when done."""
         layout = Home(None if home is None else Path(home))
         layout.create()
-        return cls(layout, CatalogStore(layout.catalog_db))
+        chosen = settings if settings is not None else load_settings(layout.settings_file)
+        return cls(layout, CatalogStore(layout.catalog_db), chosen)
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -200,11 +211,23 @@ class LGent:
         check_query(query, limit)
         if not query.strip():
             raise QueryError("the query is empty")
-        from lgent.fusion.fusion import BrainSet, QueryFusion
+        if isinstance(constraints, str):
+            constraints = [constraints]
+        from lgent.fusion.fusion import QueryFusion
 
+        change_number = await self.change_number()
+        key = (
+            " ".join(query.split()), tuple(constraints or ()),
+            context.model_dump_json() if context is not None else None, limit, change_number,
+        )
+        if self._responses is not None and key in self._responses:
+            return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
         brains = await self._read(self._brain_set)
         fusion = QueryFusion(brains, self.store.get_many, self.settings.fusion, self._run)
-        return await fusion.query(query, constraints, context, limit, await self.change_number())
+        response = await fusion.query(query, constraints, context, limit, change_number)
+        if self._responses is not None:
+            self._responses[key] = response
+        return response
 
     async def resolve(
         self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None

@@ -224,9 +224,108 @@ def remove(
 
 @app.command()
 @handles_errors
+def query(
+    text: Annotated[str, typer.Argument(metavar="QUERY", help="A name, a description, a type question or a keyword query.")],
+    constraint: Annotated[list[str] | None, typer.Option("--constraint", "-c", help="A hard filter, e.g. 'latency < 2s' (repeatable).")] = None,
+    history: Annotated[list[str] | None, typer.Option(help="Artifacts used before (context for suggestions; repeatable).")] = None,
+    pipeline: Annotated[str | None, typer.Option(help="Pipeline being built, e.g. 'DataSource,???,Database'.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many results.")] = 10,
+    explain: Annotated[bool, typer.Option(help="Print each result's explanation tree.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ask every brain that can help, fuse the answers, explain them, and suggest more."""
+    from lgent.models import QueryContext
+
+    context = None
+    if history or pipeline:
+        steps = tuple(p.strip() for p in (pipeline or "").split(",") if p.strip())
+        context = QueryContext(user_history=tuple(history or ()), current_pipeline=steps)
+
+    async def run(lg: Any) -> Any:
+        return await lg.query(text, constraint, context, limit)
+
+    response = _with_lgent(run)
+    if as_json:
+        output.print_json(response.model_dump(mode="json"))
+    else:
+        output.print_response(response, explain=explain)
+
+
+@app.command()
+@handles_errors
+def resolve(
+    input_type: Annotated[str, typer.Option("--input", help="The type the artifact must accept.")],
+    output_type: Annotated[str, typer.Option("--output", help="The type it must produce (or a subtype).")],
+    contract: Annotated[list[str] | None, typer.Option(help="A required contract, e.g. deterministic (repeatable).")] = None,
+    constraint: Annotated[list[str] | None, typer.Option("--constraint", "-c", help="A hard filter (repeatable).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The best healthy artifact for a type requirement, with its score breakdown."""
+    from lgent.models import TypeRequirement
+
+    requirement = TypeRequirement(input_type=input_type, output_type=output_type,
+                                  contracts=tuple(contract or ()), constraints=tuple(constraint or ()))
+
+    async def run(lg: Any) -> Any:
+        return await lg.resolve(requirement)
+
+    resolution = _with_lgent(run)
+    if as_json:
+        output.print_json(resolution.model_dump(mode="json"))
+    else:
+        output.print_resolution(resolution)
+
+
+@app.command()
+@handles_errors
+def fill(
+    steps: Annotated[list[str], typer.Argument(metavar="STEP...", help="Types or artifact ids, with ??? for each hole.")],
+    contract: Annotated[list[str] | None, typer.Option(help="A contract every filler must have (repeatable).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Fill the ??? holes of a pipeline, e.g. `lgent fill DataSource ??? Database`."""
+
+    async def run(lg: Any) -> Any:
+        return await lg.fill_holes(steps, contract or ())
+
+    filled = _with_lgent(run)
+    if as_json:
+        output.print_json(filled.model_dump(mode="json"))
+        return
+    console = output.stdout()
+    shown = []
+    for step in filled.steps:
+        shown.append(step.given if step.given else "[bold green]" + " >> ".join(step.filled_with) + "[/]")
+    console.print("  →  ".join(str(x) for x in shown))
+    for step in filled.steps:
+        if step.filled_with:
+            console.print(f"  [dim]{output.escape_text(step.reason)}[/]")
+
+
+@app.command()
+@handles_errors
+def similar(
+    artifact_id: Annotated[str, typer.Argument(metavar="ID")],
+    limit: Annotated[int, typer.Option(min=1, max=1000)] = 10,
+    as_json: JsonOpt = False,
+) -> None:
+    """Artifacts closest in meaning to one artifact (not itself or its own versions)."""
+
+    async def run(lg: Any) -> Any:
+        return await lg.similar(artifact_id, limit=limit)
+
+    hits = _with_lgent(run)
+    if as_json:
+        output.print_json([h.model_dump(mode="json") for h in hits])
+        return
+    output.print_hits(hits, len(hits), [])
+
+
+@app.command()
+@handles_errors
 def search(
     query: Annotated[str, typer.Argument(help="Query text; see docs/query-syntax.md for the grammar.")],
-    brain: Annotated[str, typer.Option(help="Which brain to ask: keyword (more in `lgent query`).")] = "keyword",
+    brain: Annotated[str, typer.Option(help="Which brain to ask: keyword, semantic or graph.")] = "keyword",
     limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many results.")] = 10,
     lenient: Annotated[bool, typer.Option(help="Treat syntax errors as plain words instead of failing.")] = False,
     entity_type: Annotated[list[str] | None, typer.Option("--type", help="Only these entity types.")] = None,
@@ -238,7 +337,7 @@ def search(
     """Search one brain directly, with its own scores, matched fields and highlights."""
     from lgent.models import EntityType, Execution, SearchFilters, Status
 
-    _check_choice("--brain", brain, ["keyword", "semantic"])
+    _check_choice("--brain", brain, ["keyword", "semantic", "graph"])
     for option, values, choices in (
         ("--type", entity_type, [e.value for e in EntityType]),
         ("--status", status, [s.value for s in Status]),
@@ -271,7 +370,7 @@ def reindex(
     as_json: JsonOpt = False,
 ) -> None:
     """Rebuild brain indexes from the catalog."""
-    names = brain or ["keyword"]
+    names = brain or ["keyword", "semantic", "graph"]
     for name in names:
         _check_choice("--brain", name, ["keyword", "semantic", "graph"])
 

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from lgent.models import BrainHit, CatalogEntry
+from lgent.models import BrainHit, CatalogEntry, QueryResponse, Resolution
 
 
 def stdout() -> Console:
@@ -96,3 +96,52 @@ def escape_text(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
+
+
+def print_response(response: QueryResponse, *, explain: bool = False) -> None:
+    """Results with their sources, the interpretation, and serendipity."""
+    console = stdout()
+    console.print(f"[dim]{escape_text(response.query_interpretation)}[/]")
+    for warning in response.warnings:
+        console.print(f"[yellow]note:[/] {escape_text(warning)}")
+    if not response.results:
+        console.print("No results.")
+    for n, result in enumerate(response.results, start=1):
+        e = result.entry
+        sources = ", ".join(f"{s.brain} #{s.rank}" for s in result.sources) or "lineage"
+        name = marked(result.highlights.get("name", e.name))
+        status = "" if e.status.value == "active" else f" [red]{e.status.value}[/]"
+        console.print(
+            f"{n:>3}. [bold]{name}[/]{status}  [dim]{e.id} · {e.entity_type.value} · "
+            f"{e.input_type or '-'} -> {e.output_type or '-'} · score {result.score:.4f} · {sources}[/]"
+        )
+        text = result.highlights.get("description") or e.description
+        if text:
+            console.print(f"     {marked(text) if '<mark>' in text else escape_text(text[:200])}")
+        for note in result.notes:
+            console.print(f"     [yellow]{escape_text(note)}[/]")
+        if explain:
+            import json
+
+            console.print(f"     [dim]{escape_text(json.dumps(result.explanation, default=str))}[/]")
+    if response.serendipity:
+        console.print("[bold]You might also consider:[/]")
+        for item in response.serendipity:
+            console.print(f"  • {escape_text(item.reason)} [dim](confidence {item.confidence:.2f})[/]")
+    cached = " (cached)" if response.cached else ""
+    console.print(f"[dim]{response.total_matches} match(es), {response.search_time_ms:.1f} ms{cached}[/]")
+
+
+def print_resolution(resolution: Resolution) -> None:
+    console = stdout()
+    best, score = resolution.best, resolution.score
+    console.print(
+        f"[bold green]{best.id}[/] ({best.input_type} -> {best.output_type}, v{best.version}) "
+        f"score {score.total:.3f} = success {score.success:.2f}×{score.weights['success']} + "
+        f"recency {score.recency:.2f}×{score.weights['recency']} + usage {score.usage:.2f}×{score.weights['usage']} + "
+        f"version {score.version:.2f}×{score.weights['version']}"
+    )
+    for runner in resolution.runners_up:
+        console.print(f"  runner-up {runner.entry.id}: {runner.score.total:.3f}")
+    for rejected in resolution.rejected:
+        console.print(f"  [dim]rejected {rejected.id}: {escape_text('; '.join(rejected.reasons))}[/]")
