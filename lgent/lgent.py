@@ -206,8 +206,13 @@ class LGent:
         constraints: Sequence[str] | None = None,
         context: QueryContext | None = None,
         limit: int = 10,
+        *,
+        lenient: bool = False,
     ) -> QueryResponse:
-        """Understand the query, ask the right brains at once, fuse, explain and suggest."""
+        """Understand the query, ask the right brains at once, fuse, explain and suggest.
+
+        A query that clearly uses the keyword grammar but breaks it raises QuerySyntaxError;
+        ``lenient=True`` reads it as plain words instead (for agents sending free text)."""
         check_query(query, limit)
         if not query.strip():
             raise QueryError("the query is empty")
@@ -218,13 +223,13 @@ class LGent:
         change_number = await self.change_number()
         key = (
             " ".join(query.split()), tuple(constraints or ()),
-            context.model_dump_json() if context is not None else None, limit, change_number,
+            context.model_dump_json() if context is not None else None, limit, change_number, lenient,
         )
         if self._responses is not None and key in self._responses:
             return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
         brains = await self._read(self._brain_set)
         fusion = QueryFusion(brains, self.store.get_many, self.settings.fusion, self._run)
-        response = await fusion.query(query, constraints, context, limit, change_number)
+        response = await fusion.query(query, constraints, context, limit, change_number, lenient=lenient)
         if self._responses is not None:
             self._responses[key] = response
         return response

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from lgent import LGent
 from lgent.catalog.store import CatalogStore
 from lgent.models import CatalogEntry
 
@@ -30,3 +33,18 @@ def store(store_path: Path | None) -> Iterator[CatalogStore]:
 def make_entry(artifact_id: str, **fields: object) -> CatalogEntry:
     """A valid entry with ``name`` defaulting to the id."""
     return CatalogEntry.parse({"id": artifact_id, "name": fields.pop("name", artifact_id), **fields})
+
+
+@pytest.fixture(scope="session")
+def example_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A home with the example catalog loaded and every brain built (shared, read-only)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    home = tmp_path_factory.mktemp("example") / "home"
+
+    async def build() -> None:
+        async with LGent.open(home) as lg:
+            await lg.load(FIXTURES)
+            await lg.reindex()
+
+    asyncio.run(build())
+    yield home

@@ -28,6 +28,10 @@ _OPERATOR_RE = re.compile(r'(?:^|\s)[-+]\w|\b(?:AND|OR|NOT)\b|&&|\|\||"|\w\*|\*\
 _FIELD_RE = re.compile(
     r"\b(?:name|description|keywords|tag|author|type|version|status|input|output|id|execution):", re.I
 )
+_STRONG_SYNTAX_RE = re.compile(
+    r"\b(?i:name|description|keywords|tag|author|type|version|status|input|output|id|execution):"
+    r"|\b(?:AND|OR|NOT)\b|[()]"
+)
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*$")
 MAX_NAME_WORDS = 4
 
@@ -49,8 +53,12 @@ class Classification:
     syntax_tree: ast.Node | None = None
 
 
-def classify(query: str, graph: GraphReader | None) -> Classification:
-    """The query type of ``query`` and the reason, per the rules in the module docstring."""
+def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) -> Classification:
+    """The query type of ``query`` and the reason, per the rules in the module docstring.
+
+    A query that clearly means to use the grammar (a ``field:``, an AND/OR/NOT operator or
+    parentheses) but does not parse raises ``QuerySyntaxError``, unless ``lenient``: then, like
+    one with only stray quotes or dashes, it is read as plain words."""
     text = query.strip()
     operation = graph.interpret(text) if graph is not None else None
     if isinstance(operation, Composition):
@@ -65,6 +73,8 @@ def classify(query: str, graph: GraphReader | None) -> Classification:
         try:
             tree = parse(text)
         except QuerySyntaxError:
+            if not lenient and _STRONG_SYNTAX_RE.search(text):
+                raise
             tree = None
         if tree is not None:
             return Classification(

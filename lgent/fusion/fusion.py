@@ -88,6 +88,8 @@ class QueryFusion:
         context: QueryContext | None = None,
         limit: int = 10,
         change_number: int = 0,
+        *,
+        lenient: bool = False,
     ) -> QueryResponse:
         started = time.perf_counter()
         original = query
@@ -95,7 +97,7 @@ class QueryFusion:
         query, in_text = extract_constraints(query)
         parsed += in_text
         graph = self.brains.graph
-        classification = await self.run(lambda: classify(query, graph))
+        classification = await self.run(lambda: classify(query, graph, lenient=lenient))
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)

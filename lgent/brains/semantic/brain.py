@@ -285,6 +285,10 @@ class SemanticBrain:
         """Drop removed ids, re-embed entries whose text changed, update the records."""
         with self._lock:
             self._check_open()
+            if self._change_number < 0:
+                raise IndexError_(
+                    f"cannot apply changes to a semantic index that is not built ({self.detail})"
+                )
             entries = dict(self._entries)
             self._vectors.remove(changes.removals)
             for artifact_id in changes.removals:

@@ -1,0 +1,124 @@
+"""The semantic index on disk: manifest, reopening, model mismatch, crash leftovers, sync."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lgent.brains.base import ChangeSet
+from lgent.brains.semantic.brain import SemanticBrain
+from lgent.brains.semantic.embedders import HashingEmbedder
+from lgent.catalog.store import CatalogStore
+from lgent.config import SemanticSettings
+from lgent.indexing import sync
+from tests.brains.semantic.conftest import CATALOG, entry
+
+SETTINGS = SemanticSettings(threshold=-1)
+
+
+def built(path: Path, embedder: HashingEmbedder | None = None) -> SemanticBrain:
+    brain = SemanticBrain(path, SETTINGS, embedder or HashingEmbedder(64))
+    brain.build(CATALOG, [], 4)
+    return brain
+
+
+def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    generation = manifest.pop("generation")
+    assert manifest == {"change_number": 4, "model": "hashing:64d", "dimensions": 64,
+                        "text_mode": "plain", "kind": "flat", "count": len(CATALOG),
+                        "format_version": 1}
+    names = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("embeddings"))
+    assert names == [f"entries-{generation}.json", f"ids-{generation}.json", "manifest.json",
+                     f"vectors-{generation}.faiss"]
+
+
+def test_reopening_embeds_nothing_and_answers_the_same(tmp_path: Path) -> None:
+    first = built(tmp_path)
+    expected = [(h.id, round(h.score, 5)) for h in first.search("parse pdf", limit=5)]
+    first.close()
+    again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
+    assert again.change_number == 4 and again.status().documents == len(CATALOG)
+    assert again.counters.embed_calls == 0
+    assert [(h.id, round(h.score, 5)) for h in again.search("parse pdf", limit=5)] == expected
+    assert again.counters.texts_embedded == 0
+    assert again.find_similar("pdf-parser-v2")[0].id == "pdf-reader"
+
+
+def test_changes_after_reopening_keep_only_the_latest_files(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
+    again.apply_changes(ChangeSet([entry("new", description="Brand new thing.")], [], None, 5))
+    assert len(list(tmp_path.glob("vectors-*.faiss"))) == 1
+    assert again.counters.texts_embedded == 1
+    again.close()
+    assert SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64)).status().documents == 9
+
+
+def test_another_model_forces_a_rebuild_never_a_mix(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    other = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(32))
+    assert other.change_number == -1
+    assert "model 'hashing:64d' (now 'hashing:32d')" in other.status().detail
+    other.build(CATALOG, [], 4)
+    assert other.counters.texts_embedded == len(CATALOG)
+    assert SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(32)).change_number == 4
+
+
+def test_another_text_mode_forces_a_rebuild(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    weighted = SemanticBrain(tmp_path, SemanticSettings(text_mode="weighted"), HashingEmbedder(64))
+    assert weighted.change_number == -1 and "text mode 'plain'" in weighted.status().detail
+
+
+def test_a_rebuild_reuses_the_embedding_cache(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    (tmp_path / "manifest.json").unlink()
+    again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
+    assert again.change_number == -1 and "no usable manifest" in again.status().detail
+    again.build(CATALOG, [], 4)
+    assert again.counters.texts_embedded == 0
+    assert again.counters.entry_cache_hits == len(CATALOG)
+
+
+def test_unreadable_index_files_leave_the_brain_unbuilt(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    next(tmp_path.glob("vectors-*.faiss")).write_bytes(b"torn write")
+    again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
+    assert again.change_number == -1
+    assert "unreadable, it will be rebuilt" in again.status().detail
+
+
+def test_files_of_an_unfinished_save_are_ignored(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    for path in list(tmp_path.glob("*-*.json")) + list(tmp_path.glob("vectors-*.faiss")):
+        stem, _, rest = path.name.partition("-")
+        (tmp_path / f"{stem}-unfinished{rest[rest.index('.'):]}").write_bytes(b"partial")
+    again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
+    assert again.change_number == 4 and again.status().documents == len(CATALOG)
+
+
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_sync_with_a_catalog_reopens_for_free_and_re_embeds_one_change(
+    tmp_path: Path, rebuild: bool
+) -> None:
+    store = CatalogStore(tmp_path / "catalog.db")
+    store.register_batch(CATALOG)
+    brain = SemanticBrain(tmp_path / "semantic", SETTINGS, HashingEmbedder(64))
+    assert sync(brain, store).action == "rebuilt"
+    assert brain.counters.texts_embedded == len(CATALOG)
+    brain.close()
+
+    reopened = SemanticBrain(tmp_path / "semantic", SETTINGS, HashingEmbedder(64))
+    assert sync(reopened, store, rebuild=rebuild).action == ("rebuilt" if rebuild else "current")
+    assert reopened.counters.texts_embedded == 0 and reopened.counters.embed_calls == 0
+
+    store.register(entry("translator", description="Translates legal contracts."))
+    assert sync(reopened, store).action == "caught_up"
+    assert reopened.counters.texts_embedded == 1
+    assert reopened.search("legal contracts", limit=1)[0].id == "translator"
+    reopened.close()
+    store.close()

@@ -1,0 +1,133 @@
+"""LGent.query end to end on the example catalog, with the real brains."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lgent import ConstraintError, LGent, QueryContext, QuerySyntaxError, QueryType
+from lgent.errors import QueryError
+
+pytestmark = pytest.mark.real_model
+
+
+async def test_seed_scenario(example_home: Path) -> None:
+    async with LGent.open(example_home) as lg:
+        response = await lg.query(
+            "process financial PDFs and extract sentiment",
+            constraints=["latency < 2s", "local execution"],
+            context=QueryContext(user_history=("previously used Summarizer_v4",),
+                                 current_pipeline=("DataSource", "???", "Database")),
+        )
+    first = response.results[0]
+    assert first.id == "FinancialPDFAnalyzer"
+    assert {s.brain for s in first.sources} >= {"semantic"}
+    for result in response.results:
+        assert result.entry.latency_ms is not None and result.entry.latency_ms < 2000
+        assert result.entry.execution is not None and result.entry.execution.value == "local"
+    assert response.query_type == QueryType.SEMANTIC_INTENT
+    assert "latency < 2s" in response.query_interpretation
+    assert "local execution only" in response.query_interpretation
+    assert "graph (" in response.query_interpretation  # says which brain did not run, and why
+    assert response.serendipity
+    assert any(len(item.composition) >= 1 and "DataSource -> ??? -> Database" in item.reason for item in response.serendipity)
+    top = {r.id for r in response.results}
+    assert not top & {item.artifact_id for item in response.serendipity}
+    assert response.total_matches >= len(response.results) and response.search_time_ms > 0
+
+
+@pytest.mark.parametrize(
+    ("query", "query_type", "expected_first"),
+    [
+        ("NewsParser", QueryType.EXACT_NAME, "NewsParser"),
+        ("summarizer v4", QueryType.EXACT_NAME, "Summarizer_v4"),
+        ("author:ToolForge type:agent", QueryType.KEYWORD_SYNTAX, None),
+        ("PDF -> SentimentScore", QueryType.TYPE_QUERY, "FinancialPDFAnalyzer"),
+        ("a path from RawHTML to Summary", QueryType.TYPE_QUERY, None),
+        ("what replaced PDFParser", QueryType.RELATIONSHIP, "PDFParser_v2"),
+        ("something that cleans up messy text", QueryType.SEMANTIC_INTENT, None),
+    ],
+)
+async def test_classification_and_top_result(
+    example_home: Path, query: str, query_type: QueryType, expected_first: str | None
+) -> None:
+    async with LGent.open(example_home) as lg:
+        response = await lg.query(query)
+    assert response.query_type == query_type
+    assert response.classification_reason
+    assert response.results
+    if expected_first:
+        assert response.results[0].id == expected_first
+
+
+async def test_results_explain_themselves(example_home: Path) -> None:
+    async with LGent.open(example_home) as lg:
+        response = await lg.query("pdf text extraction")
+    result = response.results[0]
+    assert result.explanation["fusion"] == "weighted reciprocal rank fusion"
+    children = result.explanation["children"]
+    assert {c["brain"] for c in children} == {s.brain for s in result.sources}
+    assert sum(c["contribution"] for c in children) == pytest.approx(result.score, abs=1e-5)
+    ran = {run.brain: run for run in response.brains}
+    assert ran["keyword"].ran and ran["semantic"].ran
+
+
+async def test_deprecated_results_point_at_their_successor(example_home: Path) -> None:
+    async with LGent.open(example_home) as lg:
+        named = await lg.query("PDFParser")
+        described = await lg.query("pull the text layer out of pdf files")
+    assert named.results[0].id == "PDFParser"  # the query names the old one: it stays first
+    assert named.results[0].superseded_by == "PDFParser_v2"
+    ids = [r.id for r in described.results]
+    assert "PDFParser_v2" in ids
+    if "PDFParser" in ids:
+        assert ids.index("PDFParser_v2") < ids.index("PDFParser")
+
+
+async def test_relationship_subject_is_not_a_result(example_home: Path) -> None:
+    async with LGent.open(example_home) as lg:
+        response = await lg.query("what depends on PDFParser_v2")
+    ids = [r.id for r in response.results]
+    assert "PDFParser_v2" not in ids and "FinancialPDFAnalyzer" in ids
+
+
+async def test_constraints_in_the_query_text(example_home: Path) -> None:
+    async with LGent.open(example_home) as lg:
+        response = await lg.query("PDF -> SentimentScore, runs locally, under 2 seconds")
+    assert response.query_type == QueryType.TYPE_QUERY
+    assert [r.id for r in response.results][:1] == ["FinancialPDFAnalyzer"]
+    assert "2 read from the query text" in response.query_interpretation
+
+
+async def test_response_cache_and_invalidation(example_home: Path, tmp_path: Path) -> None:
+    import shutil
+
+    home = tmp_path / "copy"
+    shutil.copytree(example_home, home)
+    from tests.conftest import make_entry
+
+    async with LGent.open(home) as lg:
+        first = await lg.query("quantum teleportation widget")
+        again = await lg.query("quantum   teleportation widget")
+        assert again.cached and not first.cached
+        assert [r.id for r in again.results] == [r.id for r in first.results]
+        await lg.register(make_entry("QuantumTeleporter", description="quantum teleportation widget"))
+        fresh = await lg.query("quantum teleportation widget")
+        assert not fresh.cached and fresh.results[0].id == "QuantumTeleporter"
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        ({"query": "author:(unclosed"}, QuerySyntaxError, "expected ')'"),
+        ({"query": "pdf", "constraints": ["latency < soon"]}, ConstraintError, "bad constraint 'latency < soon'"),
+        ({"query": "   "}, QueryError, "the query is empty"),
+        ({"query": "pdf", "limit": 0}, QueryError, "limit must be an integer from 1 to 1000"),
+    ],
+)
+async def test_query_errors(example_home: Path, call: dict[str, object], error: type[Exception], message: str) -> None:
+    async with LGent.open(example_home) as lg:
+        with pytest.raises(error) as info:
+            await lg.query(**call)  # type: ignore[arg-type]
+    assert message in str(info.value)
