@@ -169,6 +169,7 @@ class SentenceTransformerEmbedder:
 
             started = time.perf_counter()
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # we report our own progress
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError as err:
