@@ -86,9 +86,9 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
         return [i for i in ids if i in entries and all(c.admits(entries[i]) for c in constraints)][:K]
 
     fetch = 50
-    kind = await asyncio.to_thread(lambda: classify(text, lg.graph_brain()))
     for system in systems:
         try:
+            kind = await asyncio.to_thread(lambda: classify(text, lg.graph_brain()))
             if system == "fused":
                 response = await lg.query(q.query, constraints=list(q.constraints) or None, limit=K)
                 out[system] = [r.id for r in response.results]

@@ -258,7 +258,7 @@ class SearchFilters(_Model):
         return (
             (not self.entity_type or entry.entity_type in self.entity_type)
             and (not self.status or entry.status in self.status)
-            and (not self.author or entry.author in self.author)
+            and (not self.author or (entry.author or "").lower() in {a.lower() for a in self.author})
             and (not self.execution or entry.execution in self.execution)
         )
 

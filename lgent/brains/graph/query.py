@@ -89,7 +89,9 @@ _END = r"\s*[?.!]*$"
 _ARTICLE = r"(?:(?:an?|the|some|any)\s+)?"
 
 _ARROW = re.compile(rf"^\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I)
-_FIELDS = re.compile(r"^\s*(?:(?:input|in):\s*(?P<a>\S+))?\s*(?:(?:output|out):\s*(?P<b>\S+))?" + _END, re.I)
+_FIELDS = re.compile(
+    rf"^\s*(?:(?:input|in)\s*[:=]\s*{_A})?\s*(?:[,;]|\band\b)?\s*(?:(?:output|out)\s*[:=]\s*{_B})?{_END}", re.I
+)
 
 _STEPS = re.compile(
     r"[\s,;]*(?:(?:with|in|using)\s+)?(?:(?:at most|no more than|up to)\s+)?(?P<n>a single|one|single|two|three|four|five|\d+)"
