@@ -42,7 +42,8 @@ Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 class KeywordSearcher(Protocol):
     def search(self, query: str, filters: SearchFilters | None = None, limit: int = 10, *,
-               lenient: bool = False, default_operator: Any = None, min_should_match: float = 0.0) -> Any: ...
+               lenient: bool = False, default_operator: Any = None, min_should_match: float = 0.0,
+               explain_top: int | None = None) -> Any: ...
 
 
 class SemanticSearcher(Protocol):
@@ -101,7 +102,7 @@ class QueryFusion:
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
-        rankings, brain_hits, warnings = await self._ask(query, classification, plan, filters, fetch)
+        rankings, brain_hits, warnings = await self._ask(query, classification, plan, filters, fetch, limit)
 
         ids = list(dict.fromkeys(h.id for hits in brain_hits.values() for h in hits))
         entries = await self.run(lambda: dict(self.entries(ids)))
@@ -156,14 +157,14 @@ class QueryFusion:
         return plan
 
     async def _ask(
-        self, query: str, c: Classification, plan: _Plan, filters: SearchFilters, fetch: int
+        self, query: str, c: Classification, plan: _Plan, filters: SearchFilters, fetch: int, explain_top: int
     ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, list[BrainHit]], list[str]]:
         tasks: dict[str, Awaitable[Any]] = {}
         warnings: list[str] = []
         kw = self.brains.keyword
         if "keyword" not in plan.skipped:
             share = self.settings.free_text_min_match
-            tasks["keyword"] = self.run(lambda: keyword_search(kw, query, c, filters, fetch, share))
+            tasks["keyword"] = self.run(lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top))
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
             tasks["semantic"] = self.run(lambda: sem.search(query, filters, None, fetch))
@@ -271,22 +272,23 @@ class QueryFusion:
 
 def keyword_search(
     brain: KeywordSearcher, query: str, c: Classification, filters: SearchFilters | None, limit: int,
-    free_text_min_match: float,
+    free_text_min_match: float, explain_top: int | None = None,
 ) -> Any:
     """Ask the keyword brain the way the query type calls for.
 
     Keyword syntax: strict grammar (a syntax error is the answer). A name: the words ANDed,
     then ORed if nothing matched. Plain language: lenient, ORed, and a hit must match
     ``free_text_min_match`` of the words."""
+    top = explain_top
     if c.query_type == QueryType.KEYWORD_SYNTAX:
-        return brain.search(query, filters, limit, lenient=False, default_operator="AND")
+        return brain.search(query, filters, limit, lenient=False, default_operator="AND", explain_top=top)
     if c.query_type == QueryType.EXACT_NAME:
-        result = brain.search(query, filters, limit, lenient=True, default_operator="AND")
+        result = brain.search(query, filters, limit, lenient=True, default_operator="AND", explain_top=top)
         if result.hits:
             return result
-        return brain.search(query, filters, limit, lenient=True, default_operator="OR")
+        return brain.search(query, filters, limit, lenient=True, default_operator="OR", explain_top=top)
     return brain.search(query, filters, limit, lenient=True, default_operator="OR",
-                        min_should_match=free_text_min_match)
+                        min_should_match=free_text_min_match, explain_top=top)
 
 
 def _filters(constraints: Sequence[Constraint]) -> SearchFilters:

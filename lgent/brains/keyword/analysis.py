@@ -81,14 +81,15 @@ def split_identifier(word: str) -> list[str]:
     return [word[a:b] for a, b in part_spans(word)]
 
 
-def merged_forms(word: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def merged_forms(word: str) -> tuple[str, ...]:
     """Lowercased whole word plus every run of >= 2 adjacent parts, joined (index time only)."""
     parts = [p.lower() for p in split_identifier(word)][:MAX_MERGE_PARTS]
     forms = {word.lower()}
     for i in range(len(parts)):
         for j in range(i + 2, len(parts) + 1):
             forms.add("".join(parts[i:j]))
-    return sorted(forms)
+    return tuple(sorted(forms))
 
 
 @lru_cache(maxsize=1)
@@ -124,6 +125,12 @@ def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
             out.append(Token(stem(part) if stemmed else part, position, offset + a, offset + b))
             position += 1
     return out
+
+
+@lru_cache(maxsize=65536)
+def word_tokens(word: str, *, stemmed: bool, drop_stop_words: bool) -> tuple[Token, ...]:
+    """``tokens`` of a single word, memoized (highlighting analyzes the same words again and again)."""
+    return tuple(tokens(word, stemmed=stemmed, drop_stop_words=drop_stop_words))
 
 
 def words(text: str) -> list[str]:

@@ -97,11 +97,13 @@ class KeywordBrain:
         lenient: bool = False,
         default_operator: Literal["AND", "OR"] | None = None,
         min_should_match: float = 0.0,
+        explain_top: int | None = None,
     ) -> KeywordResult:
         """Ranked artifacts for a grammar query; strict mode raises QuerySyntaxError.
 
         ``min_should_match``: for a top-level OR (e.g. free text with ``default_operator="OR"``),
-        the share of its clauses a hit must match."""
+        the share of its clauses a hit must match. ``explain_top``: only the first that many
+        hits get highlights and matched fields (they cost more than the search; default all)."""
         node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
         if node is None:
             return KeywordResult([], 0, query, warnings or ["the query is empty"])
@@ -115,9 +117,11 @@ class KeywordBrain:
         except ValueError as err:
             raise IndexError_(f"keyword search failed: {err}") from err
         hits = []
+        dumped = node.dump()
         for rank, (score, address) in enumerate(result.hits[:limit], start=1):
             doc = searcher.doc(address).to_dict()
-            hits.append(self._hit(doc, float(score), rank, terms, node))
+            detailed = explain_top is None or rank <= explain_top
+            hits.append(self._hit(doc, float(score), rank, terms if detailed else None, dumped))
         return KeywordResult(hits, int(result.count or 0), query, warnings)
 
     def _filtered(self, query: tantivy.Query, filters: SearchFilters | None) -> tantivy.Query:
@@ -136,35 +140,20 @@ class KeywordBrain:
                 clauses.append((tantivy.Occur.Must, allowed))
         return tantivy.Query.boolean_query(clauses)
 
-    def _hit(self, doc: dict[str, list[Any]], score: float, rank: int, terms: MatchTerms, node: ast.Node) -> BrainHit:
+    def _hit(
+        self, doc: dict[str, list[Any]], score: float, rank: int, terms: MatchTerms | None, dumped: str
+    ) -> BrainHit:
         artifact_id = str(doc["id"][0])
-        name = _first(doc, "name")
-        description = _first(doc, "description")
-        keywords = [str(k) for k in doc.get("keywords", [])]
         highlights: dict[str, str] = {}
         matched: list[str] = []
-        for family, text, fields in (
-            ("name", name, ("name", "name_exact", "all")),
-            ("description", description, ("description", "all")),
-        ):
-            marked = highlight(text, terms, fields, stemmed_stop=family == "description")
-            if marked is not None:
-                highlights[family] = snippet(marked) if family == "description" else marked
-                matched.append(family)
-        marked_keywords = [highlight(k, terms, ("keywords", "keywords_exact", "all")) for k in keywords]
-        if any(m is not None for m in marked_keywords):
-            highlights["keywords"] = ", ".join(m or k for m, k in zip(marked_keywords, keywords, strict=True))
-            matched.append("keywords")
-        for index_field, exact in OTHER_FIELDS:
-            family = FIELD_FAMILY[index_field]
-            if family not in matched and _field_matches(doc, index_field, exact, terms):
-                matched.append(family)
+        if terms is not None:
+            self._describe_match(doc, terms, highlights, matched)
         explanation = {
             "brain": self.name,
             "score": round(score, 4),
             "rank": rank,
             "description": "BM25 over boosted fields (tantivy)",
-            "query": node.dump() if hasattr(node, "dump") else repr(node),
+            "query": dumped,
             "matched_fields": matched,
         }
         return BrainHit(
@@ -173,13 +162,41 @@ class KeywordBrain:
         )
 
 
+    @staticmethod
+    def _describe_match(
+        doc: dict[str, list[Any]], terms: MatchTerms, highlights: dict[str, str], matched: list[str]
+    ) -> None:
+        """Fill in the highlighted snippets and the names of the fields that matched."""
+        for family, text, fields in (
+            ("name", _first(doc, "name"), ("name", "name_exact", "all")),
+            ("description", _first(doc, "description"), ("description", "all")),
+        ):
+            marked = highlight(text, terms, fields, stemmed_stop=family == "description")
+            if marked is not None:
+                highlights[family] = snippet(marked) if family == "description" else marked
+                matched.append(family)
+        keywords = [str(k) for k in doc.get("keywords", [])]
+        marked_keywords = [highlight(k, terms, ("keywords", "keywords_exact", "all")) for k in keywords]
+        if any(m is not None for m in marked_keywords):
+            highlights["keywords"] = ", ".join(m or k for m, k in zip(marked_keywords, keywords, strict=True))
+            matched.append("keywords")
+        for index_field, exact in OTHER_FIELDS:
+            family = FIELD_FAMILY[index_field]
+            if family not in matched and _field_matches(doc, index_field, exact, terms):
+                matched.append(family)
+
+
 def _field_matches(doc: dict[str, list[Any]], index_field: str, exact: bool, terms: MatchTerms) -> bool:
     value = _first(doc, _STORED_SOURCE.get(index_field, index_field))
     if not value:
         return False
     if exact:
         return terms.matches(index_field, value)
-    return any(terms.matches(index_field, t.text) for t in analysis.tokens(value, stemmed=False, drop_stop_words=False))
+    return any(
+        terms.matches(index_field, t.text)
+        for word in analysis.words(value)
+        for t in analysis.word_tokens(word, stemmed=False, drop_stop_words=False)
+    )
 
 
 def _first(doc: dict[str, list[Any]], key: str) -> str:
@@ -188,19 +205,23 @@ def _first(doc: dict[str, list[Any]], key: str) -> str:
 
 
 def highlight(text: str, terms: MatchTerms, fields: Sequence[str], *, stemmed_stop: bool = False) -> str | None:
-    """``text`` with matching words wrapped in ``<mark>``; None when nothing in it matches."""
+    """``text`` with matching words wrapped in ``<mark>``; None when nothing in it matches.
+
+    A whole word is marked when it (or one of its merged identifier forms) matches; otherwise
+    each identifier part is marked when its analyzed or plain form matches."""
+    match = terms.matcher(fields)
+    if match is None or not text:
+        return None
     spans: list[tuple[int, int]] = []
-    for match in analysis.WORD_RE.finditer(text):
-        word = match.group()
-        forms = analysis.merged_forms(word)
-        if any(terms.matches(f, form) for f in fields for form in forms):
-            spans.append((match.start(), match.end()))
+    for found in analysis.WORD_RE.finditer(text):
+        word = found.group()
+        lower = word.lower()
+        if match(lower) or (len(word) > 3 and any(match(form) for form in analysis.merged_forms(word))):
+            spans.append((found.start(), found.end()))
             continue
-        for tok in analysis.tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
-            if any(terms.matches(f, tok.text) for f in fields) or any(
-                terms.matches(f, word[tok.start:tok.end].lower()) for f in fields
-            ):
-                spans.append((match.start() + tok.start, match.start() + tok.end))
+        for tok in analysis.word_tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
+            if match(tok.text) or match(lower[tok.start:tok.end]):
+                spans.append((found.start() + tok.start, found.start() + tok.end))
     if not spans:
         return None
     out, last = [], 0

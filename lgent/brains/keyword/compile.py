@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -80,6 +80,23 @@ class MatchTerms:
     @property
     def empty(self) -> bool:
         return not (self.tokens or self.patterns or self.fuzzy)
+
+    def matcher(self, fields: Sequence[str]) -> Callable[[str], bool] | None:
+        """One test for "matches in any of ``fields``" (None when nothing can match there)."""
+        tokens = set().union(*(self.tokens.get(f, ()) for f in fields))
+        patterns = [p for f in fields for p in self.patterns.get(f, ())]
+        fuzzy = [v for f in fields for v in self.fuzzy.get(f, ())]
+        if not (tokens or patterns or fuzzy):
+            return None
+
+        def match(token: str) -> bool:
+            return (
+                token in tokens
+                or any(p.fullmatch(token) for p in patterns)
+                or any(edit_distance(token, v, d) <= d for v, d in fuzzy)
+            )
+
+        return match
 
 
 def edit_distance(a: str, b: str, bound: int) -> int:

@@ -1,0 +1,151 @@
+"""Fused query and resolver latency at catalog scale (synthetic catalog, real MiniLM model).
+
+    python -m benchmarks.fusion_bench                 # 100k entries (first run embeds them: minutes)
+    python -m benchmarks.fusion_bench --size 10000
+
+The home lives in ``.bench/fusion-<size>`` and is reused, so later runs only embed what changed.
+Targets (issue 6): fused query p99 <= 30 ms with all three brains and the query embedding,
+<= 1 ms when the response is cached; resolve p99 <= 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from benchmarks.harness import runner, synthetic
+from lgent import LGent, TypeRequirement
+from lgent.config import CacheSettings, SemanticSettings, Settings
+from lgent.errors import DependencyError
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def build_home(size: int) -> Path:
+    home = REPO / ".bench" / f"fusion-{size}"
+    marker = home / "loaded"
+    if not marker.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        entries, types = synthetic.generate(size, seed=7)
+        data = home / "catalog.jsonl"
+        synthetic.write_jsonl(data, entries, types)
+
+        async def load() -> None:
+            async with LGent.open(home) as lg:
+                with runner.Timer() as t:
+                    await lg.load(data)
+                print(f"loaded {size} entries in {t.seconds:.1f} s")
+
+        asyncio.run(load())
+        data.unlink()
+        marker.write_text("ok")
+    return home
+
+
+def queries(lg: LGent, rng: random.Random, n: int) -> list[str]:
+    """A mix of query types built from the catalog's own names and types."""
+    entries = lg.store.list(limit=5000)
+    types = [t.type for t in lg.store.types() if t.params == 0]
+    words = ["extract", "summarize", "parse", "translate", "classify", "monitor", "convert", "index"]
+    out: list[str] = []
+    for i in range(n):
+        e = rng.choice(entries)
+        kind = i % 6
+        if kind == 0:
+            out.append(e.name)
+        elif kind == 1:
+            out.append(f"{rng.choice(words)} {rng.choice(e.keywords or ('data',))} quickly and cheaply {i}")
+        elif kind == 2:
+            out.append(f"{rng.choice(types)} -> {rng.choice(types)}")
+        elif kind == 3:
+            out.append(f"what depends on {e.id}")
+        elif kind == 4:
+            out.append(f"a path from {rng.choice(types)} to {rng.choice(types)}")
+        else:
+            out.append(f"name:{e.name.split('_')[0][:6]}* AND status:active")
+    return out
+
+
+def requirements(lg: LGent, rng: random.Random, n: int) -> list[TypeRequirement]:
+    sample = [e for e in lg.store.list(limit=20000) if e.input_type and e.output_type]
+    picks = rng.sample(sample, min(n, len(sample)))
+    return [TypeRequirement(input_type=e.input_type or "", output_type=e.output_type or "") for e in picks]
+
+
+async def measure(home: Path, n_queries: int) -> list[tuple[str, runner.LatencyStats, str]]:
+    rng = random.Random(11)
+    uncached = Settings(cache=CacheSettings(size=0), semantic=SemanticSettings(query_cache_size=0))
+    rows: list[tuple[str, runner.LatencyStats, str]] = []
+    async with LGent.open(home, uncached) as lg:
+        for name in ("keyword", "graph", "semantic"):
+            with runner.Timer() as t:
+                report = (await lg.reindex([name]))[0] if name == "graph" else None
+                await asyncio.to_thread(getattr(lg, f"{name}_brain"))
+            note = f"{report.upserts} artifacts" if report else ""
+            print(f"{name} brain ready in {t.seconds:.1f} s {note}")
+        qs = queries(lg, rng, n_queries)
+        for q in qs[:10]:
+            await lg.query(q)  # warm-up: model, readers, caches of the graph
+        samples = []
+        for q in qs:
+            start = time.perf_counter_ns()
+            await lg.query(q)
+            samples.append(time.perf_counter_ns() - start)
+        rows.append(("fused query, uncached (query embedding included)", runner.LatencyStats.of(samples), "<= 30 ms"))
+
+        reqs = requirements(lg, rng, 300)
+        samples = []
+        for req in reqs:
+            start = time.perf_counter_ns()
+            try:
+                await lg.resolve(req)
+            except DependencyError:
+                pass
+            samples.append(time.perf_counter_ns() - start)
+        rows.append(("resolve (through the async facade)", runner.LatencyStats.of(samples), "<= 5 ms"))
+
+    async with LGent.open(home, replace(uncached, cache=CacheSettings())) as lg:
+        repeated = qs[:100]
+        for q in repeated:
+            await lg.query(q)
+        samples = []
+        for _ in range(5):
+            for q in repeated:
+                start = time.perf_counter_ns()
+                await lg.query(q)
+                samples.append(time.perf_counter_ns() - start)
+        rows.append(("fused query, response cached", runner.LatencyStats.of(samples), "<= 1 ms"))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=600)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    home = build_home(args.size)
+    rows = asyncio.run(measure(home, args.queries))
+    table = runner.Table(["operation", "n", "p50 ms", "p95 ms", "p99 ms", "target (p99)"], digits=2)
+    for name, stats, target in rows:
+        table.add(name, stats.n, stats.p50, stats.p95, stats.p99, target)
+    text = (
+        f"{args.size:,} synthetic entries (seed 7, 200 types), all three brains built; queries mix names, "
+        "free text, `A -> B`, `what depends on X`, composition paths and keyword syntax.\n\n" + table.markdown()
+    )
+    print(text)
+    if not args.no_write:
+        runner.write_results("Fusion and resolver", text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
