@@ -7,7 +7,7 @@ shape, and ``warm_up`` loads the indexes and the embedding model before the firs
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -16,9 +16,10 @@ from lgent.errors import LGentError
 from lgent.models import BrainHit, CatalogEntry, QueryResponse
 
 if TYPE_CHECKING:
+    from lgent.brains.base import Brain
     from lgent.brains.graph.compose import CompositionPath
     from lgent.catalog.store import BatchResult
-    from lgent.lgent import LGent
+    from lgent.lgent import BrainName, LGent
 
 BRAINS = ("keyword", "semantic", "graph")
 
@@ -101,9 +102,11 @@ def paths_answer(source: str, target: str, paths: Sequence[CompositionPath]) -> 
 
 
 def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
-    action: Literal["added", "updated", "unchanged"] = (
-        "added" if entry.id in result.added else "updated" if entry.id in result.updated else "unchanged"
-    )
+    action: Literal["added", "updated", "unchanged"] = "unchanged"
+    if entry.id in result.added:
+        action = "added"
+    elif entry.id in result.updated:
+        action = "updated"
     return RegisterAnswer(id=entry.id, version=entry.version, action=action,
                           change_number=result.change_number)
 
@@ -111,9 +114,10 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
 async def warm_up(lg: LGent) -> list[str]:
     """Bring every brain current and load the embedding model; returns what could not warm up."""
     problems: list[str] = []
-    for brain in ("keyword", "graph", "semantic"):
+    order: tuple[BrainName, ...] = ("keyword", "graph", "semantic")
+    for brain in order:
         try:
-            await lg.search("warm up", brain=brain, limit=1, lenient=True)  # type: ignore[arg-type]
+            await lg.search("warm up", brain=brain, limit=1, lenient=True)
         except LGentError as err:
             problems.append(f"{brain}: {err}")
     return problems
@@ -123,7 +127,9 @@ async def health(lg: LGent) -> HealthAnswer:
     """Each brain's status (a brain that cannot load says why) and the catalog change number."""
     from lgent import __version__
 
-    getters = {"keyword": lg.keyword_brain, "semantic": lg.semantic_brain, "graph": lg.graph_brain}
+    getters: dict[str, Callable[[], Brain]] = {
+        "keyword": lg.keyword_brain, "semantic": lg.semantic_brain, "graph": lg.graph_brain,
+    }
 
     def status(name: str) -> BrainHealth:
         try:

@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from lgent.cli import output
+from lgent.cli.serve import serve
 from lgent.errors import LGentError, LoadError
 
 T = TypeVar("T")
@@ -460,6 +461,28 @@ def compatible(
     console.print(f"{len(sigs)} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}:")
     for s in sigs:
         console.print(f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  (health {s.health:.2f})")
+
+
+@app.command()
+@handles_errors
+def doctor(as_json: JsonOpt = False) -> None:
+    """Check the home: catalog integrity and each index against the catalog; say how to repair."""
+    from lgent.doctor import check_home
+
+    checks = check_home(State.home)
+    if as_json:
+        output.print_json([dataclasses.asdict(c) for c in checks])
+    else:
+        console = output.stdout()
+        style = {"ok": "green", "warn": "yellow", "fail": "bold red"}
+        for c in checks:
+            fix = f"  [dim]→ {output.escape_text(c.fix)}[/]" if c.fix and c.level != "ok" else ""
+            console.print(f"[{style[c.level]}]{c.level:>4}[/]  {c.name}: {output.escape_text(c.message)}{fix}")
+    if any(c.level == "fail" for c in checks):
+        raise typer.Exit(1)
+
+
+app.command()(handles_errors(serve))
 
 
 def _check_choice(option: str, value: str | None, choices: list[str]) -> None:

@@ -18,9 +18,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field
 
 from lgent import limits
@@ -67,7 +67,8 @@ Limit = Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="At most this m
 Constraints = Annotated[tuple[Annotated[str, Field(max_length=200)], ...], Field(
     max_length=limits.MAX_CONTRACTS,
     description="Hard filters, e.g. 'latency < 2s', 'local execution', 'status: active'.")]
-Contracts = Annotated[tuple[Annotated[str, Field(max_length=limits.MAX_KEYWORD_LENGTH)], ...], Field(
+Contract = Annotated[str, Field(max_length=limits.MAX_KEYWORD_LENGTH)]
+Contracts = Annotated[tuple[Contract, ...], Field(
     max_length=limits.MAX_CONTRACTS, description="Required contracts, e.g. 'deterministic'.")]
 TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH,
                                 description="A type of the lattice, e.g. PDF or List[Document].")]
@@ -76,6 +77,24 @@ ArtifactId = Annotated[str, Field(min_length=1, max_length=limits.MAX_ID_LENGTH,
 Version = Annotated[str | None, Field(description="A version (default: the latest).")]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITE_TOOLS = frozenset({"register", "remove"})
+READ_ONLY = (
+    "this server is read-only: {name} needs a server started with "
+    "`lgent serve --mcp --allow-writes`"
+)
+
+
+class _Server(MCPServer[Any]):
+    """An MCPServer that answers a call to a write tool it does not offer with a clear refusal."""
+
+    refused: frozenset[str] = frozenset()
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None,
+    ) -> CallToolResult | InputRequiredResult:
+        if name in self.refused:
+            raise ToolError(READ_ONLY.format(name=name))
+        return await super().call_tool(name, arguments, context)
 
 
 async def _call(work: Awaitable[T]) -> T:
@@ -105,7 +124,7 @@ def build_mcp_server(
                 for problem in await task:
                     log.warning("warm-up: %s", problem)
 
-    server: MCPServer[Any] = MCPServer(
+    server = _Server(
         "lgent", version=_version(), instructions=INSTRUCTIONS, log_level="WARNING",
         lifespan=lifespan,
     )
@@ -182,6 +201,7 @@ def build_mcp_server(
         return ArtifactAnswer(entry=entry, versions=tuple(await _call(lg.versions(id))))
 
     if not allow_writes:
+        server.refused = WRITE_TOOLS
         return server
 
     @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))

@@ -21,6 +21,11 @@ MAX_PIPELINE = 50
 
 def fill_holes(resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str] = ()) -> FilledPipeline:
     """Every ``???`` of ``pipeline`` filled with one artifact or a short path of them."""
+    with resolver.graph.lock:
+        return _fill(resolver, pipeline, contracts)
+
+
+def _fill(resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str]) -> FilledPipeline:
     if not pipeline or len(pipeline) > MAX_PIPELINE:
         raise QueryError(f"a pipeline needs 1 to {MAX_PIPELINE} steps, got {len(pipeline)}")
     steps = [s.strip() for s in pipeline]

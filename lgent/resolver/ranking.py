@@ -42,6 +42,6 @@ def preference_score(entry: CatalogEntry, prefs: ResolutionPreferences, now: dat
     total = (weights["success"] * success + weights["recency"] * recency
              + weights["usage"] * usage + weights["version"] * version)
     return ScoreBreakdown(
-        success=round(success, 4), recency=round(recency, 4), usage=round(usage, 4),
-        version=round(version, 4), total=round(total, 6), weights=weights,
+        success=round(success, 6), recency=round(recency, 6), usage=round(usage, 6),
+        version=round(version, 6), total=round(total, 6), weights=weights,
     )

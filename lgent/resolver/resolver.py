@@ -57,6 +57,10 @@ class DependencyResolver:
 
     def resolve(self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None) -> Resolution:
         """The best artifact for ``requirement``; raises DependencyError when there is none."""
+        with self.graph.lock:  # the candidates and the near misses read one state of the graph
+            return self._resolve(requirement, preferences)
+
+    def _resolve(self, requirement: TypeRequirement, preferences: ResolutionPreferences | None) -> Resolution:
         prefs = preferences or ResolutionPreferences()
         wanted_in = self._type(requirement.input_type, "input_type")
         wanted_out = self._type(requirement.output_type, "output_type")

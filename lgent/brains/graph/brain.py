@@ -9,10 +9,12 @@ each hit says which relationship put it there and the path that justifies it.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from lgent.brains.base import BrainStatus, ChangeSet
 from lgent.brains.graph.compose import CompositionIndex, CompositionPath, Signature
@@ -28,6 +30,8 @@ from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import NotFoundError, TypeLatticeError
 from lgent.models import BrainHit, CatalogEntry, SearchFilters, Status, TypeDecl
+
+T = TypeVar("T")
 
 UNKNOWN_HEALTH = 0.7
 """Health of an artifact with no recorded success rate: usable, below proven ones."""
@@ -74,12 +78,27 @@ class GraphResult:
     paths: list[CompositionPath] = field(default_factory=list)
 
 
+def _locked(method: Callable[..., T]) -> Callable[..., T]:
+    """Run the method under the brain's lock: catalog changes never interleave with a read."""
+
+    @functools.wraps(method)
+    def wrapper(self: GraphBrain, *args: Any, **kwargs: Any) -> T:
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
 class GraphBrain:
-    """The graph brain (in memory; ``change_number`` -1 until built)."""
+    """The graph brain (in memory; ``change_number`` -1 until built).
+
+    Thread-safe: every public method holds ``lock`` (re-entrant), so a caller that needs several
+    reads to agree with each other can hold it around them too."""
 
     name = "graph"
 
     def __init__(self) -> None:
+        self.lock = threading.RLock()
         self._change_number = -1
         self._reset([])
 
@@ -98,6 +117,7 @@ class GraphBrain:
     def change_number(self) -> int:
         return self._change_number
 
+    @_locked
     def build(self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int) -> None:
         self._reset(types)
         for entry in entries:
@@ -106,6 +126,7 @@ class GraphBrain:
         self.composition.warm()
         self._change_number = change_number
 
+    @_locked
     def apply_changes(self, changes: ChangeSet) -> None:
         if changes.types is not None:
             self.lattice = _lattice(changes.types)
@@ -119,6 +140,7 @@ class GraphBrain:
         self._rebuild_names()
         self._change_number = changes.change_number
 
+    @_locked
     def status(self) -> BrainStatus:
         problems = self.composition.problems()
         return BrainStatus(
@@ -162,6 +184,7 @@ class GraphBrain:
 
     # -- vocabulary (for the query parser and for fusion) ----------------------------------
 
+    @_locked
     def type_name(self, text: str) -> str | None:
         """The declared type ``text`` names (case-insensitive; parametric forms checked)."""
         text = text.strip()
@@ -185,6 +208,7 @@ class GraphBrain:
                 return head + rebuilt[len(expr.split("[", 1)[0]):]
         return None
 
+    @_locked
     def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
         """The artifact ``text`` names: by id or name, ignoring case and punctuation; then fuzzy."""
         key = normalized(text)
@@ -200,9 +224,11 @@ class GraphBrain:
 
     # -- search ----------------------------------------------------------------------------
 
+    @_locked
     def interpret(self, text: str) -> GraphQuery | None:
         return parse_graph_query(text, self)
 
+    @_locked
     def search(
         self,
         text: str,
@@ -271,6 +297,7 @@ class GraphBrain:
             rows.extend(r._replace_score(0.2 * r.score) for r in _path_members(paths))
         return rows, paths
 
+    @_locked
     def type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:
         """Artifacts (usable or not) whose input accepts ``op.input`` and whose output fits ``op.output``."""
         lattice = self.lattice
@@ -349,12 +376,14 @@ class GraphBrain:
 
     # -- direct operations (CLI / API) -----------------------------------------------------
 
+    @_locked
     def find_paths(self, source: str, target: str, max_length: int = 5, k: int = 5,
                    include_unusable: bool = False) -> list[CompositionPath]:
         return self.composition.find_paths(
             self._require_type(source), self._require_type(target), max_length, k, include_unusable=include_unusable
         )
 
+    @_locked
     def find_compatible(self, artifact_id: str, direction: str = "downstream", limit: int = 50,
                         include_unusable: bool = False) -> list[Signature]:
         self._require_artifact(artifact_id)
@@ -362,6 +391,7 @@ class GraphBrain:
             artifact_id, direction, include_unusable=include_unusable, limit=limit  # type: ignore[arg-type]
         )
 
+    @_locked
     def lineage_of(self, artifact_id: str, depth: int | None = None) -> dict[str, list[LineageHit]]:
         self._require_artifact(artifact_id)
         g = self.lineage
@@ -377,9 +407,11 @@ class GraphBrain:
             "similar": g.similar(artifact_id),
         }
 
+    @_locked
     def is_subtype(self, a: str, b: str) -> bool:
         return self.lattice.is_subtype(a, b)
 
+    @_locked
     def compose_check(self, first: str, second: str) -> bool:
         """True when ``first``'s output fits ``second``'s input."""
         a, b = self.info.get(first), self.info.get(second)
@@ -387,6 +419,7 @@ class GraphBrain:
             return False
         return self.lattice.is_subtype(a.output_type, b.input_type)
 
+    @_locked
     def latest(self, artifact_id: str) -> str:
         """The newest usable generation of ``artifact_id`` along successor links (itself if none)."""
         hits = self.lineage.descendants(artifact_id, depth=None, include_implementers=False)
@@ -395,6 +428,7 @@ class GraphBrain:
             return artifact_id
         return max(usable, key=lambda h: (h.depth, h.id)).id
 
+    @_locked
     def successor_of(self, artifact_id: str) -> str | None:
         """The usable artifact that directly or eventually replaced ``artifact_id``, if any."""
         newest = self.latest(artifact_id)
@@ -406,6 +440,7 @@ class GraphBrain:
             raise TypeLatticeError(self.unknown_type_message(text))
         return name
 
+    @_locked
     def unknown_type_message(self, text: str) -> str:
         close = difflib.get_close_matches(text, self.lattice.types(), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
