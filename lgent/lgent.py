@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.keyword.brain import KeywordBrain, KeywordResult
     from lgent.brains.semantic.brain import SemanticBrain
+    from lgent.brains.semantic.embedders import Embedder
 
 BrainName = Literal["keyword", "semantic", "graph"]
 
@@ -56,10 +57,13 @@ T = TypeVar("T")
 class LGent:
     """An open L-gent home. Use ``async with LGent.open(home) as lg:``."""
 
-    def __init__(self, home: Home, store: CatalogStore, settings: Settings | None = None) -> None:
+    def __init__(
+        self, home: Home, store: CatalogStore, settings: Settings | None = None, embedder: Embedder | None = None
+    ) -> None:
         self.home = home
         self.store = store
         self.settings = settings or Settings()
+        self.embedder = embedder
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
         self._brains: dict[str, Brain] = {}
         self._responses: TTLCache[tuple[Any, ...], QueryResponse] | None = (
@@ -71,24 +75,29 @@ class LGent:
     @classmethod
     @asynccontextmanager
     async def open(
-        cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None
+        cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None,
+        *, embedder: Embedder | None = None,
     ) -> AsyncIterator[LGent]:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
-        Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults."""
-        lg = await asyncio.to_thread(cls.open_sync, home, settings)
+        Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults.
+        ``embedder`` replaces the configured model (e.g. one already loaded, shared by homes)."""
+        lg = await asyncio.to_thread(cls.open_sync, home, settings, embedder=embedder)
         try:
             yield lg
         finally:
             await asyncio.to_thread(lg.close)
 
     @classmethod
-    def open_sync(cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None) -> LGent:
+    def open_sync(
+        cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None,
+        *, embedder: Embedder | None = None,
+    ) -> LGent:
         """Open a home without an event loop; call ``close()`` when done."""
         layout = Home(None if home is None else Path(home))
         layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
-        return cls(layout, CatalogStore(layout.catalog_db), chosen)
+        return cls(layout, CatalogStore(layout.catalog_db), chosen, embedder)
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -106,7 +115,7 @@ class LGent:
         if name == "semantic":
             from lgent.brains.semantic.brain import SemanticBrain
 
-            return SemanticBrain(self.home.index_dir("semantic"), self.settings.semantic)
+            return SemanticBrain(self.home.index_dir("semantic"), self.settings.semantic, self.embedder)
         if name == "graph":
             from lgent.brains.graph.brain import GraphBrain
 
@@ -228,8 +237,8 @@ class LGent:
         if self._responses is not None and key in self._responses:
             return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
         brains = await self._read(self._brain_set)
-        fusion = QueryFusion(brains, self.store.get_many, self.settings.fusion, self._run)
-        response = await fusion.query(query, constraints, context, limit, change_number, lenient=lenient)
+        fusion = QueryFusion(brains, self.store.snapshot, self.settings.fusion, self._run)
+        response = await fusion.query(query, constraints, context, limit, lenient=lenient)
         if self._responses is not None:
             self._responses[key] = response
         return response

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from lgent import LGent
 from lgent.catalog.store import CatalogStore
 from lgent.models import CatalogEntry
+
+if TYPE_CHECKING:
+    from lgent.brains.semantic.embedders import Embedder
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "catalog_fixtures"
@@ -35,16 +40,33 @@ def make_entry(artifact_id: str, **fields: object) -> CatalogEntry:
     return CatalogEntry.parse({"id": artifact_id, "name": fields.pop("name", artifact_id), **fields})
 
 
+OpenHome = Callable[[], AbstractAsyncContextManager[LGent]]
+
+
 @pytest.fixture(scope="session")
-def example_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A home with the example catalog loaded and every brain built (shared, read-only)."""
+def real_embedder() -> Embedder:
+    """The real MiniLM embedder, loaded once for the whole session."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder()
+
+
+@pytest.fixture(scope="session")
+def example_home(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> Iterator[Path]:
+    """A home with the example catalog loaded and every brain built (shared, read-only)."""
     home = tmp_path_factory.mktemp("example") / "home"
 
     async def build() -> None:
-        async with LGent.open(home) as lg:
+        async with LGent.open(home, embedder=real_embedder) as lg:
             await lg.load(FIXTURES)
             await lg.reindex()
 
     asyncio.run(build())
     yield home
+
+
+@pytest.fixture
+def open_example(example_home: Path, real_embedder: Embedder) -> OpenHome:
+    """Opens the shared example home with the already-loaded model."""
+    return lambda: LGent.open(example_home, embedder=real_embedder)

@@ -356,6 +356,12 @@ class CatalogStore:
                 found[entry.id] = entry
         return found
 
+    def snapshot(self, artifact_ids: Sequence[str]) -> tuple[int, dict[str, CatalogEntry]]:
+        """The change number and the latest versions of ``artifact_ids``, read together: no write
+        can fall between them, so every entry returned is in the catalog at that number."""
+        with self._lock:
+            return self.change_number(), self.get_many(artifact_ids)
+
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""
         rows = self._read("SELECT version FROM entries WHERE id = ?", (artifact_id,))

@@ -73,14 +73,19 @@ class QueryFusion:
     def __init__(
         self,
         brains: BrainSet,
-        entries: Callable[[Sequence[str]], Mapping[str, CatalogEntry]],
+        snapshot: Callable[[Sequence[str]], tuple[int, Mapping[str, CatalogEntry]]],
         settings: FusionSettings,
         run: Runner[Any],
     ) -> None:
+        """``snapshot(ids)`` gives the catalog change number and those ids' latest entries, read
+        together; results are only ever artifacts the catalog holds at that number."""
         self.brains = brains
-        self.entries = entries
+        self.snapshot = snapshot
         self.settings = settings
         self.run = run
+
+    def entries(self, ids: Sequence[str]) -> Mapping[str, CatalogEntry]:
+        return self.snapshot(ids)[1]
 
     async def query(
         self,
@@ -88,7 +93,6 @@ class QueryFusion:
         constraints: Sequence[str] | None = None,
         context: QueryContext | None = None,
         limit: int = 10,
-        change_number: int = 0,
         *,
         lenient: bool = False,
     ) -> QueryResponse:
@@ -105,17 +109,15 @@ class QueryFusion:
         rankings, brain_hits, warnings = await self._ask(query, classification, plan, filters, fetch, limit)
 
         ids = list(dict.fromkeys(h.id for hits in brain_hits.values() for h in hits))
-        entries = await self.run(lambda: dict(self.entries(ids)))
+        change_number, found = await self.run(lambda: self.snapshot(ids))
+        entries = dict(found)
         admitted = {i: i in entries and all(c.admits(entries[i]) for c in parsed) for i in ids}
         subject = classification.named_artifact if classification.query_type == QueryType.RELATIONSHIP else None
         rankings = {b: [(i, s) for i, s in r if admitted.get(i) and i != subject] for b, r in rankings.items()}
         fused = self._fuse(rankings, plan.weights)
         ordered, notes = await self._lineage_order(fused, entries, classification, parsed)
-        top = ordered[:limit]
-        need = [f.id for f in top if f.id not in entries]
-        if need:
-            entries.update(await self.run(lambda: dict(self.entries(need))))
-        results = [self._result(f, entries[f.id], brain_hits, notes.get(f.id, ())) for f in top if f.id in entries]
+        top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
+        results = [self._result(f, entries[f.id], brain_hits, notes.get(f.id, ())) for f in top]
         serendipity = await self.run(
             lambda: suggest([r.entry for r in results], context, graph, limit=self.settings.serendipity,
                             violations=self._violations(parsed))

@@ -7,13 +7,15 @@ from pathlib import Path
 import pytest
 
 from lgent import ConstraintError, LGent, QueryContext, QuerySyntaxError, QueryType
+from lgent.brains.semantic.embedders import Embedder
 from lgent.errors import QueryError
+from tests.conftest import OpenHome, make_entry
 
 pytestmark = pytest.mark.real_model
 
 
-async def test_seed_scenario(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_seed_scenario(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         response = await lg.query(
             "process financial PDFs and extract sentiment",
             constraints=["latency < 2s", "local execution"],
@@ -50,9 +52,9 @@ async def test_seed_scenario(example_home: Path) -> None:
     ],
 )
 async def test_classification_and_top_result(
-    example_home: Path, query: str, query_type: QueryType, expected_first: str | None
+    open_example: OpenHome, query: str, query_type: QueryType, expected_first: str | None
 ) -> None:
-    async with LGent.open(example_home) as lg:
+    async with open_example() as lg:
         response = await lg.query(query)
     assert response.query_type == query_type
     assert response.classification_reason
@@ -61,8 +63,8 @@ async def test_classification_and_top_result(
         assert response.results[0].id == expected_first
 
 
-async def test_results_explain_themselves(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_results_explain_themselves(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         response = await lg.query("pdf text extraction")
     result = response.results[0]
     assert result.explanation["fusion"] == "weighted reciprocal rank fusion"
@@ -73,8 +75,8 @@ async def test_results_explain_themselves(example_home: Path) -> None:
     assert ran["keyword"].ran and ran["semantic"].ran
 
 
-async def test_deprecated_results_point_at_their_successor(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_deprecated_results_point_at_their_successor(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         named = await lg.query("PDFParser")
         described = await lg.query("pull the text layer out of pdf files")
     assert named.results[0].id == "PDFParser"  # the query names the old one: it stays first
@@ -85,29 +87,29 @@ async def test_deprecated_results_point_at_their_successor(example_home: Path) -
         assert ids.index("PDFParser_v2") < ids.index("PDFParser")
 
 
-async def test_relationship_subject_is_not_a_result(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_relationship_subject_is_not_a_result(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         response = await lg.query("what depends on PDFParser_v2")
     ids = [r.id for r in response.results]
     assert "PDFParser_v2" not in ids and "FinancialPDFAnalyzer" in ids
 
 
-async def test_constraints_in_the_query_text(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_constraints_in_the_query_text(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         response = await lg.query("PDF -> SentimentScore, runs locally, under 2 seconds")
     assert response.query_type == QueryType.TYPE_QUERY
     assert [r.id for r in response.results][:1] == ["FinancialPDFAnalyzer"]
     assert "2 read from the query text" in response.query_interpretation
 
 
-async def test_response_cache_and_invalidation(example_home: Path, tmp_path: Path) -> None:
+async def test_response_cache_and_invalidation(
+    example_home: Path, real_embedder: Embedder, tmp_path: Path
+) -> None:
     import shutil
 
     home = tmp_path / "copy"
     shutil.copytree(example_home, home)
-    from tests.conftest import make_entry
-
-    async with LGent.open(home) as lg:
+    async with LGent.open(home, embedder=real_embedder) as lg:
         first = await lg.query("quantum teleportation widget")
         again = await lg.query("quantum   teleportation widget")
         assert again.cached and not first.cached
@@ -126,8 +128,8 @@ async def test_response_cache_and_invalidation(example_home: Path, tmp_path: Pat
         ({"query": "pdf", "limit": 0}, QueryError, "limit must be an integer from 1 to 1000"),
     ],
 )
-async def test_query_errors(example_home: Path, call: dict[str, object], error: type[Exception], message: str) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_query_errors(open_example: OpenHome, call: dict[str, object], error: type[Exception], message: str) -> None:
+    async with open_example() as lg:
         with pytest.raises(error) as info:
             await lg.query(**call)  # type: ignore[arg-type]
     assert message in str(info.value)

@@ -7,13 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from lgent import DependencyError, LGent, QueryError, ResolutionPreferences, TypeLatticeError, TypeRequirement
+from lgent import (
+    DependencyError,
+    LGent,
+    QueryError,
+    ResolutionPreferences,
+    TypeLatticeError,
+    TypeRequirement,
+)
 from lgent.resolver.ranking import preference_score, recency_score, usage_score, version_score
-from tests.conftest import make_entry
+from tests.conftest import OpenHome, make_entry
 
 
-async def test_resolve_pdf_to_sentiment_deterministic(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_resolve_pdf_to_sentiment_deterministic(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         resolution = await lg.resolve(
             TypeRequirement(input_type="PDF", output_type="SentimentScore", contracts=("deterministic",))
         )
@@ -28,15 +35,15 @@ async def test_resolve_pdf_to_sentiment_deterministic(example_home: Path) -> Non
     assert any("success rate 0.45" in reason for reason in rejected["PDFSentimentQuick"])
 
 
-async def test_subtyping_is_respected(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_subtyping_is_respected(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         # a FinancialPDF is a PDF, so PDF-accepting artifacts qualify
         resolution = await lg.resolve(TypeRequirement(input_type="FinancialPDF", output_type="SentimentScore"))
     assert resolution.best.input_type in {"PDF", "FinancialPDF", "Document"}
 
 
-async def test_preferences_change_the_winner(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_preferences_change_the_winner(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         by_usage = await lg.resolve(
             TypeRequirement(input_type="Text", output_type="SentimentScore"),
             ResolutionPreferences(success_weight=0, recency_weight=0, usage_weight=1, version_weight=0),
@@ -61,8 +68,8 @@ async def test_preferences_change_the_winner(example_home: Path) -> None:
          DependencyError, ["constraint: latency < 10ms"]),
     ],
 )
-async def test_resolution_errors(example_home: Path, requirement: TypeRequirement, error: type[Exception], fragments: list[str]) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_resolution_errors(open_example: OpenHome, requirement: TypeRequirement, error: type[Exception], fragments: list[str]) -> None:
+    async with open_example() as lg:
         with pytest.raises(error) as info:
             await lg.resolve(requirement)
     for fragment in fragments:
@@ -71,8 +78,8 @@ async def test_resolution_errors(example_home: Path, requirement: TypeRequiremen
         assert info.value.candidates
 
 
-async def test_fill_holes(example_home: Path) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_fill_holes(open_example: OpenHome) -> None:
+    async with open_example() as lg:
         single = await lg.fill_holes(["DataSource", "???", "Database"])
         chained = await lg.fill_holes(["RawHTML", "???", "Summary"])
         from_artifact = await lg.fill_holes(["NewsParser", "???", "Summary"])
@@ -91,8 +98,8 @@ async def test_fill_holes(example_home: Path) -> None:
         (["Image", "???", "SQLQuery"], "cannot fill Image -> ??? -> SQLQuery"),
     ],
 )
-async def test_fill_holes_errors(example_home: Path, pipeline: list[str], message: str) -> None:
-    async with LGent.open(example_home) as lg:
+async def test_fill_holes_errors(open_example: OpenHome, pipeline: list[str], message: str) -> None:
+    async with open_example() as lg:
         with pytest.raises((QueryError, DependencyError)) as info:
             await lg.fill_holes(pipeline)
     assert message in str(info.value)
