@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
@@ -25,6 +26,7 @@ from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
 from lgent.config import Settings, load_settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
+from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.indexing import SyncReport, sync
 from lgent.models import (
     BrainHit,
@@ -47,6 +49,8 @@ if TYPE_CHECKING:
     from lgent.brains.keyword.brain import KeywordBrain, KeywordResult
     from lgent.brains.semantic.brain import SemanticBrain
     from lgent.brains.semantic.embedders import Embedder
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 BrainName = Literal["keyword", "semantic", "graph"]
 
@@ -150,8 +154,11 @@ class LGent:
         include_unusable: bool = False,
     ) -> list[CompositionPath]:
         """Up to ``k`` pipelines from one type to another, shortest first (ties: healthier)."""
+        source, target = as_text(source_type, "source_type"), as_text(target_type, "target_type")
+        as_int(max_length, "max_length", 1, 10)
+        as_int(k, "k", 1, limits.MAX_LIMIT)
         return await self._read(
-            lambda: self.graph_brain().find_paths(source_type, target_type, max_length, k, include_unusable)
+            lambda: self.graph_brain().find_paths(source, target, max_length, k, include_unusable)
         )
 
     async def compatible(
@@ -159,12 +166,19 @@ class LGent:
         limit: int = 50, include_unusable: bool = False,
     ) -> list[Signature]:
         """Artifacts that can consume this one's output (downstream) or feed its input (upstream)."""
+        as_text(artifact_id, "artifact_id")
+        as_int(limit, "limit", 1, limits.MAX_LIMIT)
+        if direction not in ("downstream", "upstream"):
+            raise bad("direction", "must be 'downstream' or 'upstream'", direction)
         return await self._read(
             lambda: self.graph_brain().find_compatible(artifact_id, direction, limit, include_unusable)
         )
 
     async def lineage(self, artifact_id: str, *, depth: int | None = None) -> dict[str, list[LineageHit]]:
         """Ancestors, descendants, dependencies, dependents, forging and implementations of one artifact."""
+        as_text(artifact_id, "artifact_id")
+        if depth is not None:
+            as_int(depth, "depth", 1, 100)
         return await self._read(lambda: self.graph_brain().lineage_of(artifact_id, depth))
 
     async def reindex(self, brains: Sequence[str] = ("keyword", "semantic", "graph")) -> list[SyncReport]:
@@ -189,6 +203,8 @@ class LGent:
     ) -> KeywordResult:
         """Search one brain directly. ``lenient`` turns syntax errors into plain terms."""
         check_query(query, limit)
+        if filters is not None:
+            filters = as_model(filters, SearchFilters, "filters")
         if brain == "keyword":
             return await self._read(lambda: self.keyword_brain().search(query, filters, limit, lenient=lenient))
         if brain == "semantic":
@@ -206,7 +222,7 @@ class LGent:
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
         """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""
         check_query("", limit)
-        await self.get(artifact_id)
+        await self.get(as_text(artifact_id, "artifact_id"))
         return await self._read(lambda: self.semantic_brain().find_similar(artifact_id, limit))
 
     async def query(
@@ -225,8 +241,9 @@ class LGent:
         check_query(query, limit)
         if not query.strip():
             raise QueryError("the query is empty")
-        if isinstance(constraints, str):
-            constraints = [constraints]
+        constraints = as_texts(constraints, "constraints")
+        if context is not None:
+            context = as_model(context, QueryContext, "context")
         from lgent.fusion.fusion import QueryFusion
 
         change_number = await self.change_number()
@@ -252,6 +269,9 @@ class LGent:
         TypeLatticeError for an unknown type."""
         from lgent.resolver.resolver import DependencyResolver
 
+        requirement = as_model(requirement, TypeRequirement, "requirement")
+        if preferences is not None:
+            preferences = as_model(preferences, ResolutionPreferences, "preferences")
         return await self._read(
             lambda: DependencyResolver(self.graph_brain(), self.store.get_many).resolve(requirement, preferences)
         )
@@ -261,8 +281,9 @@ class LGent:
         from lgent.resolver.holes import fill_holes
         from lgent.resolver.resolver import DependencyResolver
 
-        if isinstance(pipeline, str) or not all(isinstance(p, str) for p in pipeline):
+        if isinstance(pipeline, str) or not isinstance(pipeline, Sequence) or not all(isinstance(p, str) for p in pipeline):
             raise QueryError("pipeline must be a list of strings such as ['DataSource', '???', 'Database']")
+        contracts = as_texts(contracts, "contracts")
         return await self._read(
             lambda: fill_holes(DependencyResolver(self.graph_brain(), self.store.get_many), pipeline, contracts)
         )
@@ -291,16 +312,19 @@ class LGent:
 
     # -- catalog ---------------------------------------------------------------------------
 
-    async def register(self, entry: CatalogEntry) -> BatchResult:
-        """Add or update one entry. A new version keeps the older ones as history."""
-        return await self.register_many([entry])
+    async def register(self, entry: CatalogEntry | Mapping[str, Any]) -> BatchResult:
+        """Add or update one entry (or a mapping of its fields). A new version keeps the older ones."""
+        return await self.register_many([as_model(entry, CatalogEntry, "entry")])
 
     async def register_many(
         self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
     ) -> BatchResult:
         """Add or update entries (and type declarations) in one atomic batch."""
-        entries, types = list(entries), list(types)
-        return await self._write(self._commit_checked, entries, types)
+        checked = as_entries(entries)
+        declared = [as_model(t, TypeDecl, f"types[{i}]") for i, t in enumerate(types)]
+        if len(checked) > limits.MAX_BATCH_ENTRIES:
+            raise bad("entries", f"{len(checked)} entries in one batch; the limit is {limits.MAX_BATCH_ENTRIES}")
+        return await self._write(self._commit_checked, checked, declared)
 
     def _commit_checked(self, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]) -> BatchResult:
         check_batch(self.store, entries, types)
@@ -308,7 +332,7 @@ class LGent:
 
     async def load(self, path: str | os.PathLike[str], progress: Progress | None = None) -> BatchReport:
         """Read a catalog file or folder and commit it atomically: all of it, or nothing."""
-        return await self._write(self._load_sync, Path(path), progress)
+        return await self._write(self._load_sync, Path(as_path(path)), progress)
 
     def _load_sync(self, path: Path, progress: Progress | None) -> BatchReport:
         batch = read_path(path, progress)
@@ -320,6 +344,9 @@ class LGent:
 
     async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
         """The latest version of an artifact (or ``version``). Raises NotFoundError."""
+        as_text(artifact_id, "artifact_id")
+        if version is not None:
+            as_text(version, "version")
         return await self._read(self.store.get, artifact_id, version)
 
     async def versions(self, artifact_id: str) -> list[str]:
@@ -327,6 +354,9 @@ class LGent:
 
     async def remove(self, artifact_id: str, version: str | None = None) -> int:
         """Remove an artifact (all versions, or one). Raises NotFoundError."""
+        as_text(artifact_id, "artifact_id")
+        if version is not None:
+            as_text(version, "version")
         return await self._write(self.store.remove, artifact_id, version)
 
     async def list(
@@ -355,5 +385,8 @@ def check_query(query: str, limit: int) -> None:
         raise QueryError(
             f"query is {len(query)} characters long; the limit is {limits.MAX_QUERY_LENGTH}"
         )
+    control = _CONTROL.search(query)
+    if control is not None:
+        raise QueryError(f"query contains the control character {control.group()!r} at position {control.start()}")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= limits.MAX_LIMIT:
         raise QueryError(f"limit must be an integer from 1 to {limits.MAX_LIMIT}, got {limit!r}")

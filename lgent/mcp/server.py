@@ -16,12 +16,12 @@ import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Protocol, Self, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, PlainValidator
 
 from lgent import limits
 from lgent.errors import LGentError
@@ -75,6 +75,33 @@ TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LE
 ArtifactId = Annotated[str, Field(min_length=1, max_length=limits.MAX_ID_LENGTH,
                                   description="An artifact id.")]
 Version = Annotated[str | None, Field(description="A version (default: the latest).")]
+
+
+
+class _Parseable(Protocol):
+    @classmethod
+    def parse(cls, data: Any) -> Self: ...
+
+
+def _parser(model: type[_Parseable]) -> Callable[[Any], Any]:
+    """Validate with the model's own ``parse`` so a broken rule reads as the library words it
+    (an argument error for the caller to fix, not a server fault)."""
+
+    def parse(value: Any) -> Any:
+        if isinstance(value, model):
+            return value
+        try:
+            return model.parse(value)
+        except LGentError as err:
+            raise ValueError(str(err)) from None
+
+    return parse
+
+
+Entry = Annotated[CatalogEntry, PlainValidator(
+    _parser(CatalogEntry), json_schema_input_type=CatalogEntry)]
+Preferences = Annotated[ResolutionPreferences, PlainValidator(
+    _parser(ResolutionPreferences), json_schema_input_type=ResolutionPreferences)]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE_TOOLS = frozenset({"register", "remove"})
@@ -155,7 +182,7 @@ def build_mcp_server(
         output_type: TypeName,
         contracts: Contracts = (),
         constraints: Constraints = (),
-        preferences: Annotated[ResolutionPreferences | None, Field(
+        preferences: Annotated[Preferences | None, Field(
             description="Ranking weights (0..1) of success, recency, usage and version.")] = None,
     ) -> Resolution:
         """The best healthy artifact that takes input_type (or a supertype) and gives output_type
@@ -206,7 +233,7 @@ def build_mcp_server(
 
     @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
     async def register(
-        entry: Annotated[CatalogEntry, Field(description="The artifact: id and name required.")],
+        entry: Annotated[Entry, Field(description="The artifact: id and name required.")],
     ) -> RegisterAnswer:
         """Add an artifact or a new version of one; the next search sees it."""
         result = await _call(lg.register(entry))
