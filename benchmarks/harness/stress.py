@@ -168,6 +168,7 @@ class CrashTrial:
     doctor_failures: list[str]
     results_equal: bool
     mismatches: list[str]
+    child_seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -185,22 +186,28 @@ async def probe(home: Path, embedder: Embedder | None = None) -> dict[str, list[
         return {q: [r.id for r in (await lg.query(q, limit=10)).results] for q in PROBE_QUERIES}
 
 
-def fresh_copy(home: Path, base: Path, target: Path) -> Path:
-    """A home with only ``home``'s catalog and the base's embedding cache: a fresh build."""
+def fresh_copy(home: Path, target: Path) -> Path:
+    """A home with only ``home``'s catalog and its embedding cache: a fresh build of every index
+    (the cache is content-addressed, so reusing it only saves re-embedding the same texts)."""
     shutil.rmtree(target, ignore_errors=True)
     (target / "indexes" / "semantic").mkdir(parents=True)
     with CatalogStore(home / "catalog.db") as store:  # a consistent copy, WAL included
         store._conn.execute("VACUUM INTO ?", (str(target / "catalog.db"),))
-    cache = base / "indexes" / "semantic" / "embeddings.sqlite"
+    cache = home / "indexes" / "semantic" / "embeddings.sqlite"
     if cache.exists():
         shutil.copy(cache, target / "indexes" / "semantic" / "embeddings.sqlite")
     return target
 
 
 def run_crash_trial(
-    base: Path, work: Path, operation: str, delay: float, batch_size: int = 300, embedder: Embedder | None = None
+    base: Path, work: Path, operation: str, delay: float, batch_size: int | None = None,
+    embedder: Embedder | None = None,
 ) -> CrashTrial:
-    """Copy ``base`` to ``work``, run ``operation`` in a child, SIGKILL it after ``delay`` s, check."""
+    """Copy ``base`` to ``work``, run ``operation`` in a child, SIGKILL it after ``delay`` s, check.
+
+    A plain load writes a 5,000-entry batch (long enough to be killed inside the write); other
+    operations use 300 entries."""
+    batch_size = batch_size or (5000 if operation == "load" else 300)
     home = work / "home"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -212,17 +219,20 @@ def run_crash_trial(
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     child = subprocess.Popen([sys.executable, "-c", _CHILD, str(home), operation, str(batch)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    time.sleep(delay)
-    finished = child.poll() is not None
-    if not finished:
+    started = time.monotonic()
+    try:
+        child.wait(timeout=delay)
+    except subprocess.TimeoutExpired:
         os.kill(child.pid, signal.SIGKILL)
-    child.wait()
+        child.wait()
+    finished = child.returncode == 0
+    elapsed = time.monotonic() - started
     with CatalogStore(home / "catalog.db") as store:
         present = sum(1 for i in ids if store.exists(i))
         after = store.count()
     state = "none" if present == 0 and after == before else "all" if present == len(ids) else "partial"
     doctor = [f"{c.name}: {c.message}" for c in check_home(home) if c.level == "fail"]
     got = asyncio.run(probe(home, embedder))
-    want = asyncio.run(probe(fresh_copy(home, base, work / "fresh"), embedder))
+    want = asyncio.run(probe(fresh_copy(home, work / "fresh"), embedder))
     mismatches = [f"{q}: {got[q]} != {want[q]}" for q in PROBE_QUERIES if got[q] != want[q]]
-    return CrashTrial(operation, delay, finished, state, doctor, not mismatches, mismatches)
+    return CrashTrial(operation, delay, finished, state, doctor, not mismatches, mismatches, elapsed)

@@ -1,0 +1,174 @@
+"""Reliability figures: crash trials, a concurrency run and fuzzing, written to docs/reliability.md.
+
+    python -m benchmarks.reliability                       # 50 crash trials, 60 s concurrency, fuzz
+    python -m benchmarks.reliability --trials 10 --seconds 10 --fuzz 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import string
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from benchmarks.harness.runner import machine_line
+from benchmarks.harness.stress import OPERATIONS, run_concurrency, run_crash_trial
+from lgent import LGent
+from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
+from lgent.catalog.loaders import read_path
+from lgent.errors import LGentError
+
+REPO = Path(__file__).resolve().parent.parent
+REPORT = REPO / "docs" / "reliability.md"
+ALPHABET = string.printable + "éß日本\u200b\x00\x07\ud7ff{}[]\":,"
+
+
+def base_home(work: Path, embedder: SentenceTransformerEmbedder) -> Path:
+    home = work / "base"
+
+    async def build() -> None:
+        async with LGent.open(home, embedder=embedder) as lg:
+            await lg.load(REPO / "catalog_fixtures")
+            await lg.reindex()
+
+    asyncio.run(build())
+    return home
+
+
+def fuzz_loader(count: int, work: Path, rng: random.Random) -> Counter[str]:
+    """Random JSON-ish lines through the loader: each gives records or a LoadError."""
+    outcomes: Counter[str] = Counter()
+    fields = ["id", "name", "version", "status", "keywords", "relations", "success_rate", "type", "zzz"]
+    for i in range(count):
+        lines = []
+        for _ in range(rng.randint(0, 5)):
+            if rng.random() < 0.5:
+                record = {rng.choice(fields): rng.choice([None, 1, -1.5, "x", "1.0.0", [], {}, "Ab_1", True])
+                          for _ in range(rng.randint(0, 5))}
+                lines.append(json.dumps(record))
+            else:
+                lines.append("".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 40))))
+        path = work / f"fuzz{i % 10}.jsonl"
+        path.write_text("\n".join(lines), encoding="utf-8", errors="surrogatepass")
+        try:
+            read_path(path)
+            outcomes["records"] += 1
+        except LGentError as err:
+            outcomes[type(err).__name__] += 1
+        except Exception as err:  # noqa: BLE001 - what we are hunting for
+            outcomes[f"FOREIGN {type(err).__name__}"] += 1
+    return outcomes
+
+
+async def fuzz_queries(count: int, home: Path, embedder: SentenceTransformerEmbedder, rng: random.Random) -> Counter[str]:
+    """Random strings through ``LGent.query``: each gives a response or an LGentError."""
+    outcomes: Counter[str] = Counter()
+    pieces = [*ALPHABET, " AND ", " OR ", " NOT ", "name:", "(", ")", '"', "*", "~", "->", "what depends on ", "pdf"]
+    async with LGent.open(home, embedder=embedder) as lg:
+        for _ in range(count):
+            query = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+            try:
+                await lg.query(query, limit=rng.choice([1, 5, 10]), lenient=rng.random() < 0.5)
+                outcomes["response"] += 1
+            except LGentError as err:
+                outcomes[type(err).__name__] += 1
+            except Exception as err:  # noqa: BLE001 - what we are hunting for
+                outcomes[f"FOREIGN {type(err).__name__}"] += 1
+    return outcomes
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trials", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--fuzz", type=int, default=20_000, help="loader inputs (queries: a tenth)")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    rng = random.Random(2026)
+    embedder = SentenceTransformerEmbedder()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="lgent-reliability-") as tmp:
+        work = Path(tmp)
+        base = base_home(work, embedder)
+        # calibration: how long each operation takes when left alone, so kills land inside it
+        duration = {op: run_crash_trial(base, work / "trial", op, 600, embedder=embedder).child_seconds
+                    for op in OPERATIONS}
+        print("operation seconds:", {k: round(v, 2) for k, v in duration.items()})
+        trials = []
+        for n in range(args.trials):
+            operation = OPERATIONS[n % len(OPERATIONS)]
+            delay = rng.uniform(0.1, 1.0) * duration[operation]
+            trial = run_crash_trial(base, work / "trial", operation, delay, embedder=embedder)
+            trials.append(trial)
+            print(f"trial {n + 1}/{args.trials}: {operation} killed at {delay:.2f}s "
+                  f"({'finished first' if trial.finished else 'killed'}) -> batch {trial.batch_state}, "
+                  f"{'OK' if trial.ok else 'FAILED ' + str(trial.mismatches or trial.doctor_failures)}")
+        concurrent_home = work / "concurrent"
+        shutil.copytree(base, concurrent_home)
+        concurrency = asyncio.run(run_concurrency(concurrent_home, args.seconds, 8, embedder=embedder))
+        print(concurrency.to_dict())
+        loader = fuzz_loader(args.fuzz, work, rng)
+        queries = asyncio.run(fuzz_queries(max(args.fuzz // 10, 1), base, embedder, rng))
+    print(loader, queries)
+    if not args.no_write:
+        write_report(trials, concurrency.to_dict(), loader, queries, time.perf_counter() - started)
+    failed = [t for t in trials if not t.ok]
+    foreign = [k for k in (*loader, *queries) if k.startswith("FOREIGN")]
+    return 1 if failed or concurrency.errors or concurrency.torn_reads or foreign else 0
+
+
+def write_report(trials: list, concurrency: dict, loader: Counter[str], queries: Counter[str], seconds: float) -> None:
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    by_op: dict[str, list] = {}
+    for t in trials:
+        by_op.setdefault(t.operation, []).append(t)
+    rows = ["| operation | trials | killed mid-way | batch: none / all / partial | doctor failures | results = fresh build |",
+            "|---|---:|---:|---|---:|---:|"]
+    for op, group in by_op.items():
+        states = Counter(t.batch_state for t in group)
+        rows.append(f"| {op} | {len(group)} | {sum(not t.finished for t in group)} | "
+                    f"{states['none']} / {states['all']} / {states['partial']} | "
+                    f"{sum(bool(t.doctor_failures) for t in group)} | {sum(t.results_equal for t in group)}/{len(group)} |")
+    fmt = lambda c: ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))  # noqa: E731
+    REPORT.write_text(
+        "# Reliability\n\n"
+        f"Measured by `python -m benchmarks.reliability` on {stamp}, {machine_line()}; {seconds:.0f} s in all.\n"
+        "CI runs the same drills with smaller counts (`tests/integration/`, `tests/catalog/test_hostile_files.py`).\n\n"
+        "## Crash trials\n\n"
+        "Each trial copies a home holding the example catalog with every index built, starts a child process that\n"
+        "loads a 300-entry batch, rebuilds one brain's index, or loads and then queries (so every brain catches up),\n"
+        "and SIGKILLs it after a random delay. The home is then reopened: the batch must be all there or not at all,\n"
+        "`lgent doctor` must find no failure, and eight probe queries across all query types must return exactly\n"
+        "what a fresh build from the same catalog returns.\n\n"
+        + "\n".join(rows) + "\n\n"
+        "## Concurrency\n\n"
+        f"Eight query tasks and one writer (registering, and removing 30% of what it registered) on one home for "
+        f"{concurrency['seconds']} s:\n\n"
+        "| queries served | registrations | removals | errors | torn reads |\n|---:|---:|---:|---:|---:|\n"
+        f"| {concurrency['queries']} | {concurrency['registrations']} | {concurrency['removals']} | "
+        f"{concurrency['errors']} | {concurrency['torn_reads']} |\n\n"
+        "A torn read is a result naming an artifact the catalog did not hold at the response's change number\n"
+        "(checked by replaying the change log).\n\n"
+        "## Fuzzing\n\n"
+        f"- Catalog loader: {sum(loader.values())} random JSONL files (random records and random text lines): {fmt(loader)}.\n"
+        f"- Query entry point (`LGent.query`, strict and lenient): {sum(queries.values())} random queries: {fmt(queries)}.\n\n"
+        + ("No input produced an exception outside the `LGentError` tree.\n"
+           if not any(k.startswith("FOREIGN") for k in (*loader, *queries))
+           else "Some inputs raised exceptions outside the `LGentError` tree (marked FOREIGN above).\n"),
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
