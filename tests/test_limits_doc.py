@@ -1,0 +1,38 @@
+"""docs/limits.md states the limits the code enforces (no drift between the two)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lgent import limits
+from lgent.brains.graph.compose import MAX_PATH_LENGTH
+from lgent.brains.keyword.compile import MAX_WILDCARD_LENGTH, MAX_WILDCARDS
+from lgent.brains.keyword.grammar import MAX_DEPTH
+from lgent.catalog.loaders import MAX_PROBLEMS
+from lgent.resolver.holes import MAX_PIPELINE
+
+DOC = (Path(__file__).resolve().parent.parent / "docs" / "limits.md").read_text(encoding="utf-8")
+
+
+def row_of(constant: str) -> str:
+    rows = [line for line in DOC.splitlines() if f"`{constant}`" in line]
+    assert rows, f"{constant} is not in docs/limits.md"
+    return rows[0]
+
+
+def numbers(row: str) -> set[int]:
+    return {int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", row)}
+
+
+def test_every_catalog_and_query_limit_is_documented_with_its_value() -> None:
+    for name in dir(limits):
+        if name.startswith("MAX_"):
+            assert getattr(limits, name) in numbers(row_of(name)), name
+
+
+def test_limits_kept_beside_their_code() -> None:
+    for name, value in [("MAX_DEPTH", MAX_DEPTH), ("MAX_WILDCARD_LENGTH", MAX_WILDCARD_LENGTH),
+                        ("MAX_WILDCARDS", MAX_WILDCARDS), ("MAX_PATH_LENGTH", MAX_PATH_LENGTH),
+                        ("MAX_PIPELINE", MAX_PIPELINE), ("MAX_PROBLEMS", MAX_PROBLEMS)]:
+        assert value in numbers(row_of(name)), name
