@@ -51,7 +51,7 @@ def build_home(size: int) -> Path:
 
 def queries(lg: LGent, rng: random.Random, n: int) -> list[str]:
     """A mix of query types built from the catalog's own names and types."""
-    entries = lg.store.list(limit=5000)
+    entries = lg.store.list_entries(limit=5000)
     types = [t.type for t in lg.store.types() if t.params == 0]
     words = ["extract", "summarize", "parse", "translate", "classify", "monitor", "convert", "index"]
     out: list[str] = []
@@ -74,7 +74,7 @@ def queries(lg: LGent, rng: random.Random, n: int) -> list[str]:
 
 
 def requirements(lg: LGent, rng: random.Random, n: int) -> list[TypeRequirement]:
-    sample = [e for e in lg.store.list(limit=20000) if e.input_type and e.output_type]
+    sample = [e for e in lg.store.list_entries(limit=20000) if e.input_type and e.output_type]
     picks = rng.sample(sample, min(n, len(sample)))
     return [TypeRequirement(input_type=e.input_type or "", output_type=e.output_type or "") for e in picks]
 

@@ -4,6 +4,7 @@ Importing this package is cheap: the embedding model, faiss and tantivy load onl
 first needs them.
 """
 
+from lgent.config import Settings
 from lgent.errors import (
     CatalogCorruptError,
     CatalogError,
@@ -21,7 +22,6 @@ from lgent.errors import (
     TypeLatticeError,
     ValidationError,
 )
-from lgent.config import Settings
 from lgent.lgent import LGent
 from lgent.models import (
     CatalogEntry,

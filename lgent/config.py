@@ -12,20 +12,22 @@ from typing import Any, Literal
 
 from lgent.errors import SettingsError
 
-DEFAULT_FIELD_BOOSTS: Mapping[str, float] = MappingProxyType({
-    "name": 3.0,
-    "name_exact": 4.0,
-    "keywords": 2.0,
-    "keywords_exact": 2.0,
-    "description": 1.0,
-    "all": 1.0,
-    "author": 1.0,
-    "author_text": 0.5,
-    "input": 1.0,
-    "input_text": 0.5,
-    "output": 1.0,
-    "output_text": 0.5,
-})
+DEFAULT_FIELD_BOOSTS: Mapping[str, float] = MappingProxyType(
+    {
+        "name": 3.0,
+        "name_exact": 4.0,
+        "keywords": 2.0,
+        "keywords_exact": 2.0,
+        "description": 1.0,
+        "all": 1.0,
+        "author": 1.0,
+        "author_text": 0.5,
+        "input": 1.0,
+        "input_text": 0.5,
+        "output": 1.0,
+        "output_text": 0.5,
+    }
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -47,7 +49,9 @@ class KeywordSettings:
             if not isinstance(value, int | float) or value < 0:
                 raise SettingsError(f"keyword.boosts.{name}: must be a number >= 0, got {value!r}")
         if self.field_mode not in ("fields", "combined"):
-            raise SettingsError(f"keyword.field_mode: must be 'fields' or 'combined', got {self.field_mode!r}")
+            raise SettingsError(
+                f"keyword.field_mode: must be 'fields' or 'combined', got {self.field_mode!r}"
+            )
         if self.default_operator not in ("AND", "OR"):
             raise SettingsError(
                 f"keyword.default_operator: must be 'AND' or 'OR', got {self.default_operator!r}"
@@ -113,14 +117,16 @@ class SemanticSettings:
 
 BRAINS = ("keyword", "semantic", "graph")
 
-DEFAULT_WEIGHTS: Mapping[str, Mapping[str, float]] = MappingProxyType({
-    # per query type: keyword, semantic, graph (the L-gent spec's table; KEYWORD_SYNTAX is ours)
-    "exact_name": MappingProxyType({"keyword": 0.8, "semantic": 0.1, "graph": 0.1}),
-    "type_query": MappingProxyType({"keyword": 0.2, "semantic": 0.2, "graph": 0.6}),
-    "relationship": MappingProxyType({"keyword": 0.1, "semantic": 0.2, "graph": 0.7}),
-    "semantic_intent": MappingProxyType({"keyword": 0.2, "semantic": 0.6, "graph": 0.2}),
-    "keyword_syntax": MappingProxyType({"keyword": 1.0, "semantic": 0.0, "graph": 0.0}),
-})
+DEFAULT_WEIGHTS: Mapping[str, Mapping[str, float]] = MappingProxyType(
+    {
+        # per query type: keyword, semantic, graph (the L-gent spec's table; KEYWORD_SYNTAX is ours)
+        "exact_name": MappingProxyType({"keyword": 0.8, "semantic": 0.1, "graph": 0.1}),
+        "type_query": MappingProxyType({"keyword": 0.2, "semantic": 0.2, "graph": 0.6}),
+        "relationship": MappingProxyType({"keyword": 0.1, "semantic": 0.2, "graph": 0.7}),
+        "semantic_intent": MappingProxyType({"keyword": 0.2, "semantic": 0.6, "graph": 0.2}),
+        "keyword_syntax": MappingProxyType({"keyword": 1.0, "semantic": 0.0, "graph": 0.0}),
+    }
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -146,22 +152,35 @@ class FusionSettings:
         for query_type, table in self.weights.items():
             bad = set(table) - set(BRAINS)
             if bad:
-                raise SettingsError(f"fusion.weights.{query_type}: unknown brain(s) {', '.join(sorted(bad))}")
+                raise SettingsError(
+                    f"fusion.weights.{query_type}: unknown brain(s) {', '.join(sorted(bad))}"
+                )
             for brain, value in table.items():
                 if not isinstance(value, int | float) or value < 0:
-                    raise SettingsError(f"fusion.weights.{query_type}.{brain}: must be a number >= 0, got {value!r}")
+                    raise SettingsError(
+                        f"fusion.weights.{query_type}.{brain}: must be a number >= 0, got {value!r}"
+                    )
         if self.method not in ("rrf", "score"):
             raise SettingsError(f"fusion.method: must be 'rrf' or 'score', got {self.method!r}")
         if not isinstance(self.rrf_k, int) or self.rrf_k < 1:
             raise SettingsError(f"fusion.rrf_k: must be an integer >= 1, got {self.rrf_k!r}")
-        if not isinstance(self.free_text_min_match, int | float) or not 0 <= self.free_text_min_match <= 1:
+        if (
+            not isinstance(self.free_text_min_match, int | float)
+            or not 0 <= self.free_text_min_match <= 1
+        ):
             raise SettingsError(
                 f"fusion.free_text_min_match: must be a number from 0 to 1, got {self.free_text_min_match!r}"
             )
-        for name, low, high in (("overfetch", 1, 20), ("min_brain_hits", 1, 1000), ("serendipity", 0, 20)):
+        for name, low, high in (
+            ("overfetch", 1, 20),
+            ("min_brain_hits", 1, 1000),
+            ("serendipity", 0, 20),
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise SettingsError(f"fusion.{name}: must be an integer from {low} to {high}, got {value!r}")
+                raise SettingsError(
+                    f"fusion.{name}: must be an integer from {low} to {high}, got {value!r}"
+                )
 
     def weights_for(self, query_type: str) -> dict[str, float]:
         """The brain weights for one query type (defaults filled in)."""
@@ -179,7 +198,9 @@ class CacheSettings:
         if not isinstance(self.size, int) or self.size < 0:
             raise SettingsError(f"cache.size: must be an integer >= 0, got {self.size!r}")
         if not isinstance(self.ttl_seconds, int | float) or self.ttl_seconds < 0:
-            raise SettingsError(f"cache.ttl_seconds: must be a number >= 0, got {self.ttl_seconds!r}")
+            raise SettingsError(
+                f"cache.ttl_seconds: must be a number >= 0, got {self.ttl_seconds!r}"
+            )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -201,7 +222,9 @@ def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> 
     built: dict[str, Any] = {}
     for section, values in data.items():
         if section not in sections:
-            raise SettingsError(f"{source}: unknown section [{section}] (known: {', '.join(sections)})")
+            raise SettingsError(
+                f"{source}: unknown section [{section}] (known: {', '.join(sections)})"
+            )
         cls = _SECTION_TYPES[section]
         if not isinstance(values, Mapping):
             raise SettingsError(f"{source}: [{section}] must be a table")

@@ -45,15 +45,23 @@ def check_home(root: Path) -> list[Check]:
     try:
         with CatalogStore(db) as store:
             number = store.change_number()
-            checks.append(Check("catalog", "ok", f"{store.count()} artifacts, {len(store.types())} types, "
-                                f"change number {number}"))
+            checks.append(
+                Check(
+                    "catalog",
+                    "ok",
+                    f"{store.count()} artifacts, {len(store.types())} types, "
+                    f"change number {number}",
+                )
+            )
     except LGentError as err:
         return [*checks, Check("catalog", "fail", str(err), "restore catalog.db from a backup")]
     for brain in ("keyword", "semantic"):
         index_dir = home.index_dir(brain)
         assert index_dir is not None
         checks.append(_index_check(brain, index_dir, number, root))
-    checks.append(Check("graph index", "ok", "kept in memory and rebuilt from the catalog on first use"))
+    checks.append(
+        Check("graph index", "ok", "kept in memory and rebuilt from the catalog on first use")
+    )
     return checks
 
 
@@ -61,27 +69,62 @@ def _catalog_checks(db: Path) -> list[Check]:
     try:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     except sqlite3.Error as err:
-        return [Check("catalog file", "fail", f"cannot open {db}: {err}", "restore catalog.db from a backup")]
+        return [
+            Check(
+                "catalog file",
+                "fail",
+                f"cannot open {db}: {err}",
+                "restore catalog.db from a backup",
+            )
+        ]
     try:
         integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
         if integrity != "ok":
-            return [Check("catalog integrity", "fail", f"SQLite integrity check: {integrity}",
-                          "restore catalog.db from a backup, or re-load the catalog files into a new home")]
+            return [
+                Check(
+                    "catalog integrity",
+                    "fail",
+                    f"SQLite integrity check: {integrity}",
+                    "restore catalog.db from a backup, or re-load the catalog files into a new home",
+                )
+            ]
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         if version is None or version[0] != str(SCHEMA_VERSION):
-            return [Check("catalog schema", "fail", f"schema version {version[0] if version else 'missing'}, "
-                          f"expected {SCHEMA_VERSION}", "use the L-gent version that wrote it")]
-        broken = [r[0] for r in conn.execute(
-            "SELECT id FROM entries GROUP BY id HAVING SUM(is_latest) != 1 LIMIT 5")]
+            return [
+                Check(
+                    "catalog schema",
+                    "fail",
+                    f"schema version {version[0] if version else 'missing'}, "
+                    f"expected {SCHEMA_VERSION}",
+                    "use the L-gent version that wrote it",
+                )
+            ]
+        broken = [
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM entries GROUP BY id HAVING SUM(is_latest) != 1 LIMIT 5"
+            )
+        ]
         checks = [Check("catalog integrity", "ok", "SQLite integrity check passed")]
         if broken:
-            checks.append(Check("catalog versions", "fail",
-                                f"artifacts without exactly one latest version: {', '.join(broken)}",
-                                "re-register those artifacts (lgent load their files again)"))
+            checks.append(
+                Check(
+                    "catalog versions",
+                    "fail",
+                    f"artifacts without exactly one latest version: {', '.join(broken)}",
+                    "re-register those artifacts (lgent load their files again)",
+                )
+            )
         return checks
     except sqlite3.DatabaseError as err:
-        return [Check("catalog file", "fail", f"{db} is not a readable catalog: {err}",
-                      "restore catalog.db from a backup")]
+        return [
+            Check(
+                "catalog file",
+                "fail",
+                f"{db} is not a readable catalog: {err}",
+                "restore catalog.db from a backup",
+            )
+        ]
     finally:
         conn.close()
 
@@ -96,13 +139,24 @@ def _index_check(brain: str, index_dir: Path, catalog_number: int, root: Path) -
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         stamped = int(manifest["change_number"])
     except (OSError, ValueError, KeyError, TypeError) as err:
-        return Check(name, "fail", f"unreadable manifest ({err}); it will be rebuilt on next use", fix)
+        return Check(
+            name, "fail", f"unreadable manifest ({err}); it will be rebuilt on next use", fix
+        )
     if stamped > catalog_number:
-        return Check(name, "fail", f"reflects change {stamped}, but the catalog is only at {catalog_number} "
-                     "(catalog restored from an older copy?); it will be rebuilt on next use", fix)
+        return Check(
+            name,
+            "fail",
+            f"reflects change {stamped}, but the catalog is only at {catalog_number} "
+            "(catalog restored from an older copy?); it will be rebuilt on next use",
+            fix,
+        )
     if stamped < catalog_number:
-        return Check(name, "warn", f"reflects change {stamped} of {catalog_number}; "
-                     "it catches up on next use", fix)
+        return Check(
+            name,
+            "warn",
+            f"reflects change {stamped} of {catalog_number}; it catches up on next use",
+            fix,
+        )
     missing = [f for f in _generation_files(manifest) if not (index_dir / f).exists()]
     if missing:
         return Check(name, "fail", f"files missing: {', '.join(missing)}", fix)

@@ -62,9 +62,7 @@ class ValidationError(LGentError):
     def fields(self) -> list[str]:
         return [p.field for p in self.problems]
 
-    def located(
-        self, *, source: str | None = None, line: int | None = None
-    ) -> ValidationError:
+    def located(self, *, source: str | None = None, line: int | None = None) -> ValidationError:
         """A copy of this error that also names where the bad record came from."""
         return ValidationError(
             self.problems,
@@ -166,7 +164,7 @@ class TypeCycleError(TypeLatticeError):
         super().__init__("subtype cycle: " + " -> ".join([*cycle, cycle[0]]))
 
 
-class IndexError_(LGentError):  # noqa: N801 - trailing underscore avoids the builtin IndexError
+class IndexError_(LGentError):
     """A derived index is missing, stale or unreadable."""
 
 

@@ -23,7 +23,10 @@ def as_model(value: Any, cls: type[M], argument: str) -> M:
         return value
     if isinstance(value, Mapping):
         return cls.parse(dict(value))
-    raise bad(argument, f"expected a {cls.__name__} or a mapping of its fields, got {type(value).__name__}")
+    raise bad(
+        argument,
+        f"expected a {cls.__name__} or a mapping of its fields, got {type(value).__name__}",
+    )
 
 
 def as_entries(values: Any, argument: str = "entries") -> list[CatalogEntry]:

@@ -13,10 +13,10 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-
-from cachetools import TTLCache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
+
+from cachetools import TTLCache
 
 from lgent import limits
 from lgent.brains.base import Brain
@@ -26,8 +26,8 @@ from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
 from lgent.config import Settings, load_settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
-from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.indexing import SyncReport, sync
+from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.models import (
     BrainHit,
     CatalogEntry,
@@ -43,12 +43,12 @@ from lgent.models import (
 
 if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
-    from lgent.fusion.fusion import BrainSet
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.keyword.brain import KeywordBrain, KeywordResult
     from lgent.brains.semantic.brain import SemanticBrain
     from lgent.brains.semantic.embedders import Embedder
+    from lgent.fusion.fusion import BrainSet
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -62,7 +62,11 @@ class LGent:
     """An open L-gent home. Use ``async with LGent.open(home) as lg:``."""
 
     def __init__(
-        self, home: Home, store: CatalogStore, settings: Settings | None = None, embedder: Embedder | None = None
+        self,
+        home: Home,
+        store: CatalogStore,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.home = home
         self.store = store
@@ -72,15 +76,19 @@ class LGent:
         self._brains: dict[str, Brain] = {}
         self._responses: TTLCache[tuple[Any, ...], QueryResponse] | None = (
             TTLCache(self.settings.cache.size, self.settings.cache.ttl_seconds)
-            if self.settings.cache.size and self.settings.cache.ttl_seconds else None
+            if self.settings.cache.size and self.settings.cache.ttl_seconds
+            else None
         )
         self._brain_locks = {name: threading.Lock() for name in ("keyword", "semantic", "graph")}
 
     @classmethod
     @asynccontextmanager
     async def open(
-        cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None,
-        *, embedder: Embedder | None = None,
+        cls,
+        home: str | os.PathLike[str] | None = None,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
     ) -> AsyncIterator[LGent]:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
@@ -94,8 +102,11 @@ class LGent:
 
     @classmethod
     def open_sync(
-        cls, home: str | os.PathLike[str] | None = None, settings: Settings | None = None,
-        *, embedder: Embedder | None = None,
+        cls,
+        home: str | os.PathLike[str] | None = None,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
     ) -> LGent:
         """Open a home without an event loop; call ``close()`` when done."""
         layout = Home(None if home is None else Path(home))
@@ -119,7 +130,9 @@ class LGent:
         if name == "semantic":
             from lgent.brains.semantic.brain import SemanticBrain
 
-            return SemanticBrain(self.home.index_dir("semantic"), self.settings.semantic, self.embedder)
+            return SemanticBrain(
+                self.home.index_dir("semantic"), self.settings.semantic, self.embedder
+            )
         if name == "graph":
             from lgent.brains.graph.brain import GraphBrain
 
@@ -150,7 +163,12 @@ class LGent:
         return brain  # type: ignore[return-value]
 
     async def find_paths(
-        self, source_type: str, target_type: str, *, max_length: int = 5, k: int = 5,
+        self,
+        source_type: str,
+        target_type: str,
+        *,
+        max_length: int = 5,
+        k: int = 5,
         include_unusable: bool = False,
     ) -> list[CompositionPath]:
         """Up to ``k`` pipelines from one type to another, shortest first (ties: healthier)."""
@@ -162,8 +180,12 @@ class LGent:
         )
 
     async def compatible(
-        self, artifact_id: str, *, direction: Literal["downstream", "upstream"] = "downstream",
-        limit: int = 50, include_unusable: bool = False,
+        self,
+        artifact_id: str,
+        *,
+        direction: Literal["downstream", "upstream"] = "downstream",
+        limit: int = 50,
+        include_unusable: bool = False,
     ) -> list[Signature]:
         """Artifacts that can consume this one's output (downstream) or feed its input (upstream)."""
         as_text(artifact_id, "artifact_id")
@@ -171,17 +193,23 @@ class LGent:
         if direction not in ("downstream", "upstream"):
             raise bad("direction", "must be 'downstream' or 'upstream'", direction)
         return await self._read(
-            lambda: self.graph_brain().find_compatible(artifact_id, direction, limit, include_unusable)
+            lambda: self.graph_brain().find_compatible(
+                artifact_id, direction, limit, include_unusable
+            )
         )
 
-    async def lineage(self, artifact_id: str, *, depth: int | None = None) -> dict[str, list[LineageHit]]:
+    async def lineage(
+        self, artifact_id: str, *, depth: int | None = None
+    ) -> dict[str, list[LineageHit]]:
         """Ancestors, descendants, dependencies, dependents, forging and implementations of one artifact."""
         as_text(artifact_id, "artifact_id")
         if depth is not None:
             as_int(depth, "depth", 1, 100)
         return await self._read(lambda: self.graph_brain().lineage_of(artifact_id, depth))
 
-    async def reindex(self, brains: Sequence[str] = ("keyword", "semantic", "graph")) -> list[SyncReport]:
+    async def reindex(
+        self, brains: Sequence[str] = ("keyword", "semantic", "graph")
+    ) -> list[SyncReport]:
         """Rebuild the named brains' indexes from the catalog."""
         reports = []
         for name in brains:
@@ -206,17 +234,23 @@ class LGent:
         if filters is not None:
             filters = as_model(filters, SearchFilters, "filters")
         if brain == "keyword":
-            return await self._read(lambda: self.keyword_brain().search(query, filters, limit, lenient=lenient))
+            return await self._read(
+                lambda: self.keyword_brain().search(query, filters, limit, lenient=lenient)
+            )
         if brain == "semantic":
             from lgent.brains.keyword.brain import KeywordResult
 
-            hits = await self._read(lambda: self.semantic_brain().search(query, filters, None, limit))
+            hits = await self._read(
+                lambda: self.semantic_brain().search(query, filters, None, limit)
+            )
             return KeywordResult(hits, len(hits), query)
         if brain == "graph":
             from lgent.brains.keyword.brain import KeywordResult
 
             result = await self._read(lambda: self.graph_brain().search(query, filters, limit))
-            return KeywordResult(result.hits, len(result.hits), query, [] if result.operation else [result.reason])
+            return KeywordResult(
+                result.hits, len(result.hits), query, [] if result.operation else [result.reason]
+            )
         raise QueryError(f"unknown brain {brain!r} (expected keyword, semantic or graph)")
 
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
@@ -248,8 +282,12 @@ class LGent:
 
         change_number = await self.change_number()
         key = (
-            " ".join(query.split()), tuple(constraints or ()),
-            context.model_dump_json() if context is not None else None, limit, change_number, lenient,
+            " ".join(query.split()),
+            tuple(constraints or ()),
+            context.model_dump_json() if context is not None else None,
+            limit,
+            change_number,
+            lenient,
         )
         if self._responses is not None and key in self._responses:
             return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
@@ -273,19 +311,31 @@ class LGent:
         if preferences is not None:
             preferences = as_model(preferences, ResolutionPreferences, "preferences")
         return await self._read(
-            lambda: DependencyResolver(self.graph_brain(), self.store.get_many).resolve(requirement, preferences)
+            lambda: DependencyResolver(self.graph_brain(), self.store.get_many).resolve(
+                requirement, preferences
+            )
         )
 
-    async def fill_holes(self, pipeline: Sequence[str], contracts: Sequence[str] = ()) -> FilledPipeline:
+    async def fill_holes(
+        self, pipeline: Sequence[str], contracts: Sequence[str] = ()
+    ) -> FilledPipeline:
         """Fill every ``???`` in a pipeline of types/artifacts with an artifact or a short path."""
         from lgent.resolver.holes import fill_holes
         from lgent.resolver.resolver import DependencyResolver
 
-        if isinstance(pipeline, str) or not isinstance(pipeline, Sequence) or not all(isinstance(p, str) for p in pipeline):
-            raise QueryError("pipeline must be a list of strings such as ['DataSource', '???', 'Database']")
+        if (
+            isinstance(pipeline, str)
+            or not isinstance(pipeline, Sequence)
+            or not all(isinstance(p, str) for p in pipeline)
+        ):
+            raise QueryError(
+                "pipeline must be a list of strings such as ['DataSource', '???', 'Database']"
+            )
         contracts = as_texts(contracts, "contracts")
         return await self._read(
-            lambda: fill_holes(DependencyResolver(self.graph_brain(), self.store.get_many), pipeline, contracts)
+            lambda: fill_holes(
+                DependencyResolver(self.graph_brain(), self.store.get_many), pipeline, contracts
+            )
         )
 
     def _brain_set(self) -> BrainSet:
@@ -323,14 +373,21 @@ class LGent:
         checked = as_entries(entries)
         declared = [as_model(t, TypeDecl, f"types[{i}]") for i, t in enumerate(types)]
         if len(checked) > limits.MAX_BATCH_ENTRIES:
-            raise bad("entries", f"{len(checked)} entries in one batch; the limit is {limits.MAX_BATCH_ENTRIES}")
+            raise bad(
+                "entries",
+                f"{len(checked)} entries in one batch; the limit is {limits.MAX_BATCH_ENTRIES}",
+            )
         return await self._write(self._commit_checked, checked, declared)
 
-    def _commit_checked(self, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]) -> BatchResult:
+    def _commit_checked(
+        self, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]
+    ) -> BatchResult:
         check_batch(self.store, entries, types)
         return self.store.register_batch(entries, types)
 
-    async def load(self, path: str | os.PathLike[str], progress: Progress | None = None) -> BatchReport:
+    async def load(
+        self, path: str | os.PathLike[str], progress: Progress | None = None
+    ) -> BatchReport:
         """Read a catalog file or folder and commit it atomically: all of it, or nothing."""
         return await self._write(self._load_sync, Path(as_path(path)), progress)
 
@@ -359,10 +416,10 @@ class LGent:
             as_text(version, "version")
         return await self._write(self.store.remove, artifact_id, version)
 
-    async def list(
+    async def list_entries(
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
-        return await self._read(self.store.list, filters, limit=limit, offset=offset)
+        return await self._read(self.store.list_entries, filters, limit=limit, offset=offset)
 
     async def types(self) -> list[TypeDecl]:
         return await self._read(self.store.types)
@@ -387,6 +444,8 @@ def check_query(query: str, limit: int) -> None:
         )
     control = _CONTROL.search(query)
     if control is not None:
-        raise QueryError(f"query contains the control character {control.group()!r} at position {control.start()}")
+        raise QueryError(
+            f"query contains the control character {control.group()!r} at position {control.start()}"
+        )
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= limits.MAX_LIMIT:
         raise QueryError(f"limit must be an integer from 1 to {limits.MAX_LIMIT}, got {limit!r}")

@@ -236,7 +236,9 @@ class TypeDecl(_Model):
     def _parents(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for parent in value:
             if not PLAIN_TYPE_RE.match(parent):
-                raise ValueError(f"{parent!r} is not a plain type name (parametric supertypes are not supported)")
+                raise ValueError(
+                    f"{parent!r} is not a plain type name (parametric supertypes are not supported)"
+                )
         return tuple(dict.fromkeys(value))
 
 
@@ -258,7 +260,9 @@ class SearchFilters(_Model):
         return (
             (not self.entity_type or entry.entity_type in self.entity_type)
             and (not self.status or entry.status in self.status)
-            and (not self.author or (entry.author or "").lower() in {a.lower() for a in self.author})
+            and (
+                not self.author or (entry.author or "").lower() in {a.lower() for a in self.author}
+            )
             and (not self.execution or entry.execution in self.execution)
         )
 
@@ -291,11 +295,9 @@ class QueryType(StrEnum):
     SEMANTIC_INTENT = "semantic_intent"
 
 
-class QueryContext(BaseModel):
+class QueryContext(_Model):
     """What the caller was doing: artifacts used before, and the pipeline being built
     (type names and ``???`` for the holes, e.g. ``["DataSource", "???", "Database"]``)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     user_history: tuple[str, ...] = ()
     current_pipeline: tuple[str, ...] = ()

@@ -96,7 +96,8 @@ def lean(response: QueryResponse, *, explain: bool) -> QueryResponse:
 
 def paths_answer(source: str, target: str, paths: Sequence[CompositionPath]) -> PathsAnswer:
     return PathsAnswer(
-        source_type=source, target_type=target,
+        source_type=source,
+        target_type=target,
         paths=tuple(PathAnswer(ids=p.ids, types=p.types, health=p.health) for p in paths),
     )
 
@@ -107,8 +108,9 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
         action = "added"
     elif entry.id in result.updated:
         action = "updated"
-    return RegisterAnswer(id=entry.id, version=entry.version, action=action,
-                          change_number=result.change_number)
+    return RegisterAnswer(
+        id=entry.id, version=entry.version, action=action, change_number=result.change_number
+    )
 
 
 async def warm_up(lg: LGent) -> list[str]:
@@ -128,7 +130,9 @@ async def health(lg: LGent) -> HealthAnswer:
     from lgent import __version__
 
     getters: dict[str, Callable[[], Brain]] = {
-        "keyword": lg.keyword_brain, "semantic": lg.semantic_brain, "graph": lg.graph_brain,
+        "keyword": lg.keyword_brain,
+        "semantic": lg.semantic_brain,
+        "graph": lg.graph_brain,
     }
 
     def status(name: str) -> BrainHealth:
@@ -136,11 +140,21 @@ async def health(lg: LGent) -> HealthAnswer:
             s = getters[name]().status()
         except LGentError as err:
             return BrainHealth(name=name, ready=False, detail=str(err))
-        return BrainHealth(name=s.name, ready=s.ready, documents=s.documents,
-                           change_number=s.change_number, detail=s.detail, extra=s.extra)
+        return BrainHealth(
+            name=s.name,
+            ready=s.ready,
+            documents=s.documents,
+            change_number=s.change_number,
+            detail=s.detail,
+            extra=s.extra,
+        )
 
     brains = await asyncio.gather(*(asyncio.to_thread(status, name) for name in BRAINS))
     change_number = await lg.change_number()
     ok = all(b.ready and b.change_number == change_number for b in brains)
-    return HealthAnswer(status="ok" if ok else "degraded", version=__version__,
-                        change_number=change_number, brains=tuple(brains))
+    return HealthAnswer(
+        status="ok" if ok else "degraded",
+        version=__version__,
+        change_number=change_number,
+        brains=tuple(brains),
+    )

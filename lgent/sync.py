@@ -35,7 +35,9 @@ def _run(call: Callable[[LGent], Awaitable[T]], home: str | os.PathLike[str] | N
     except RuntimeError:
         pass
     else:
-        raise LGentError("lgent's one-liners are synchronous; inside async code use `await lg.query(...)`")
+        raise LGentError(
+            "lgent's one-liners are synchronous; inside async code use `await lg.query(...)`"
+        )
 
     async def runner() -> T:
         async with LGent.open(home if home is not None else default_home()) as lg:
@@ -66,11 +68,16 @@ def resolve(
 ) -> Resolution:
     """``LGent.resolve`` as one blocking call."""
     requirement = TypeRequirement(
-        input_type=input_type, output_type=output_type, contracts=tuple(contracts), constraints=tuple(constraints)
+        input_type=input_type,
+        output_type=output_type,
+        contracts=tuple(contracts),
+        constraints=tuple(constraints),
     )
     return _run(lambda lg: lg.resolve(requirement), home)
 
 
-def fill_holes(pipeline: Sequence[str], *, home: str | os.PathLike[str] | None = None) -> FilledPipeline:
+def fill_holes(
+    pipeline: Sequence[str], *, home: str | os.PathLike[str] | None = None
+) -> FilledPipeline:
     """``LGent.fill_holes`` as one blocking call."""
     return _run(lambda lg: lg.fill_holes(pipeline), home)

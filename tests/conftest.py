@@ -37,7 +37,9 @@ def store(store_path: Path | None) -> Iterator[CatalogStore]:
 
 def make_entry(artifact_id: str, **fields: object) -> CatalogEntry:
     """A valid entry with ``name`` defaulting to the id."""
-    return CatalogEntry.parse({"id": artifact_id, "name": fields.pop("name", artifact_id), **fields})
+    return CatalogEntry.parse(
+        {"id": artifact_id, "name": fields.pop("name", artifact_id), **fields}
+    )
 
 
 OpenHome = Callable[[], AbstractAsyncContextManager[LGent]]
@@ -53,7 +55,9 @@ def real_embedder() -> Embedder:
 
 
 @pytest.fixture(scope="session")
-def example_home(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> Iterator[Path]:
+def example_home(
+    tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder
+) -> Iterator[Path]:
     """A home with the example catalog loaded and every brain built (shared, read-only)."""
     home = tmp_path_factory.mktemp("example") / "home"
 

@@ -15,7 +15,8 @@ def test_all_is_sorted_and_resolves() -> None:
 
 def test_every_public_non_module_name_is_declared() -> None:
     public = {
-        name for name in dir(lgent)
+        name
+        for name in dir(lgent)
         if not name.startswith("_") and not inspect.ismodule(getattr(lgent, name))
     }
     assert public - set(lgent.__all__) == set()

@@ -26,7 +26,7 @@ async def test_open_creates_home_and_round_trips(home: Path | None) -> None:
         assert await lg.remove("B") == 1
         with pytest.raises(NotFoundError):
             await lg.get("B")
-        assert [e.id for e in await lg.list(EntryFilter())] == ["A", "C"]
+        assert [e.id for e in await lg.list_entries(EntryFilter())] == ["A", "C"]
     if home is not None:
         assert (home / "catalog.db").is_file()
         async with LGent.open(home) as lg:
@@ -36,9 +36,18 @@ async def test_open_creates_home_and_round_trips(home: Path | None) -> None:
 async def test_load_reports_and_warns(tmp_path: Path, home: Path | None) -> None:
     f = tmp_path / "c.jsonl"
     f.write_text(
-        json.dumps({"type": "PDF"}) + "\n"
-        + json.dumps({"id": "A", "name": "A", "input_type": "PDF", "output_type": "Mystery",
-                      "relations": [{"type": "depends_on", "target": "Ghost"}]}) + "\n"
+        json.dumps({"type": "PDF"})
+        + "\n"
+        + json.dumps(
+            {
+                "id": "A",
+                "name": "A",
+                "input_type": "PDF",
+                "output_type": "Mystery",
+                "relations": [{"type": "depends_on", "target": "Ghost"}],
+            }
+        )
+        + "\n"
     )
     async with LGent.open(home) as lg:
         report = await lg.load(f)
@@ -46,15 +55,26 @@ async def test_load_reports_and_warns(tmp_path: Path, home: Path | None) -> None
         assert any("'Mystery' is not declared" in w for w in report.warnings)
         assert any("'Ghost' is not in the catalog" in w for w in report.warnings)
         again = await lg.load(f)
-        assert again.result.unchanged == ["A"] and again.result.change_number == report.result.change_number
+        assert (
+            again.result.unchanged == ["A"]
+            and again.result.change_number == report.result.change_number
+        )
 
 
 async def test_type_cycle_refuses_the_whole_batch(tmp_path: Path, home: Path | None) -> None:
     f = tmp_path / "types.jsonl"
-    f.write_text("".join(json.dumps(t) + "\n" for t in [
-        {"type": "A", "subtype_of": ["C"]}, {"type": "B", "subtype_of": ["A"]},
-        {"type": "C", "subtype_of": ["B"]},
-    ]) + json.dumps({"id": "X", "name": "X"}) + "\n")
+    f.write_text(
+        "".join(
+            json.dumps(t) + "\n"
+            for t in [
+                {"type": "A", "subtype_of": ["C"]},
+                {"type": "B", "subtype_of": ["A"]},
+                {"type": "C", "subtype_of": ["B"]},
+            ]
+        )
+        + json.dumps({"id": "X", "name": "X"})
+        + "\n"
+    )
     async with LGent.open(home) as lg:
         with pytest.raises(LoadError, match=r"types.jsonl:\d: subtype cycle: (\w -> ){3}\w"):
             await lg.load(f)
@@ -75,8 +95,11 @@ async def test_bad_file_leaves_catalog_unchanged(tmp_path: Path, home: Path | No
     good = tmp_path / "good.jsonl"
     good.write_text(json.dumps({"id": "Keep", "name": "Keep"}) + "\n")
     bad = tmp_path / "bad.jsonl"
-    bad.write_text("".join(json.dumps({"id": f"N{i}", "name": "N"}) + "\n" for i in range(6))
-                   + json.dumps({"id": "N6", "name": "N", "success_rate": 3}) + "\n")
+    bad.write_text(
+        "".join(json.dumps({"id": f"N{i}", "name": "N"}) + "\n" for i in range(6))
+        + json.dumps({"id": "N6", "name": "N", "success_rate": 3})
+        + "\n"
+    )
     async with LGent.open(home) as lg:
         await lg.load(good)
         before = await lg.stats()

@@ -15,7 +15,9 @@ async def hit_ids(lg: LGent, query: str) -> list[str]:
 
 
 @pytest.mark.parametrize("persistent", [False, True])
-async def test_register_and_remove_show_up_in_the_next_search(tmp_path: Path, persistent: bool) -> None:
+async def test_register_and_remove_show_up_in_the_next_search(
+    tmp_path: Path, persistent: bool
+) -> None:
     home = tmp_path / "home" if persistent else None
     async with LGent.open(home) as lg:
         await lg.register(make_entry("NewsParser", description="parses news"))

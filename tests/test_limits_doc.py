@@ -32,7 +32,12 @@ def test_every_catalog_and_query_limit_is_documented_with_its_value() -> None:
 
 
 def test_limits_kept_beside_their_code() -> None:
-    for name, value in [("MAX_DEPTH", MAX_DEPTH), ("MAX_WILDCARD_LENGTH", MAX_WILDCARD_LENGTH),
-                        ("MAX_WILDCARDS", MAX_WILDCARDS), ("MAX_PATH_LENGTH", MAX_PATH_LENGTH),
-                        ("MAX_PIPELINE", MAX_PIPELINE), ("MAX_PROBLEMS", MAX_PROBLEMS)]:
+    for name, value in [
+        ("MAX_DEPTH", MAX_DEPTH),
+        ("MAX_WILDCARD_LENGTH", MAX_WILDCARD_LENGTH),
+        ("MAX_WILDCARDS", MAX_WILDCARDS),
+        ("MAX_PATH_LENGTH", MAX_PATH_LENGTH),
+        ("MAX_PIPELINE", MAX_PIPELINE),
+        ("MAX_PROBLEMS", MAX_PROBLEMS),
+    ]:
         assert value in numbers(row_of(name)), name

@@ -35,7 +35,11 @@ def test_defaults_and_round_trip() -> None:
         ({"status": "gone"}, "status", "'retired'"),
         ({"execution": "edge"}, "execution", "'hybrid'"),
         ({"relations": [{"type": "replaces", "target": "X"}]}, "relations.0.type", "successor_to"),
-        ({"relations": [{"type": "depends_on", "target": "has space"}]}, "relations.0.target", "not a valid"),
+        (
+            {"relations": [{"type": "depends_on", "target": "has space"}]},
+            "relations.0.target",
+            "not a valid",
+        ),
         ({"usage_count": -1}, "usage_count", "greater than or equal to 0"),
         ({"latency_ms": "fast"}, "latency_ms", "number"),
         ({"colour": "red"}, "colour", "unknown field"),

@@ -9,8 +9,17 @@ from lgent.versions import Version, is_semver
 
 def test_precedence() -> None:
     ordered = [
-        "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta",
-        "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.2.0", "1.10.0", "2.0.0",
+        "1.0.0-alpha",
+        "1.0.0-alpha.1",
+        "1.0.0-alpha.beta",
+        "1.0.0-beta",
+        "1.0.0-beta.2",
+        "1.0.0-beta.11",
+        "1.0.0-rc.1",
+        "1.0.0",
+        "1.2.0",
+        "1.10.0",
+        "2.0.0",
     ]
     assert sorted(reversed(ordered), key=Version) == ordered
 

@@ -55,8 +55,9 @@ def check_batch(
 ) -> BatchReport:
     """Validate a batch against itself and the store. Raises LoadError; returns warnings."""
     where = _locations(located)
-    declared = {t.type: t for t in store.types()}
-    declared.update({t.type: t for t in types})
+    declared: dict[str, TypeDecl] = {t.type: t for t in store.types()}
+    for decl in types:
+        declared[decl.type] = decl
     _check_type_graph(declared, types, where)
 
     report = BatchReport()
@@ -105,8 +106,8 @@ def _check_type_graph(
         return
     cycle = [edge[0] for edge in cycle_edges]
     err = TypeCycleError(cycle)
-    place = next((where[name] for name in cycle if name in where), None)
-    raise LoadError(f"{place}: {err}" if place else str(err)) from err
+    located = next((where[name] for name in cycle if name in where), None)
+    raise LoadError(f"{located}: {err}" if located else str(err)) from err
 
 
 def _locations(located: Sequence[Located] | None) -> dict[str, str]:

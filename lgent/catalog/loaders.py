@@ -78,7 +78,11 @@ class _Problems:
 def batch_error(problems: list[LGentError]) -> LoadError:
     """One LoadError carrying every problem; its message is the first plus a count."""
     first = str(problems[0])
-    more = f" (and {len(problems) - 1} more problem{'s' * (len(problems) > 2)})" if len(problems) > 1 else ""
+    more = (
+        f" (and {len(problems) - 1} more problem{'s' * (len(problems) > 2)})"
+        if len(problems) > 1
+        else ""
+    )
     return LoadError(first + more, errors=problems)
 
 
@@ -101,7 +105,12 @@ def read_path(path: str | Path, progress: Progress | None = None) -> LoadedBatch
     total = sum(f.stat().st_size for f in files)
     done = 0
     for file in files:
-        _read_file(file, batch, problems, lambda n, f=file: progress and progress(done + n, total, str(f)))
+
+        def partial(n: int, f: Path = file, before: int = done) -> None:
+            if progress is not None:
+                progress(before + n, total, str(f))
+
+        _read_file(file, batch, problems, partial)
         done += file.stat().st_size
         if progress:
             progress(done, total, str(file))
@@ -123,7 +132,9 @@ def _walk(root: Path, batch: LoadedBatch) -> Iterator[Path]:
         if path.is_dir() or any(_ignored(p, True, patterns) for p in _parents(rel)):
             continue
         if path.suffix.lower() not in DATA_SUFFIXES:
-            batch.skipped.append((str(path), f"not a catalog file ({path.suffix or 'no extension'})"))
+            batch.skipped.append(
+                (str(path), f"not a catalog file ({path.suffix or 'no extension'})")
+            )
             continue
         yield path
 
@@ -154,7 +165,9 @@ def _ignored(rel: str, is_dir: bool, patterns: list[str]) -> bool:
     return False
 
 
-def _read_file(path: Path, batch: LoadedBatch, problems: _Problems, progress: Callable[[int], Any]) -> None:
+def _read_file(
+    path: Path, batch: LoadedBatch, problems: _Problems, progress: Callable[[int], Any]
+) -> None:
     source = str(path)
     raw = path.read_bytes()
     try:
@@ -194,14 +207,22 @@ def _read_jsonl(
         if not stripped:
             continue
         if len(line) > limits.MAX_LINE_BYTES:
-            problems.add(LoadError(
-                f"line longer than {limits.MAX_LINE_BYTES} characters", source=source, line=number
-            ))
+            problems.add(
+                LoadError(
+                    f"line longer than {limits.MAX_LINE_BYTES} characters",
+                    source=source,
+                    line=number,
+                )
+            )
             continue
         try:
             obj = json.loads(stripped)
         except json.JSONDecodeError as err:
-            problems.add(LoadError(f"invalid JSON: {err.msg} (column {err.colno})", source=source, line=number))
+            problems.add(
+                LoadError(
+                    f"invalid JSON: {err.msg} (column {err.colno})", source=source, line=number
+                )
+            )
             continue
         _add_record(obj, source, number, batch, problems)
 
@@ -210,14 +231,24 @@ def _read_json(text: str, source: str, batch: LoadedBatch, problems: _Problems) 
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
-        problems.add(LoadError(f"invalid JSON: {err.msg} (column {err.colno})", source=source, line=err.lineno))
+        problems.add(
+            LoadError(
+                f"invalid JSON: {err.msg} (column {err.colno})", source=source, line=err.lineno
+            )
+        )
         return
     for item in _records_of(obj, source, 1, problems):
         _add_record(item, source, 1, batch, problems)
 
 
 def _read_yaml(
-    text: str, source: str, batch: LoadedBatch, problems: _Problems, *, first_line: int, single: bool = False
+    text: str,
+    source: str,
+    batch: LoadedBatch,
+    problems: _Problems,
+    *,
+    first_line: int,
+    single: bool = False,
 ) -> None:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -232,7 +263,11 @@ def _read_yaml(
         problems.add(LoadError("empty manifest", source=source, line=first_line))
         return
     if single and not isinstance(obj, dict):
-        problems.add(LoadError("front matter must be a mapping of entry fields", source=source, line=first_line))
+        problems.add(
+            LoadError(
+                "front matter must be a mapping of entry fields", source=source, line=first_line
+            )
+        )
         return
     items = _records_of(obj, source, first_line, problems)
     nodes = _item_nodes(node, obj)
@@ -245,7 +280,11 @@ def _read_yaml(
 def _item_nodes(node: yaml.Node | None, obj: Any) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
         return list(node.value)
-    if isinstance(node, yaml.MappingNode) and isinstance(obj, dict) and ("entries" in obj or "types" in obj):
+    if (
+        isinstance(node, yaml.MappingNode)
+        and isinstance(obj, dict)
+        and ("entries" in obj or "types" in obj)
+    ):
         found: list[yaml.Node] = []
         for key in ("types", "entries"):
             for k, v in node.value:
@@ -261,7 +300,13 @@ def _records_of(obj: Any, source: str, line: int, problems: _Problems) -> list[A
     if isinstance(obj, dict) and ("entries" in obj or "types" in obj) and "id" not in obj:
         extra = set(obj) - {"entries", "types"}
         if extra:
-            problems.add(LoadError(f"unknown top-level key(s): {', '.join(sorted(extra))}", source=source, line=line))
+            problems.add(
+                LoadError(
+                    f"unknown top-level key(s): {', '.join(sorted(extra))}",
+                    source=source,
+                    line=line,
+                )
+            )
         types, entries = obj.get("types") or [], obj.get("entries") or []
         if not isinstance(types, list) or not isinstance(entries, list):
             problems.add(LoadError("'entries' and 'types' must be lists", source=source, line=line))
@@ -280,7 +325,9 @@ def _add_record(
     first_line: int = 1,
 ) -> None:
     if not isinstance(obj, dict):
-        problems.add(LoadError(f"expected an object, got {type(obj).__name__}", source=source, line=line))
+        problems.add(
+            LoadError(f"expected an object, got {type(obj).__name__}", source=source, line=line)
+        )
         return
     try:
         record: CatalogEntry | TypeDecl
@@ -289,10 +336,13 @@ def _add_record(
         elif "type" in obj:
             record = TypeDecl.parse(obj, source=source, line=line)
         else:
-            problems.add(LoadError(
-                "record is neither an entry (needs 'id') nor a type declaration (needs 'type')",
-                source=source, line=line,
-            ))
+            problems.add(
+                LoadError(
+                    "record is neither an entry (needs 'id') nor a type declaration (needs 'type')",
+                    source=source,
+                    line=line,
+                )
+            )
             return
     except ValidationError as err:
         if node is not None and err.problems:
@@ -332,19 +382,25 @@ def _check_duplicates(batch: LoadedBatch, problems: _Problems) -> None:
             key = (record.id, record.version)
             if key in seen_entries:
                 first = seen_entries[key]
-                problems.add(LoadError(
-                    f"duplicate entry {record.id!r} version {record.version} "
-                    f"(first at {first.source}:{first.line})",
-                    source=item.source, line=item.line,
-                ))
+                problems.add(
+                    LoadError(
+                        f"duplicate entry {record.id!r} version {record.version} "
+                        f"(first at {first.source}:{first.line})",
+                        source=item.source,
+                        line=item.line,
+                    )
+                )
             else:
                 seen_entries[key] = item
         else:
             if record.type in seen_types and seen_types[record.type].record != record:
                 first = seen_types[record.type]
-                problems.add(LoadError(
-                    f"type {record.type!r} declared twice with different content "
-                    f"(first at {first.source}:{first.line})",
-                    source=item.source, line=item.line,
-                ))
+                problems.add(
+                    LoadError(
+                        f"type {record.type!r} declared twice with different content "
+                        f"(first at {first.source}:{first.line})",
+                        source=item.source,
+                        line=item.line,
+                    )
+                )
             seen_types.setdefault(record.type, item)

@@ -216,7 +216,9 @@ class CatalogStore:
                 raise CatalogError(f"catalog read failed: {err}") from err
 
     @staticmethod
-    def _log(conn: sqlite3.Connection, kind: ChangeKind, op: ChangeOp, key: str, version: str | None) -> None:
+    def _log(
+        conn: sqlite3.Connection, kind: ChangeKind, op: ChangeOp, key: str, version: str | None
+    ) -> None:
         conn.execute(
             "INSERT INTO changes (kind, op, key, version, at) VALUES (?, ?, ?, ?, ?)",
             (kind, op, key, version, now_utc().isoformat()),
@@ -224,11 +226,15 @@ class CatalogStore:
 
     @staticmethod
     def _refresh_latest(conn: sqlite3.Connection, artifact_id: str) -> None:
-        versions = [r[0] for r in conn.execute("SELECT version FROM entries WHERE id = ?", (artifact_id,))]
+        versions = [
+            r[0] for r in conn.execute("SELECT version FROM entries WHERE id = ?", (artifact_id,))
+        ]
         if not versions:
             return
         newest = max(versions, key=Version)
-        conn.execute("UPDATE entries SET is_latest = (version = ?) WHERE id = ?", (newest, artifact_id))
+        conn.execute(
+            "UPDATE entries SET is_latest = (version = ?) WHERE id = ?", (newest, artifact_id)
+        )
 
     # -- writes ----------------------------------------------------------------------------
 
@@ -260,18 +266,23 @@ class CatalogStore:
             result.change_number = self._change_number(conn)
         return result
 
-    def _upsert_entry(self, conn: sqlite3.Connection, entry: CatalogEntry, result: BatchResult) -> None:
+    def _upsert_entry(
+        self, conn: sqlite3.Connection, entry: CatalogEntry, result: BatchResult
+    ) -> None:
         record = entry.to_record()
         digest = content_hash(record)
         row = conn.execute(
-            "SELECT content_hash FROM entries WHERE id = ? AND version = ?", (entry.id, entry.version)
+            "SELECT content_hash FROM entries WHERE id = ? AND version = ?",
+            (entry.id, entry.version),
         ).fetchone()
         if row is not None and row[0] == digest:
             result.unchanged.append(entry.id)
             return
-        exists = row is not None or conn.execute(
-            "SELECT 1 FROM entries WHERE id = ? LIMIT 1", (entry.id,)
-        ).fetchone() is not None
+        exists = (
+            row is not None
+            or conn.execute("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (entry.id,)).fetchone()
+            is not None
+        )
         conn.execute(
             """INSERT INTO entries (id, version, name, entity_type, status, author, input_type,
                    output_type, execution, data, content_hash, registered_at)
@@ -283,10 +294,18 @@ class CatalogStore:
                    execution = excluded.execution, data = excluded.data,
                    content_hash = excluded.content_hash, registered_at = excluded.registered_at""",
             (
-                entry.id, entry.version, entry.name, entry.entity_type.value, entry.status.value,
-                entry.author, entry.input_type, entry.output_type,
+                entry.id,
+                entry.version,
+                entry.name,
+                entry.entity_type.value,
+                entry.status.value,
+                entry.author,
+                entry.input_type,
+                entry.output_type,
                 entry.execution.value if entry.execution else None,
-                json.dumps(record, ensure_ascii=False), digest, now_utc().isoformat(),
+                json.dumps(record, ensure_ascii=False),
+                digest,
+                now_utc().isoformat(),
             ),
         )
         (result.updated if exists else result.added).append(entry.id)
@@ -334,7 +353,9 @@ class CatalogStore:
     def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
         """The latest version of an artifact, or the given version. Raises NotFoundError."""
         if version is None:
-            rows = self._read("SELECT data FROM entries WHERE id = ? AND is_latest = 1", (artifact_id,))
+            rows = self._read(
+                "SELECT data FROM entries WHERE id = ? AND is_latest = 1", (artifact_id,)
+            )
         else:
             rows = self._read(
                 "SELECT data FROM entries WHERE id = ? AND version = ?", (artifact_id, version)
@@ -370,7 +391,7 @@ class CatalogStore:
     def exists(self, artifact_id: str) -> bool:
         return bool(self._read("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (artifact_id,)))
 
-    def list(
+    def list_entries(
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
         """Latest versions matching ``filters``, ordered by id."""
@@ -397,11 +418,18 @@ class CatalogStore:
 
     def count(self, filters: EntryFilter | None = None) -> int:
         where, params = (filters or EntryFilter()).sql()
-        return int(self._read(f"SELECT COUNT(*) FROM entries WHERE is_latest = 1 AND {where}", params)[0][0])
+        return int(
+            self._read(f"SELECT COUNT(*) FROM entries WHERE is_latest = 1 AND {where}", params)[0][
+                0
+            ]
+        )
 
     def types(self) -> list[TypeDecl]:
         """Every type declaration, by name."""
-        return [TypeDecl.parse(json.loads(r[0])) for r in self._read("SELECT data FROM types ORDER BY name")]
+        return [
+            TypeDecl.parse(json.loads(r[0]))
+            for r in self._read("SELECT data FROM types ORDER BY name")
+        ]
 
     def change_number(self) -> int:
         """The catalog's change number: the seq of the last change (0 for a new catalog)."""
@@ -420,14 +448,16 @@ class CatalogStore:
         )
         return [Change(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    def _counts(self, column: Literal["entity_type", "status"]) -> dict[str, int]:
+        rows = self._read(
+            f"SELECT {column}, COUNT(*) FROM entries WHERE is_latest = 1 GROUP BY {column} ORDER BY 1"
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
     def stats(self) -> dict[str, Any]:
         """Counts for ``lgent stats``: artifacts, versions, types, relations, by type and status."""
-        by_type = dict(self._read(
-            "SELECT entity_type, COUNT(*) FROM entries WHERE is_latest = 1 GROUP BY entity_type ORDER BY 1"
-        ))
-        by_status = dict(self._read(
-            "SELECT status, COUNT(*) FROM entries WHERE is_latest = 1 GROUP BY status ORDER BY 1"
-        ))
+        by_type = self._counts("entity_type")
+        by_status = self._counts("status")
         relations = self._read(
             "SELECT COALESCE(SUM(json_array_length(data, '$.relations')), 0) FROM entries WHERE is_latest = 1"
         )[0][0]

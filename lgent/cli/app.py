@@ -90,13 +90,17 @@ def init(as_json: JsonOpt = False) -> None:
     if as_json:
         output.print_json(stats)
     else:
-        output.stdout().print(f"L-gent home ready at {stats['home']} ({stats['artifacts']} artifacts)")
+        output.stdout().print(
+            f"L-gent home ready at {stats['home']} ({stats['artifacts']} artifacts)"
+        )
 
 
 @app.command()
 @handles_errors
 def load(
-    path: Annotated[Path, typer.Argument(help="A catalog file (.jsonl/.json/.yaml/.md) or a folder.")],
+    path: Annotated[
+        Path, typer.Argument(help="A catalog file (.jsonl/.json/.yaml/.md) or a folder.")
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """Load a catalog file or folder atomically: every record of it, or none."""
@@ -104,8 +108,12 @@ def load(
 
     show_bar = not as_json and sys.stderr.isatty()
     bar = Progress(
-        TextColumn("loading"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-        transient=True, disable=not show_bar,
+        TextColumn("loading"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        disable=not show_bar,
     )
     task = bar.add_task("load", total=None)
 
@@ -143,7 +151,9 @@ def load(
 @handles_errors
 def show(
     artifact_id: Annotated[str, typer.Argument(metavar="ID", help="The artifact id.")],
-    version: Annotated[str | None, typer.Option(help="A specific version (default: latest).")] = None,
+    version: Annotated[
+        str | None, typer.Option(help="A specific version (default: latest).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show one artifact (latest version unless --version)."""
@@ -162,9 +172,12 @@ def show(
 @handles_errors
 def list_(
     entity_type: Annotated[
-        str | None, typer.Option("--type", help="agent, tool, prompt, pipeline, dataset, model, other.")
+        str | None,
+        typer.Option("--type", help="agent, tool, prompt, pipeline, dataset, model, other."),
     ] = None,
-    status: Annotated[str | None, typer.Option(help="active, experimental, deprecated, retired.")] = None,
+    status: Annotated[
+        str | None, typer.Option(help="active, experimental, deprecated, retired.")
+    ] = None,
     author: Annotated[str | None, typer.Option(help="Exact author.")] = None,
     input_type: Annotated[str | None, typer.Option("--input", help="Exact input type.")] = None,
     output_type: Annotated[str | None, typer.Option("--output", help="Exact output type.")] = None,
@@ -180,7 +193,7 @@ def list_(
     filters = EntryFilter(entity_type, status, author, input_type, output_type)
 
     async def run(lg: Any) -> Any:
-        return await lg.list(filters, limit=limit)
+        return await lg.list_entries(filters, limit=limit)
 
     entries = _with_lgent(run)
     if as_json:
@@ -226,10 +239,23 @@ def remove(
 @app.command()
 @handles_errors
 def query(
-    text: Annotated[str, typer.Argument(metavar="QUERY", help="A name, a description, a type question or a keyword query.")],
-    constraint: Annotated[list[str] | None, typer.Option("--constraint", "-c", help="A hard filter, e.g. 'latency < 2s' (repeatable).")] = None,
-    history: Annotated[list[str] | None, typer.Option(help="Artifacts used before (context for suggestions; repeatable).")] = None,
-    pipeline: Annotated[str | None, typer.Option(help="Pipeline being built, e.g. 'DataSource,???,Database'.")] = None,
+    text: Annotated[
+        str,
+        typer.Argument(
+            metavar="QUERY", help="A name, a description, a type question or a keyword query."
+        ),
+    ],
+    constraint: Annotated[
+        list[str] | None,
+        typer.Option("--constraint", "-c", help="A hard filter, e.g. 'latency < 2s' (repeatable)."),
+    ] = None,
+    history: Annotated[
+        list[str] | None,
+        typer.Option(help="Artifacts used before (context for suggestions; repeatable)."),
+    ] = None,
+    pipeline: Annotated[
+        str | None, typer.Option(help="Pipeline being built, e.g. 'DataSource,???,Database'.")
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many results.")] = 10,
     explain: Annotated[bool, typer.Option(help="Print each result's explanation tree.")] = False,
     as_json: JsonOpt = False,
@@ -256,16 +282,26 @@ def query(
 @handles_errors
 def resolve(
     input_type: Annotated[str, typer.Option("--input", help="The type the artifact must accept.")],
-    output_type: Annotated[str, typer.Option("--output", help="The type it must produce (or a subtype).")],
-    contract: Annotated[list[str] | None, typer.Option(help="A required contract, e.g. deterministic (repeatable).")] = None,
-    constraint: Annotated[list[str] | None, typer.Option("--constraint", "-c", help="A hard filter (repeatable).")] = None,
+    output_type: Annotated[
+        str, typer.Option("--output", help="The type it must produce (or a subtype).")
+    ],
+    contract: Annotated[
+        list[str] | None, typer.Option(help="A required contract, e.g. deterministic (repeatable).")
+    ] = None,
+    constraint: Annotated[
+        list[str] | None, typer.Option("--constraint", "-c", help="A hard filter (repeatable).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The best healthy artifact for a type requirement, with its score breakdown."""
     from lgent.models import TypeRequirement
 
-    requirement = TypeRequirement(input_type=input_type, output_type=output_type,
-                                  contracts=tuple(contract or ()), constraints=tuple(constraint or ()))
+    requirement = TypeRequirement(
+        input_type=input_type,
+        output_type=output_type,
+        contracts=tuple(contract or ()),
+        constraints=tuple(constraint or ()),
+    )
 
     async def run(lg: Any) -> Any:
         return await lg.resolve(requirement)
@@ -280,8 +316,13 @@ def resolve(
 @app.command()
 @handles_errors
 def fill(
-    steps: Annotated[list[str], typer.Argument(metavar="STEP...", help="Types or artifact ids, with ??? for each hole.")],
-    contract: Annotated[list[str] | None, typer.Option(help="A contract every filler must have (repeatable).")] = None,
+    steps: Annotated[
+        list[str],
+        typer.Argument(metavar="STEP...", help="Types or artifact ids, with ??? for each hole."),
+    ],
+    contract: Annotated[
+        list[str] | None, typer.Option(help="A contract every filler must have (repeatable).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Fill the ??? holes of a pipeline, e.g. `lgent fill DataSource ??? Database`."""
@@ -296,7 +337,9 @@ def fill(
     console = output.stdout()
     shown = []
     for step in filled.steps:
-        shown.append(step.given if step.given else "[bold green]" + " >> ".join(step.filled_with) + "[/]")
+        shown.append(
+            step.given if step.given else "[bold green]" + " >> ".join(step.filled_with) + "[/]"
+        )
     console.print("  →  ".join(str(x) for x in shown))
     for step in filled.steps:
         if step.filled_with:
@@ -325,14 +368,24 @@ def similar(
 @app.command()
 @handles_errors
 def search(
-    query: Annotated[str, typer.Argument(help="Query text; see docs/query-syntax.md for the grammar.")],
-    brain: Annotated[str, typer.Option(help="Which brain to ask: keyword, semantic or graph.")] = "keyword",
+    query: Annotated[
+        str, typer.Argument(help="Query text; see docs/query-syntax.md for the grammar.")
+    ],
+    brain: Annotated[
+        str, typer.Option(help="Which brain to ask: keyword, semantic or graph.")
+    ] = "keyword",
     limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many results.")] = 10,
-    lenient: Annotated[bool, typer.Option(help="Treat syntax errors as plain words instead of failing.")] = False,
-    entity_type: Annotated[list[str] | None, typer.Option("--type", help="Only these entity types.")] = None,
+    lenient: Annotated[
+        bool, typer.Option(help="Treat syntax errors as plain words instead of failing.")
+    ] = False,
+    entity_type: Annotated[
+        list[str] | None, typer.Option("--type", help="Only these entity types.")
+    ] = None,
     status: Annotated[list[str] | None, typer.Option(help="Only these statuses.")] = None,
     author: Annotated[list[str] | None, typer.Option(help="Only these authors.")] = None,
-    execution: Annotated[list[str] | None, typer.Option(help="Only local, cloud or hybrid.")] = None,
+    execution: Annotated[
+        list[str] | None, typer.Option(help="Only local, cloud or hybrid.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Search one brain directly, with its own scores, matched fields and highlights."""
@@ -346,20 +399,24 @@ def search(
     ):
         for value in values or []:
             _check_choice(option, value, choices)
-    filters = SearchFilters(
-        entity_type=tuple(entity_type or ()), status=tuple(status or ()),
-        author=tuple(author or ()), execution=tuple(execution or ()),
-    )
+    filters = SearchFilters.parse({
+        "entity_type": entity_type or [], "status": status or [],
+        "author": author or [], "execution": execution or [],
+    })
 
     async def run(lg: Any) -> Any:
         return await lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
 
     result = _with_lgent(run)
     if as_json:
-        output.print_json({
-            "query": result.query, "total": result.total, "warnings": result.warnings,
-            "hits": [h.model_dump(mode="json") for h in result.hits],
-        })
+        output.print_json(
+            {
+                "query": result.query,
+                "total": result.total,
+                "warnings": result.warnings,
+                "hits": [h.model_dump(mode="json") for h in result.hits],
+            }
+        )
         return
     output.print_hits(result.hits, result.total, result.warnings)
 
@@ -367,7 +424,9 @@ def search(
 @app.command()
 @handles_errors
 def reindex(
-    brain: Annotated[list[str] | None, typer.Option(help="Brain(s) to rebuild (default: every built one).")] = None,
+    brain: Annotated[
+        list[str] | None, typer.Option(help="Brain(s) to rebuild (default: every built one).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rebuild brain indexes from the catalog."""
@@ -383,7 +442,9 @@ def reindex(
         output.print_json([dataclasses.asdict(r) for r in reports])
         return
     for r in reports:
-        output.stdout().print(f"{r.brain}: rebuilt at change number {r.to_change} ({r.upserts} artifacts)")
+        output.stdout().print(
+            f"{r.brain}: rebuilt at change number {r.to_change} ({r.upserts} artifacts)"
+        )
 
 
 @app.command()
@@ -393,17 +454,23 @@ def path(
     target: Annotated[str, typer.Argument(help="Target type, e.g. Summary.")],
     max_length: Annotated[int, typer.Option(min=1, max=10, help="Most artifacts in a path.")] = 5,
     k: Annotated[int, typer.Option(min=1, max=100, help="How many paths.")] = 5,
-    include_unusable: Annotated[bool, typer.Option(help="Also use deprecated/retired artifacts.")] = False,
+    include_unusable: Annotated[
+        bool, typer.Option(help="Also use deprecated/retired artifacts.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Composition paths from one type to another, shortest first."""
 
     async def run(lg: Any) -> Any:
-        return await lg.find_paths(source, target, max_length=max_length, k=k, include_unusable=include_unusable)
+        return await lg.find_paths(
+            source, target, max_length=max_length, k=k, include_unusable=include_unusable
+        )
 
     paths = _with_lgent(run)
     if as_json:
-        output.print_json([{"ids": list(p.ids), "types": list(p.types), "health": p.health} for p in paths])
+        output.print_json(
+            [{"ids": list(p.ids), "types": list(p.types), "health": p.health} for p in paths]
+        )
         return
     console = output.stdout()
     if not paths:
@@ -417,7 +484,9 @@ def path(
 @handles_errors
 def lineage(
     artifact_id: Annotated[str, typer.Argument(metavar="ID")],
-    depth: Annotated[int | None, typer.Option(min=1, help="How far to follow each relation.")] = None,
+    depth: Annotated[
+        int | None, typer.Option(min=1, help="How far to follow each relation.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ancestors, descendants, dependencies, dependents and forging of one artifact."""
@@ -432,7 +501,9 @@ def lineage(
     console = output.stdout()
     for group, hits in groups.items():
         if hits:
-            shown = ", ".join(f"{h.id}" + (f" (depth {h.depth})" if h.depth > 1 else "") for h in hits)
+            shown = ", ".join(
+                f"{h.id}" + (f" (depth {h.depth})" if h.depth > 1 else "") for h in hits
+            )
             console.print(f"[bold]{group}[/]: {shown}")
     if not any(groups.values()):
         console.print(f"{artifact_id} has no recorded relations.")
@@ -442,16 +513,25 @@ def lineage(
 @handles_errors
 def compatible(
     artifact_id: Annotated[str, typer.Argument(metavar="ID")],
-    upstream: Annotated[bool, typer.Option("--upstream", help="What can feed its input (default: what can take its output).")] = False,
+    upstream: Annotated[
+        bool,
+        typer.Option(
+            "--upstream", help="What can feed its input (default: what can take its output)."
+        ),
+    ] = False,
     limit: Annotated[int, typer.Option(min=1, max=1000)] = 20,
-    include_unusable: Annotated[bool, typer.Option(help="Also deprecated/retired artifacts.")] = False,
+    include_unusable: Annotated[
+        bool, typer.Option(help="Also deprecated/retired artifacts.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Artifacts whose types fit before or after this one."""
     direction = "upstream" if upstream else "downstream"
 
     async def run(lg: Any) -> Any:
-        return await lg.compatible(artifact_id, direction=direction, limit=limit, include_unusable=include_unusable)
+        return await lg.compatible(
+            artifact_id, direction=direction, limit=limit, include_unusable=include_unusable
+        )
 
     sigs = _with_lgent(run)
     if as_json:
@@ -460,7 +540,9 @@ def compatible(
     console = output.stdout()
     console.print(f"{len(sigs)} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}:")
     for s in sigs:
-        console.print(f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  (health {s.health:.2f})")
+        console.print(
+            f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  (health {s.health:.2f})"
+        )
 
 
 @app.command()
@@ -477,7 +559,9 @@ def doctor(as_json: JsonOpt = False) -> None:
         style = {"ok": "green", "warn": "yellow", "fail": "bold red"}
         for c in checks:
             fix = f"  [dim]→ {output.escape_text(c.fix)}[/]" if c.fix and c.level != "ok" else ""
-            console.print(f"[{style[c.level]}]{c.level:>4}[/]  {c.name}: {output.escape_text(c.message)}{fix}")
+            console.print(
+                f"[{style[c.level]}]{c.level:>4}[/]  {c.name}: {output.escape_text(c.message)}{fix}"
+            )
     if any(c.level == "fail" for c in checks):
         raise typer.Exit(1)
 

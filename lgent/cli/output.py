@@ -23,7 +23,9 @@ def print_json(data: Any) -> None:
 
 def print_error(message: str) -> None:
     """One clear line on stderr (plus any follow-up lines already in ``message``)."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {message}", markup=True)
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"[bold red]error:[/] {message}", markup=True
+    )
 
 
 def entry_table(entries: list[CatalogEntry], title: str | None = None) -> Table:
@@ -87,7 +89,9 @@ def print_hits(hits: list[BrainHit], total: int, warnings: list[str]) -> None:
     for hit in hits:
         name = marked(hit.highlights.get("name", hit.id))
         fields = ", ".join(hit.matched_fields) or "-"
-        console.print(f"{hit.rank:>3}. [bold]{name}[/]  score {hit.score:.3f}  [dim]({hit.id}; matched: {fields})[/]")
+        console.print(
+            f"{hit.rank:>3}. [bold]{name}[/]  score {hit.score:.3f}  [dim]({hit.id}; matched: {fields})[/]"
+        )
         if "description" in hit.highlights:
             console.print(f"     {marked(hit.highlights['description'])}")
 
@@ -123,13 +127,19 @@ def print_response(response: QueryResponse, *, explain: bool = False) -> None:
         if explain:
             import json
 
-            console.print(f"     [dim]{escape_text(json.dumps(result.explanation, default=str))}[/]")
+            console.print(
+                f"     [dim]{escape_text(json.dumps(result.explanation, default=str))}[/]"
+            )
     if response.serendipity:
         console.print("[bold]You might also consider:[/]")
         for item in response.serendipity:
-            console.print(f"  • {escape_text(item.reason)} [dim](confidence {item.confidence:.2f})[/]")
+            console.print(
+                f"  • {escape_text(item.reason)} [dim](confidence {item.confidence:.2f})[/]"
+            )
     cached = " (cached)" if response.cached else ""
-    console.print(f"[dim]{response.total_matches} match(es), {response.search_time_ms:.1f} ms{cached}[/]")
+    console.print(
+        f"[dim]{response.total_matches} match(es), {response.search_time_ms:.1f} ms{cached}[/]"
+    )
 
 
 def print_resolution(resolution: Resolution) -> None:
@@ -144,4 +154,6 @@ def print_resolution(resolution: Resolution) -> None:
     for runner in resolution.runners_up:
         console.print(f"  runner-up {runner.entry.id}: {runner.score.total:.3f}")
     for rejected in resolution.rejected:
-        console.print(f"  [dim]rejected {rejected.id}: {escape_text('; '.join(rejected.reasons))}[/]")
+        console.print(
+            f"  [dim]rejected {rejected.id}: {escape_text('; '.join(rejected.reasons))}[/]"
+        )

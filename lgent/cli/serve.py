@@ -11,16 +11,21 @@ import typer
 
 
 def serve(
-    mcp: Annotated[bool, typer.Option(
-        "--mcp", help="Serve the Model Context Protocol over stdio.")] = False,
-    http: Annotated[bool, typer.Option(
-        "--http", help="Serve the JSON HTTP API (OpenAPI at /openapi.json).")] = False,
-    host: Annotated[str, typer.Option(
-        help="HTTP: the address to bind (loopback unless told otherwise).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(
-        min=0, max=65535, help="HTTP: the port (0 picks a free one).")] = 8765,
-    allow_writes: Annotated[bool, typer.Option(
-        "--allow-writes", help="Allow registering and removing artifacts.")] = False,
+    mcp: Annotated[
+        bool, typer.Option("--mcp", help="Serve the Model Context Protocol over stdio.")
+    ] = False,
+    http: Annotated[
+        bool, typer.Option("--http", help="Serve the JSON HTTP API (OpenAPI at /openapi.json).")
+    ] = False,
+    host: Annotated[
+        str, typer.Option(help="HTTP: the address to bind (loopback unless told otherwise).")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="HTTP: the port (0 picks a free one).")
+    ] = 8765,
+    allow_writes: Annotated[
+        bool, typer.Option("--allow-writes", help="Allow registering and removing artifacts.")
+    ] = False,
 ) -> None:
     """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm."""
     from lgent.cli.app import State

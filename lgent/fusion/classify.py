@@ -24,9 +24,12 @@ from lgent.errors import QuerySyntaxError
 from lgent.models import QueryType
 
 # A '?' is a wildcard only inside a word ("pars?r"); at a word's end it is a question mark.
-_OPERATOR_RE = re.compile(r'(?:^|\s)[-+]\w|\b(?:AND|OR|NOT)\b|&&|\|\||"|\w\*|\*\w|\w\?\w|\w~\d?(?:\s|$)|^\*$')
+_OPERATOR_RE = re.compile(
+    r'(?:^|\s)[-+]\w|\b(?:AND|OR|NOT)\b|&&|\|\||"|\w\*|\*\w|\w\?\w|\w~\d?(?:\s|$)|^\*$'
+)
 _FIELD_RE = re.compile(
-    r"\b(?:name|description|keywords|tag|author|type|version|status|input|output|id|execution):", re.I
+    r"\b(?:name|description|keywords|tag|author|type|version|status|input|output|id|execution):",
+    re.I,
 )
 _STRONG_SYNTAX_RE = re.compile(
     r"\b(?i:name|description|keywords|tag|author|type|version|status|input|output|id|execution):"
@@ -67,7 +70,10 @@ def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) ->
         return Classification(QueryType.TYPE_QUERY, f"asks for {operation.describe()}", operation)
     if isinstance(operation, Relationship):
         return Classification(
-            QueryType.RELATIONSHIP, f"asks for {operation.describe()}", operation, operation.artifact_id
+            QueryType.RELATIONSHIP,
+            f"asks for {operation.describe()}",
+            operation,
+            operation.artifact_id,
         )
     if uses_keyword_syntax(text):
         try:
@@ -78,18 +84,22 @@ def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) ->
             tree = None
         if tree is not None:
             return Classification(
-                QueryType.KEYWORD_SYNTAX, "uses keyword query operators (fields, phrases, booleans or wildcards)",
+                QueryType.KEYWORD_SYNTAX,
+                "uses keyword query operators (fields, phrases, booleans or wildcards)",
                 syntax_tree=tree,
             )
     words = text.split()
     if graph is not None and 0 < len(words) <= MAX_NAME_WORDS:
         named = graph.artifact_id(text, fuzzy=len(words) == 1)
         if named is not None:
-            return Classification(QueryType.EXACT_NAME, f"names the artifact {named}", named_artifact=named)
+            return Classification(
+                QueryType.EXACT_NAME, f"names the artifact {named}", named_artifact=named
+            )
     if len(words) == 1 and _looks_like_identifier(text):
         return Classification(QueryType.EXACT_NAME, f"{text!r} looks like an artifact identifier")
     return Classification(
-        QueryType.SEMANTIC_INTENT, "describes what is wanted in plain words (no name, type or operator recognised)"
+        QueryType.SEMANTIC_INTENT,
+        "describes what is wanted in plain words (no name, type or operator recognised)",
     )
 
 

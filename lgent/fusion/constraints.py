@@ -25,16 +25,38 @@ from lgent.errors import ConstraintError
 from lgent.models import CatalogEntry, EntityType, Execution, Status
 
 KNOWN_CONTRACTS = (
-    "deterministic", "idempotent", "pure", "streaming", "stateless", "cached", "rate_limited",
-    "requires_network", "requires_gpu",
+    "deterministic",
+    "idempotent",
+    "pure",
+    "streaming",
+    "stateless",
+    "cached",
+    "rate_limited",
+    "requires_network",
+    "requires_gpu",
 )
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "=": operator.eq,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "=": operator.eq,
     "==": operator.eq,
 }
-_UNITS_MS = {"ms": 1.0, "msec": 1.0, "s": 1000.0, "sec": 1000.0, "secs": 1000.0, "second": 1000.0,
-             "seconds": 1000.0, "m": 60_000.0, "min": 60_000.0, "minute": 60_000.0, "minutes": 60_000.0}
+_UNITS_MS = {
+    "ms": 1.0,
+    "msec": 1.0,
+    "s": 1000.0,
+    "sec": 1000.0,
+    "secs": 1000.0,
+    "second": 1000.0,
+    "seconds": 1000.0,
+    "m": 60_000.0,
+    "min": 60_000.0,
+    "minute": 60_000.0,
+    "minutes": 60_000.0,
+}
 
 FORMS = (
     "'latency < 2s', 'local execution', 'status:active', 'type:agent', 'min success 0.9', "
@@ -90,7 +112,16 @@ def parse_constraint(text: str) -> Constraint:
     t = " ".join(text.strip().lower().split())
     if not t:
         raise ConstraintError(raw, f"empty constraint; expected one of {FORMS}")
-    for parser in (_latency, _execution, _status, _entity_type, _success, _usage, _author, _contract):
+    for parser in (
+        _latency,
+        _execution,
+        _status,
+        _entity_type,
+        _success,
+        _usage,
+        _author,
+        _contract,
+    ):
         found = parser(raw, t)
         if found is not None:
             return found
@@ -107,11 +138,16 @@ def _number(raw: str, value: str) -> float:
 def _latency(raw: str, t: str) -> Constraint | None:
     m = re.fullmatch(
         r"(?:(?:max(?:imum)?|p\d+)\s+)?latency\s*(?:(?P<op><=|>=|==|<|>|=)\s*|(?:of\s+|under\s+|below\s+)?)"
-        r"(?P<num>[\d.]+)\s*(?P<unit>[a-z]+)?", t,
-    ) or re.fullmatch(r"(?:under|below|faster than)\s+(?P<num>[\d.]+)\s*(?P<unit>[a-z]+)?(?:\s+latency)?", t)
+        r"(?P<num>[\d.]+)\s*(?P<unit>[a-z]+)?",
+        t,
+    ) or re.fullmatch(
+        r"(?:under|below|faster than)\s+(?P<num>[\d.]+)\s*(?P<unit>[a-z]+)?(?:\s+latency)?", t
+    )
     if m is None:
         if t.startswith("latency"):
-            raise ConstraintError(raw, "latency needs a comparison and a duration, e.g. 'latency < 2s'")
+            raise ConstraintError(
+                raw, "latency needs a comparison and a duration, e.g. 'latency < 2s'"
+            )
         return None
     op = m.groupdict().get("op") or "<="
     unit = m.group("unit") or "ms"
@@ -120,35 +156,54 @@ def _latency(raw: str, t: str) -> Constraint | None:
     limit_ms = _number(raw, m.group("num")) * _UNITS_MS[unit]
     compare = _OPS[op]
     return Constraint(
-        raw, "latency_ms", f"latency {op} {_fmt_ms(limit_ms)} (entries without a latency excluded)",
+        raw,
+        "latency_ms",
+        f"latency {op} {_fmt_ms(limit_ms)} (entries without a latency excluded)",
         lambda e: e.latency_ms is not None and compare(e.latency_ms, limit_ms),
     )
 
 
 def _execution(raw: str, t: str) -> Constraint | None:
-    m = re.fullmatch(r"(?:(?P<neg>no|not)\s+)?(?:execution\s*[:=]\s*)?(?P<v>local|cloud|hybrid)(?:\s+(?:execution|only|runs?|run))?", t) \
-        or re.fullmatch(r"(?:runs?|run|execut\w*)\s+(?P<v>local(?:ly)?|in the cloud|cloud|hybrid)", t)
+    m = re.fullmatch(
+        r"(?:(?P<neg>no|not)\s+)?(?:execution\s*[:=]\s*)?(?P<v>local|cloud|hybrid)(?:\s+(?:execution|only|runs?|run))?",
+        t,
+    ) or re.fullmatch(r"(?:runs?|run|execut\w*)\s+(?P<v>local(?:ly)?|in the cloud|cloud|hybrid)", t)
     if m is None:
         if t.startswith("execution"):
             raise ConstraintError(raw, "execution must be local, cloud or hybrid")
         return None
     value = Execution(m.group("v").replace("locally", "local").replace("in the cloud", "cloud"))
     if m.groupdict().get("neg"):
-        return Constraint(raw, "execution", f"execution is not {value.value}",
-                          lambda e: e.execution is not None and e.execution != value)
-    return Constraint(raw, "execution", f"{value.value} execution only", lambda e: e.execution == value,
-                      (value.value,))
+        return Constraint(
+            raw,
+            "execution",
+            f"execution is not {value.value}",
+            lambda e: e.execution is not None and e.execution != value,
+        )
+    return Constraint(
+        raw,
+        "execution",
+        f"{value.value} execution only",
+        lambda e: e.execution == value,
+        (value.value,),
+    )
 
 
 def _status(raw: str, t: str) -> Constraint | None:
-    m = re.fullmatch(r"status\s*[:=]+\s*(?P<v>\w+)", t) or re.fullmatch(r"(?P<v>active|experimental|deprecated|retired)\s+only", t)
+    m = re.fullmatch(r"status\s*[:=]+\s*(?P<v>\w+)", t) or re.fullmatch(
+        r"(?P<v>active|experimental|deprecated|retired)\s+only", t
+    )
     if m is None:
         return None
     try:
         status = Status(m.group("v"))
     except ValueError:
-        raise ConstraintError(raw, f"unknown status {m.group('v')!r} (active, experimental, deprecated, retired)") from None
-    return Constraint(raw, "status", f"status {status.value}", lambda e: e.status == status, (status.value,))
+        raise ConstraintError(
+            raw, f"unknown status {m.group('v')!r} (active, experimental, deprecated, retired)"
+        ) from None
+    return Constraint(
+        raw, "status", f"status {status.value}", lambda e: e.status == status, (status.value,)
+    )
 
 
 _PLURALS = {f"{e.value}s": e for e in EntityType}
@@ -162,27 +217,38 @@ def _entity_type(raw: str, t: str) -> Constraint | None:
             value = EntityType(m.group("v"))
         except ValueError:
             raise ConstraintError(
-                raw, f"unknown entity type {m.group('v')!r} ({', '.join(e.value for e in EntityType)})"
+                raw,
+                f"unknown entity type {m.group('v')!r} ({', '.join(e.value for e in EntityType)})",
             ) from None
     else:
         m = re.fullmatch(r"(?:only\s+)?(?P<v>\w+?)s?\s+only|only\s+(?P<w>\w+)", t)
         word = (m.group("v") or m.group("w")) if m else None
         if word:
-            value = next((e for e in EntityType if e.value == word or _PLURALS.get(word) == e), None)
+            value = next(
+                (e for e in EntityType if e.value == word or _PLURALS.get(word) == e), None
+            )
         if value is None:
             return None
     chosen = value
-    return Constraint(raw, "entity_type", f"entity type {chosen.value}", lambda e: e.entity_type == chosen,
-                      (chosen.value,))
+    return Constraint(
+        raw,
+        "entity_type",
+        f"entity type {chosen.value}",
+        lambda e: e.entity_type == chosen,
+        (chosen.value,),
+    )
 
 
 def _success(raw: str, t: str) -> Constraint | None:
     m = re.fullmatch(
-        r"(?:min(?:imum)?\s+)?success(?:[ _]rate)?\s*(?P<op><=|>=|==|<|>|=|of|at least)?\s*(?P<num>[\d.]+)\s*(?P<pct>%)?", t
+        r"(?:min(?:imum)?\s+)?success(?:[ _]rate)?\s*(?P<op><=|>=|==|<|>|=|of|at least)?\s*(?P<num>[\d.]+)\s*(?P<pct>%)?",
+        t,
     )
     if m is None:
         if t.startswith(("success", "min success")):
-            raise ConstraintError(raw, "success needs a number from 0 to 1 (or a percentage), e.g. 'min success 0.9'")
+            raise ConstraintError(
+                raw, "success needs a number from 0 to 1 (or a percentage), e.g. 'min success 0.9'"
+            )
         return None
     op = m.group("op") or ">="
     op = ">=" if op in ("of", "at least") else op
@@ -191,17 +257,23 @@ def _success(raw: str, t: str) -> Constraint | None:
         raise ConstraintError(raw, f"success rate {value:g} is outside 0..1 (write 0.9 or 90%)")
     compare = _OPS[op]
     return Constraint(
-        raw, "success_rate", f"success rate {op} {value:g} (entries without one excluded)",
+        raw,
+        "success_rate",
+        f"success rate {op} {value:g} (entries without one excluded)",
         lambda e: e.success_rate is not None and compare(e.success_rate, value),
     )
 
 
 def _usage(raw: str, t: str) -> Constraint | None:
-    m = re.fullmatch(r"(?:min(?:imum)?\s+)?usage(?:[ _]count)?\s*(?:>=|>|of|at least)?\s*(?P<num>\d+)", t)
+    m = re.fullmatch(
+        r"(?:min(?:imum)?\s+)?usage(?:[ _]count)?\s*(?:>=|>|of|at least)?\s*(?P<num>\d+)", t
+    )
     if m is None:
         return None
     floor = int(m.group("num"))
-    return Constraint(raw, "usage_count", f"used at least {floor} times", lambda e: e.usage_count >= floor)
+    return Constraint(
+        raw, "usage_count", f"used at least {floor} times", lambda e: e.usage_count >= floor
+    )
 
 
 def _author(raw: str, t: str) -> Constraint | None:
@@ -209,7 +281,9 @@ def _author(raw: str, t: str) -> Constraint | None:
     if m is None:
         return None
     author = m.group("v").strip()
-    return Constraint(raw, "author", f"author {author}", lambda e: (e.author or "").lower() == author.lower())
+    return Constraint(
+        raw, "author", f"author {author}", lambda e: (e.author or "").lower() == author.lower()
+    )
 
 
 def _contract(raw: str, t: str) -> Constraint | None:

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from lgent.brains.graph.brain import GraphBrain
+from lgent.config import FusionSettings
+from lgent.errors import LGentError
 from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.interpret import interpretation
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
 from lgent.fusion.serendipity import suggest
-from lgent.config import FusionSettings
-from lgent.errors import LGentError
 from lgent.models import (
     BrainHit,
     BrainRun,
@@ -41,14 +41,27 @@ Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 
 class KeywordSearcher(Protocol):
-    def search(self, query: str, filters: SearchFilters | None = None, limit: int = 10, *,
-               lenient: bool = False, default_operator: Any = None, min_should_match: float = 0.0,
-               explain_top: int | None = None) -> Any: ...
+    def search(
+        self,
+        query: str,
+        filters: SearchFilters | None = None,
+        limit: int = 10,
+        *,
+        lenient: bool = False,
+        default_operator: Any = None,
+        min_should_match: float = 0.0,
+        explain_top: int | None = None,
+    ) -> Any: ...
 
 
 class SemanticSearcher(Protocol):
-    def search(self, intent: str, filters: SearchFilters | None = None, threshold: float | None = None,
-               limit: int = 10) -> list[BrainHit]: ...
+    def search(
+        self,
+        intent: str,
+        filters: SearchFilters | None = None,
+        threshold: float | None = None,
+        limit: int = 10,
+    ) -> list[BrainHit]: ...
 
 
 @dataclass(slots=True)
@@ -106,36 +119,62 @@ class QueryFusion:
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
-        rankings, brain_hits, warnings = await self._ask(query, classification, plan, filters, fetch, limit)
+        rankings, brain_hits, warnings = await self._ask(
+            query, classification, plan, filters, fetch, limit
+        )
 
         ids = list(dict.fromkeys(h.id for hits in brain_hits.values() for h in hits))
         change_number, found = await self.run(lambda: self.snapshot(ids))
         entries = dict(found)
         admitted = {i: i in entries and all(c.admits(entries[i]) for c in parsed) for i in ids}
-        subject = classification.named_artifact if classification.query_type == QueryType.RELATIONSHIP else None
-        rankings = {b: [(i, s) for i, s in r if admitted.get(i) and i != subject] for b, r in rankings.items()}
+        subject = (
+            classification.named_artifact
+            if classification.query_type == QueryType.RELATIONSHIP
+            else None
+        )
+        rankings = {
+            b: [(i, s) for i, s in r if admitted.get(i) and i != subject]
+            for b, r in rankings.items()
+        }
         fused = self._fuse(rankings, plan.weights)
         ordered, notes = await self._lineage_order(fused, entries, classification, parsed)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
         results = [self._result(f, entries[f.id], brain_hits, notes.get(f.id, ())) for f in top]
         serendipity = await self.run(
-            lambda: suggest([r.entry for r in results], context, graph, limit=self.settings.serendipity,
-                            violations=self._violations(parsed))
+            lambda: suggest(
+                [r.entry for r in results],
+                context,
+                graph,
+                limit=self.settings.serendipity,
+                violations=self._violations(parsed),
+            )
         )
         runs = tuple(
-            BrainRun(brain=b, ran=b in brain_hits, weight=plan.weights.get(b, 0.0),
-                     hits=len(rankings.get(b, [])), reason=plan.skipped.get(b, ""))
+            BrainRun(
+                brain=b,
+                ran=b in brain_hits,
+                weight=plan.weights.get(b, 0.0),
+                hits=len(rankings.get(b, [])),
+                reason=plan.skipped.get(b, ""),
+            )
             for b in ("keyword", "semantic", "graph")
         )
         total = len(fused)
         elapsed = (time.perf_counter() - started) * 1000
         return QueryResponse(
-            query=original, results=tuple(results), serendipity=tuple(serendipity),
-            query_type=classification.query_type, classification_reason=classification.reason,
-            query_interpretation=interpretation(original, classification, parsed, runs, total, context,
-                                                in_text=len(in_text)),
-            total_matches=total, search_time_ms=round(elapsed, 3), brains=runs,
-            constraints=tuple(c.description for c in parsed), warnings=tuple(warnings),
+            query=original,
+            results=tuple(results),
+            serendipity=tuple(serendipity),
+            query_type=classification.query_type,
+            classification_reason=classification.reason,
+            query_interpretation=interpretation(
+                original, classification, parsed, runs, total, context, in_text=len(in_text)
+            ),
+            total_matches=total,
+            search_time_ms=round(elapsed, 3),
+            brains=runs,
+            constraints=tuple(c.description for c in parsed),
+            warnings=tuple(warnings),
             change_number=change_number,
         )
 
@@ -148,25 +187,41 @@ class QueryFusion:
             if weight <= 0:
                 plan.skipped[brain] = "its weight for this query type is 0"
         if c.query_type == QueryType.KEYWORD_SYNTAX:
-            plan.skipped.setdefault("semantic", "keyword operators cannot be honoured by embeddings")
+            plan.skipped.setdefault(
+                "semantic", "keyword operators cannot be honoured by embeddings"
+            )
             plan.skipped.setdefault("graph", "keyword operators are not a graph question")
         if self.brains.semantic is None and "semantic" not in plan.skipped:
             plan.skipped["semantic"] = f"unavailable: {self.brains.semantic_unavailable}"
-        if c.graph_operation is None and c.named_artifact is None and c.query_type != QueryType.EXACT_NAME:
-            plan.skipped.setdefault("graph", "no type, composition or relationship question recognised")
+        if (
+            c.graph_operation is None
+            and c.named_artifact is None
+            and c.query_type != QueryType.EXACT_NAME
+        ):
+            plan.skipped.setdefault(
+                "graph", "no type, composition or relationship question recognised"
+            )
         for brain in plan.skipped:
             plan.weights[brain] = 0.0
         return plan
 
     async def _ask(
-        self, query: str, c: Classification, plan: _Plan, filters: SearchFilters, fetch: int, explain_top: int
+        self,
+        query: str,
+        c: Classification,
+        plan: _Plan,
+        filters: SearchFilters,
+        fetch: int,
+        explain_top: int,
     ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, list[BrainHit]], list[str]]:
         tasks: dict[str, Awaitable[Any]] = {}
         warnings: list[str] = []
         kw = self.brains.keyword
         if "keyword" not in plan.skipped:
             share = self.settings.free_text_min_match
-            tasks["keyword"] = self.run(lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top))
+            tasks["keyword"] = self.run(
+                lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top)
+            )
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
             tasks["semantic"] = self.run(lambda: sem.search(query, filters, None, fetch))
@@ -195,7 +250,9 @@ class QueryFusion:
             rankings[name] = [(h.id, h.score) for h in brain_hits]
         return rankings, hits, warnings
 
-    def _fuse(self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]) -> list[Fused]:
+    def _fuse(
+        self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
+    ) -> list[Fused]:
         if self.settings.method == "score":
             return weighted_score_fusion(rankings, weights)
         return weighted_rrf(rankings, weights, k=self.settings.rrf_k)
@@ -203,13 +260,21 @@ class QueryFusion:
     # -- lineage ---------------------------------------------------------------------------
 
     async def _lineage_order(
-        self, fused: list[Fused], entries: dict[str, CatalogEntry], c: Classification, constraints: list[Constraint]
+        self,
+        fused: list[Fused],
+        entries: dict[str, CatalogEntry],
+        c: Classification,
+        constraints: list[Constraint],
     ) -> tuple[list[Fused], dict[str, tuple[str, ...]]]:
         """Note "superseded by" on each deprecated/retired result that has a usable successor, and
         when that successor matched too, rank the old one just below it (unless the query names
         the old one, or spells out keyword filters: then the order stays the query's)."""
         graph = self.brains.graph
-        old = [f.id for f in fused[:100] if f.id in entries and entries[f.id].status in (Status.DEPRECATED, Status.RETIRED)]
+        old = [
+            f.id
+            for f in fused[:100]
+            if f.id in entries and entries[f.id].status in (Status.DEPRECATED, Status.RETIRED)
+        ]
         if not old:
             return fused, {}
         successors = await self.run(lambda: {i: graph.successor_of(i) for i in old})
@@ -222,22 +287,40 @@ class QueryFusion:
             position = {f.id: n for n, f in enumerate(order)}
             if new_id not in position:
                 continue  # not a match for this query: only the note points at it
-            notes[new_id] = notes.get(new_id, ()) + (f"successor of {old_id}",)
+            notes[new_id] = (*notes.get(new_id, ()), f"successor of {old_id}")
             named_old = c.query_type == QueryType.EXACT_NAME and c.named_artifact == old_id
-            if c.query_type == QueryType.KEYWORD_SYNTAX or named_old or position[new_id] < position[old_id]:
+            if (
+                c.query_type == QueryType.KEYWORD_SYNTAX
+                or named_old
+                or position[new_id] < position[old_id]
+            ):
                 continue
             demoted = order.pop(position[old_id])
             new_at = position[new_id] - 1  # after the pop
-            order.insert(new_at + 1, Fused(old_id, order[new_at].score - 1e-9, demoted.contributions))
+            order.insert(
+                new_at + 1, Fused(old_id, order[new_at].score - 1e-9, demoted.contributions)
+            )
         return order, notes
 
     # -- results ---------------------------------------------------------------------------
 
-    def _result(self, f: Fused, entry: CatalogEntry, brain_hits: Mapping[str, list[BrainHit]],
-                notes: tuple[str, ...]) -> QueryResult:
+    def _result(
+        self,
+        f: Fused,
+        entry: CatalogEntry,
+        brain_hits: Mapping[str, list[BrainHit]],
+        notes: tuple[str, ...],
+    ) -> QueryResult:
         by_brain = {b: {h.id: h for h in hits} for b, hits in brain_hits.items()}
-        sources = tuple(SourceHit(brain=c.brain, rank=c.rank, score=round(c.score, 6),
-                                  contribution=round(c.contribution, 6)) for c in f.contributions)
+        sources = tuple(
+            SourceHit(
+                brain=c.brain,
+                rank=c.rank,
+                score=round(c.score, 6),
+                contribution=round(c.contribution, 6),
+            )
+            for c in f.contributions
+        )
         highlights: dict[str, str] = {}
         children = []
         for c in f.contributions:
@@ -248,17 +331,31 @@ class QueryFusion:
             children.append({**hit.explanation, "contribution": round(c.contribution, 6)})
         method = self.settings.method
         explanation: dict[str, Any] = {
-            "fusion": "weighted reciprocal rank fusion" if method == "rrf" else "weighted min-max score fusion",
+            "fusion": "weighted reciprocal rank fusion"
+            if method == "rrf"
+            else "weighted min-max score fusion",
             "score": round(f.score, 6),
-            "formula": f"sum(weight / ({self.settings.rrf_k} + rank))" if method == "rrf" else "sum(weight * normalized score)",
+            "formula": f"sum(weight / ({self.settings.rrf_k} + rank))"
+            if method == "rrf"
+            else "sum(weight * normalized score)",
             "children": children,
         }
-        superseded = next((n.removeprefix("superseded by ") for n in notes if n.startswith("superseded by ")), None)
+        superseded = next(
+            (n.removeprefix("superseded by ") for n in notes if n.startswith("superseded by ")),
+            None,
+        )
         if notes:
             explanation["lineage"] = list(notes)
-        return QueryResult(id=f.id, score=round(f.score, 6), sources=sources, entry=entry,
-                           highlights=highlights, explanation=explanation, superseded_by=superseded,
-                           notes=notes)
+        return QueryResult(
+            id=f.id,
+            score=round(f.score, 6),
+            sources=sources,
+            entry=entry,
+            highlights=highlights,
+            explanation=explanation,
+            superseded_by=superseded,
+            notes=notes,
+        )
 
     def _violations(self, constraints: list[Constraint]) -> Callable[[str], list[str]]:
         def violations(artifact_id: str) -> list[str]:
@@ -273,8 +370,13 @@ class QueryFusion:
 
 
 def keyword_search(
-    brain: KeywordSearcher, query: str, c: Classification, filters: SearchFilters | None, limit: int,
-    free_text_min_match: float, explain_top: int | None = None,
+    brain: KeywordSearcher,
+    query: str,
+    c: Classification,
+    filters: SearchFilters | None,
+    limit: int,
+    free_text_min_match: float,
+    explain_top: int | None = None,
 ) -> Any:
     """Ask the keyword brain the way the query type calls for.
 
@@ -283,14 +385,27 @@ def keyword_search(
     ``free_text_min_match`` of the words."""
     top = explain_top
     if c.query_type == QueryType.KEYWORD_SYNTAX:
-        return brain.search(query, filters, limit, lenient=False, default_operator="AND", explain_top=top)
+        return brain.search(
+            query, filters, limit, lenient=False, default_operator="AND", explain_top=top
+        )
     if c.query_type == QueryType.EXACT_NAME:
-        result = brain.search(query, filters, limit, lenient=True, default_operator="AND", explain_top=top)
+        result = brain.search(
+            query, filters, limit, lenient=True, default_operator="AND", explain_top=top
+        )
         if result.hits:
             return result
-        return brain.search(query, filters, limit, lenient=True, default_operator="OR", explain_top=top)
-    return brain.search(query, filters, limit, lenient=True, default_operator="OR",
-                        min_should_match=free_text_min_match, explain_top=top)
+        return brain.search(
+            query, filters, limit, lenient=True, default_operator="OR", explain_top=top
+        )
+    return brain.search(
+        query,
+        filters,
+        limit,
+        lenient=True,
+        default_operator="OR",
+        min_should_match=free_text_min_match,
+        explain_top=top,
+    )
 
 
 def _filters(constraints: Sequence[Constraint]) -> SearchFilters:

@@ -31,14 +31,22 @@ def interpretation(
     parts = [f"Understood {query.strip()!r} as {_TYPE_WORDS[c.query_type.value]}: it {c.reason}."]
     if constraints:
         found = f" ({in_text} read from the query text)" if in_text else ""
-        parts.append(f"Constraints applied as hard filters{found}: " + "; ".join(k.description for k in constraints) + ".")
+        parts.append(
+            f"Constraints applied as hard filters{found}: "
+            + "; ".join(k.description for k in constraints)
+            + "."
+        )
     else:
         parts.append("No constraints applied.")
     ran = [r for r in runs if r.ran]
     if ran:
-        parts.append("Brains that ran: " + ", ".join(
-            f"{r.brain} (weight {r.weight:g}, {r.hits} hit{'s' * (r.hits != 1)})" for r in ran
-        ) + ".")
+        parts.append(
+            "Brains that ran: "
+            + ", ".join(
+                f"{r.brain} (weight {r.weight:g}, {r.hits} hit{'s' * (r.hits != 1)})" for r in ran
+            )
+            + "."
+        )
     not_ran = [r for r in runs if not r.ran]
     if not_ran:
         parts.append("Did not run: " + "; ".join(f"{r.brain} ({r.reason})" for r in not_ran) + ".")

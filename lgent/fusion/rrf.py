@@ -53,7 +53,9 @@ def weighted_rrf(
             if doc_id in seen:
                 continue
             seen.add(doc_id)
-            parts.setdefault(doc_id, []).append(Contribution(brain, rank, score, weight / (k + rank)))
+            parts.setdefault(doc_id, []).append(
+                Contribution(brain, rank, score, weight / (k + rank))
+            )
     return _sorted(parts)
 
 
@@ -81,7 +83,11 @@ def weighted_score_fusion(
 
 def _sorted(parts: Mapping[str, list[Contribution]]) -> list[Fused]:
     fused = [
-        Fused(doc_id, sum(c.contribution for c in contribs), tuple(sorted(contribs, key=lambda c: c.rank)))
+        Fused(
+            doc_id,
+            sum(c.contribution for c in contribs),
+            tuple(sorted(contribs, key=lambda c: c.rank)),
+        )
         for doc_id, contribs in parts.items()
     ]
     fused.sort(key=lambda f: (-f.score, f.best_rank, f.id))

@@ -29,11 +29,22 @@ class Composer(Protocol):
 
     def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None: ...
 
-    def find_paths(self, source: str, target: str, max_length: int = 5, k: int = 5,
-                   include_unusable: bool = False) -> list[CompositionPath]: ...
+    def find_paths(
+        self,
+        source: str,
+        target: str,
+        max_length: int = 5,
+        k: int = 5,
+        include_unusable: bool = False,
+    ) -> list[CompositionPath]: ...
 
-    def find_compatible(self, artifact_id: str, direction: str = "downstream", limit: int = 50,
-                        include_unusable: bool = False) -> list[Signature]: ...
+    def find_compatible(
+        self,
+        artifact_id: str,
+        direction: str = "downstream",
+        limit: int = 50,
+        include_unusable: bool = False,
+    ) -> list[Signature]: ...
 
     def compose_check(self, first: str, second: str) -> bool: ...
 
@@ -66,10 +77,12 @@ def suggest(
         taken.add(item.artifact_id)
         broken = violations(item.artifact_id) if violations is not None else []
         if broken:
-            item = item.model_copy(update={
-                "reason": f"{item.reason} (note: outside your constraints: {'; '.join(broken)})",
-                "confidence": round(item.confidence / 2, 3),
-            })
+            item = item.model_copy(
+                update={
+                    "reason": f"{item.reason} (note: outside your constraints: {'; '.join(broken)})",
+                    "confidence": round(item.confidence / 2, 3),
+                }
+            )
         kept.append((bool(broken), order, item))
     kept.sort(key=lambda t: (t[0], t[1]))
     return [item for _, _, item in kept[:limit]]
@@ -98,8 +111,11 @@ def _hole_suggestions(
             if through:
                 reason += f"; it goes through your result {sorted(through)[0]}"
             confidence = round(path.health * (0.95 if through else 0.8) / len(path.ids) ** 0.25, 3)
-            items.append(SerendipityItem(artifact_id=fresh[0], reason=reason, confidence=confidence,
-                                         composition=path.ids))
+            items.append(
+                SerendipityItem(
+                    artifact_id=fresh[0], reason=reason, confidence=confidence, composition=path.ids
+                )
+            )
     return items
 
 
@@ -119,11 +135,15 @@ def _through_results(
         fresh = [i for i in chain if i != top.id]
         if not fresh:
             continue
-        items.append(SerendipityItem(
-            artifact_id=fresh[0], confidence=0.85, composition=chain,
-            reason=f"Consider composing {' >> '.join(chain)}: it puts your result {top.id} "
-                   f"into the {before} -> ??? -> {after} pipeline",
-        ))
+        items.append(
+            SerendipityItem(
+                artifact_id=fresh[0],
+                confidence=0.85,
+                composition=chain,
+                reason=f"Consider composing {' >> '.join(chain)}: it puts your result {top.id} "
+                f"into the {before} -> ??? -> {after} pipeline",
+            )
+        )
     return items
 
 
@@ -155,15 +175,23 @@ def _history_suggestions(
             if top.id == past:
                 continue
             if graph.compose_check(top.id, past):
-                items.append(SerendipityItem(
-                    artifact_id=past, confidence=0.75, composition=(top.id, past),
-                    reason=f"You've used {past} before: it can take {top.id}'s output ({top.id} >> {past})",
-                ))
+                items.append(
+                    SerendipityItem(
+                        artifact_id=past,
+                        confidence=0.75,
+                        composition=(top.id, past),
+                        reason=f"You've used {past} before: it can take {top.id}'s output ({top.id} >> {past})",
+                    )
+                )
             elif graph.compose_check(past, top.id):
-                items.append(SerendipityItem(
-                    artifact_id=past, confidence=0.7, composition=(past, top.id),
-                    reason=f"You've used {past} before: its output can feed {top.id} ({past} >> {top.id})",
-                ))
+                items.append(
+                    SerendipityItem(
+                        artifact_id=past,
+                        confidence=0.7,
+                        composition=(past, top.id),
+                        reason=f"You've used {past} before: its output can feed {top.id} ({past} >> {top.id})",
+                    )
+                )
     return items
 
 
@@ -173,8 +201,12 @@ def _downstream_partners(results: Sequence[CatalogEntry], graph: Composer) -> li
         if top.output_type is None:
             continue
         for sig in graph.find_compatible(top.id, "downstream", limit=3):
-            items.append(SerendipityItem(
-                artifact_id=sig.id, confidence=round(0.5 * sig.health, 3), composition=(top.id, sig.id),
-                reason=f"{sig.id} can take {top.id}'s output ({top.output_type}): {top.id} >> {sig.id}",
-            ))
+            items.append(
+                SerendipityItem(
+                    artifact_id=sig.id,
+                    confidence=round(0.5 * sig.health, 3),
+                    composition=(top.id, sig.id),
+                    reason=f"{sig.id} can take {top.id}'s output ({top.output_type}): {top.id} >> {sig.id}",
+                )
+            )
     return items

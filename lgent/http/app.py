@@ -82,8 +82,9 @@ STATUS: tuple[tuple[type[LGentError], int], ...] = (
 )
 
 TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)]
-Words = Annotated[tuple[Annotated[str, Field(max_length=200)], ...],
-                  Field(max_length=limits.MAX_CONTRACTS)]
+Words = Annotated[
+    list[Annotated[str, Field(max_length=200)]], Field(max_length=limits.MAX_CONTRACTS)
+]
 
 
 class _Request(BaseModel):
@@ -91,9 +92,14 @@ class _Request(BaseModel):
 
 
 class QueryRequest(_Request):
-    query: str = Field(min_length=1, max_length=limits.MAX_QUERY_LENGTH,
-                       description="A name, a description, a type question or a keyword query.")
-    constraints: Words = Field(default=(), description="Hard filters, e.g. 'latency < 2s'.")
+    query: str = Field(
+        min_length=1,
+        max_length=limits.MAX_QUERY_LENGTH,
+        description="A name, a description, a type question or a keyword query.",
+    )
+    constraints: Words = Field(
+        default_factory=list, description="Hard filters, e.g. 'latency < 2s'."
+    )
     context: QueryContext | None = None
     limit: int = Field(default=10, ge=1, le=limits.MAX_LIMIT)
     lenient: bool = Field(default=False, description="Read broken syntax as plain words.")
@@ -103,15 +109,16 @@ class QueryRequest(_Request):
 class ResolveRequest(_Request):
     input_type: TypeName
     output_type: TypeName
-    contracts: Words = ()
-    constraints: Words = ()
+    contracts: Words = Field(default_factory=list)
+    constraints: Words = Field(default_factory=list)
     preferences: ResolutionPreferences | None = None
 
 
 class FillHolesRequest(_Request):
-    pipeline: tuple[TypeName, ...] = Field(min_length=2, max_length=20,
-                                           description="Types or ids with ??? for each hole.")
-    contracts: Words = ()
+    pipeline: list[TypeName] = Field(
+        min_length=2, max_length=20, description="Types or ids with ??? for each hole."
+    )
+    contracts: Words = Field(default_factory=list)
 
 
 class PathsRequest(_Request):
@@ -149,7 +156,9 @@ def build_http_app(
         code: {"model": ErrorAnswer} for code in (400, 404, 413, 422)
     }
     app = FastAPI(
-        title="L-gent", version=__version__, responses=errors,
+        title="L-gent",
+        version=__version__,
+        responses=errors,
         description="Find AI-agent artifacts by name, by intent, or by the types they connect.",
     )
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
@@ -158,15 +167,20 @@ def build_http_app(
     @app.post("/query", response_model=QueryResponse, tags=["search"])
     async def query(body: QueryRequest) -> Response:
         """The fused query: every brain that can help, fused, explained, with suggestions."""
-        response = await lg.query(body.query, body.constraints, body.context, body.limit,
-                                  lenient=body.lenient)
+        response = await lg.query(
+            body.query, body.constraints, body.context, body.limit, lenient=body.lenient
+        )
         return _json(lean(response, explain=body.explain))
 
     @app.post("/resolve", response_model=Resolution, tags=["resolve"])
     async def resolve(body: ResolveRequest) -> Response:
         """The best healthy artifact for a type requirement, with its score breakdown."""
-        requirement = TypeRequirement(input_type=body.input_type, output_type=body.output_type,
-                                      contracts=body.contracts, constraints=body.constraints)
+        requirement = TypeRequirement(
+            input_type=body.input_type,
+            output_type=body.output_type,
+            contracts=tuple(body.contracts),
+            constraints=tuple(body.constraints),
+        )
         return _json(await lg.resolve(requirement, body.preferences))
 
     @app.post("/fill-holes", response_model=FilledPipeline, tags=["resolve"])
@@ -177,8 +191,9 @@ def build_http_app(
     @app.post("/paths", response_model=PathsAnswer, tags=["resolve"])
     async def paths(body: PathsRequest) -> Response:
         """Composition paths from one type to another, shortest first."""
-        found = await lg.find_paths(body.source_type, body.target_type,
-                                    max_length=body.max_length, k=body.k)
+        found = await lg.find_paths(
+            body.source_type, body.target_type, max_length=body.max_length, k=body.k
+        )
         return _json(paths_answer(body.source_type, body.target_type, found))
 
     @app.post("/similar", response_model=SimilarAnswer, tags=["search"])
@@ -218,8 +233,14 @@ def build_http_app(
     ) -> Response:
         """Remove an artifact: every version, or only ``version``."""
         removed = await lg.remove(artifact_id, version)
-        return _json(RemoveAnswer(id=artifact_id, version=version, removed=removed,
-                                  change_number=await lg.change_number()))
+        return _json(
+            RemoveAnswer(
+                id=artifact_id,
+                version=version,
+                removed=removed,
+                change_number=await lg.change_number(),
+            )
+        )
 
     return app
 
@@ -238,12 +259,16 @@ def _error(status: int, kind: str, message: str, details: Any = None) -> JSONRes
 
 def _refuse_writes(app: FastAPI) -> None:
     async def refused(artifact_id: str = "") -> JSONResponse:
-        return _error(403, "WritesDisabled",
-                      "this server is read-only; start it with `lgent serve --http --allow-writes`")
+        return _error(
+            403,
+            "WritesDisabled",
+            "this server is read-only; start it with `lgent serve --http --allow-writes`",
+        )
 
     app.add_api_route("/artifacts", refused, methods=["POST"], include_in_schema=False)
-    app.add_api_route("/artifacts/{artifact_id:path}", refused, methods=["DELETE"],
-                      include_in_schema=False)
+    app.add_api_route(
+        "/artifacts/{artifact_id:path}", refused, methods=["DELETE"], include_in_schema=False
+    )
 
 
 def status_of(err: LGentError) -> int:
@@ -260,8 +285,12 @@ def error_details(err: LGentError) -> Any:
     if isinstance(err, ConstraintError):
         return {"constraint": err.constraint}
     if isinstance(err, DependencyError):
-        return {"candidates": [c.model_dump(mode="json") if isinstance(c, BaseModel) else str(c)
-                               for c in err.candidates]}
+        return {
+            "candidates": [
+                c.model_dump(mode="json") if isinstance(c, BaseModel) else str(c)
+                for c in err.candidates
+            ]
+        }
     if isinstance(err, NotFoundError):
         return {"id": err.artifact_id, "version": err.version}
     return None
@@ -279,8 +308,10 @@ def _install_error_handlers(app: FastAPI) -> None:
             reason = next(p.get("ctx", {}).get("error", "") for p in problems)
             return _error(400, "MalformedJSON", f"the request body is not valid JSON: {reason}")
         details = [
-            {"field": ".".join(str(part) for part in p["loc"][1:] or p["loc"]),
-             "message": "unknown field" if p["type"] == "extra_forbidden" else p["msg"]}
+            {
+                "field": ".".join(str(part) for part in p["loc"][1:] or p["loc"]),
+                "message": "unknown field" if p["type"] == "extra_forbidden" else p["msg"],
+            }
             for p in problems
         ]
         message = "invalid request: " + "; ".join(f"{d['field']}: {d['message']}" for d in details)
@@ -346,8 +377,9 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = _error(413, "TooLarge",
-                          f"the request body is larger than the limit of {self.max_bytes} bytes")
+        response = _error(
+            413, "TooLarge", f"the request body is larger than the limit of {self.max_bytes} bytes"
+        )
         await response(scope, receive, send)
 
 
@@ -363,8 +395,9 @@ async def serve_http(
 
     async with LGent.open(home) as lg:
         app = build_http_app(lg, allow_writes=allow_writes)
-        config = uvicorn.Config(app, host=host, port=port, access_log=False, log_level="info",
-                                lifespan="off")
+        config = uvicorn.Config(
+            app, host=host, port=port, access_log=False, log_level="info", lifespan="off"
+        )
         warming = asyncio.create_task(warm_up(lg))
         try:
             await uvicorn.Server(config).serve()

@@ -16,14 +16,15 @@ import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, Protocol, Self, TypeVar
+from typing import Annotated, Any, TypeVar
 
+import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
-from pydantic import Field, PlainValidator
+from pydantic import BaseModel, Field, PlainValidator
 
-from lgent import limits
+from lgent import __version__, limits
 from lgent.errors import LGentError
 from lgent.lgent import LGent
 from lgent.models import (
@@ -60,48 +61,66 @@ INSTRUCTIONS = (
 
 log = logging.getLogger("lgent.mcp")
 
-Query = Annotated[str, Field(min_length=1, max_length=limits.MAX_QUERY_LENGTH,
-                             description="A name, a description of what you need, a type "
-                                         "question ('PDF -> Summary') or a keyword query.")]
+Query = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=limits.MAX_QUERY_LENGTH,
+        description="A name, a description of what you need, a type "
+        "question ('PDF -> Summary') or a keyword query.",
+    ),
+]
 Limit = Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="At most this many results.")]
-Constraints = Annotated[tuple[Annotated[str, Field(max_length=200)], ...], Field(
-    max_length=limits.MAX_CONTRACTS,
-    description="Hard filters, e.g. 'latency < 2s', 'local execution', 'status: active'.")]
+Constraints = Annotated[
+    tuple[Annotated[str, Field(max_length=200)], ...],
+    Field(
+        max_length=limits.MAX_CONTRACTS,
+        description="Hard filters, e.g. 'latency < 2s', 'local execution', 'status: active'.",
+    ),
+]
 Contract = Annotated[str, Field(max_length=limits.MAX_KEYWORD_LENGTH)]
-Contracts = Annotated[tuple[Contract, ...], Field(
-    max_length=limits.MAX_CONTRACTS, description="Required contracts, e.g. 'deterministic'.")]
-TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH,
-                                description="A type of the lattice, e.g. PDF or List[Document].")]
-ArtifactId = Annotated[str, Field(min_length=1, max_length=limits.MAX_ID_LENGTH,
-                                  description="An artifact id.")]
+Contracts = Annotated[
+    tuple[Contract, ...],
+    Field(max_length=limits.MAX_CONTRACTS, description="Required contracts, e.g. 'deterministic'."),
+]
+TypeName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=limits.MAX_TYPE_NAME_LENGTH,
+        description="A type of the lattice, e.g. PDF or List[Document].",
+    ),
+]
+ArtifactId = Annotated[
+    str, Field(min_length=1, max_length=limits.MAX_ID_LENGTH, description="An artifact id.")
+]
 Version = Annotated[str | None, Field(description="A version (default: the latest).")]
 
 
-
-class _Parseable(Protocol):
-    @classmethod
-    def parse(cls, data: Any) -> Self: ...
-
-
-def _parser(model: type[_Parseable]) -> Callable[[Any], Any]:
-    """Validate with the model's own ``parse`` so a broken rule reads as the library words it
-    (an argument error for the caller to fix, not a server fault)."""
+def _parser(model: type[BaseModel]) -> Callable[[Any], Any]:
+    """Build the model through its own constructor, so a broken rule reads as the library words it
+    and arrives as an argument error for the caller to fix (not as a server fault)."""
 
     def parse(value: Any) -> Any:
         if isinstance(value, model):
             return value
+        if not isinstance(value, dict):
+            raise ValueError(f"expected an object, got {type(value).__name__}")
         try:
-            return model.parse(value)
-        except LGentError as err:
+            return model(**value)
+        except (LGentError, pydantic.ValidationError) as err:
             raise ValueError(str(err)) from None
 
     return parse
 
 
-Entry = Annotated[CatalogEntry, PlainValidator(
-    _parser(CatalogEntry), json_schema_input_type=CatalogEntry)]
-Preferences = Annotated[ResolutionPreferences, PlainValidator(
-    _parser(ResolutionPreferences), json_schema_input_type=ResolutionPreferences)]
+def _lgent_model(model: type[BaseModel]) -> PlainValidator:
+    return PlainValidator(_parser(model), json_schema_input_type=model)
+
+
+Entry = Annotated[CatalogEntry, _lgent_model(CatalogEntry)]
+Preferences = Annotated[ResolutionPreferences, _lgent_model(ResolutionPreferences)]
+CallerContext = Annotated[QueryContext, _lgent_model(QueryContext)]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE_TOOLS = frozenset({"register", "remove"})
@@ -117,7 +136,10 @@ class _Server(MCPServer[Any]):
     refused: frozenset[str] = frozenset()
 
     async def call_tool(
-        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None,
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        context: Context[Any, Any] | None = None,
     ) -> CallToolResult | InputRequiredResult:
         if name in self.refused:
             raise ToolError(READ_ONLY.format(name=name))
@@ -152,23 +174,34 @@ def build_mcp_server(
                     log.warning("warm-up: %s", problem)
 
     server = _Server(
-        "lgent", version=_version(), instructions=INSTRUCTIONS, log_level="WARNING",
+        "lgent",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
         lifespan=lifespan,
     )
-    tool = _registrar(server)
+
+    def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        return server.tool(annotations=annotations, structured_output=True)
 
     @tool(_READ)
     async def search(
         query: Query,
         constraints: Constraints = (),
         limit: Limit = 10,
-        context: Annotated[QueryContext | None, Field(
-            description="What you were doing: artifacts used before (user_history) and the "
-                        "pipeline being built, with ??? for holes (current_pipeline).")] = None,
-        lenient: Annotated[bool, Field(
-            description="Read broken keyword syntax as plain words instead of failing.")] = True,
-        explain: Annotated[bool, Field(
-            description="Include each result's explanation tree.")] = False,
+        context: Annotated[
+            CallerContext | None,
+            Field(
+                description="What you were doing: artifacts used before (user_history) and the "
+                "pipeline being built, with ??? for holes (current_pipeline)."
+            ),
+        ] = None,
+        lenient: Annotated[
+            bool, Field(description="Read broken keyword syntax as plain words instead of failing.")
+        ] = True,
+        explain: Annotated[
+            bool, Field(description="Include each result's explanation tree.")
+        ] = False,
     ) -> QueryResponse:
         """Find artifacts by name, by intent or by type: every brain that can help is asked and
         the answers fused. Results carry ids, scores, which brains found them (sources), and the
@@ -182,21 +215,34 @@ def build_mcp_server(
         output_type: TypeName,
         contracts: Contracts = (),
         constraints: Constraints = (),
-        preferences: Annotated[Preferences | None, Field(
-            description="Ranking weights (0..1) of success, recency, usage and version.")] = None,
+        preferences: Annotated[
+            Preferences | None,
+            Field(description="Ranking weights (0..1) of success, recency, usage and version."),
+        ] = None,
     ) -> Resolution:
         """The best healthy artifact that takes input_type (or a supertype) and gives output_type
         (or a subtype), with its score breakdown, the runners-up and the rejected candidates."""
-        requirement = TypeRequirement(input_type=input_type, output_type=output_type,
-                                      contracts=contracts, constraints=constraints)
+        requirement = TypeRequirement(
+            input_type=input_type,
+            output_type=output_type,
+            contracts=contracts,
+            constraints=constraints,
+        )
         return await _call(lg.resolve(requirement, preferences))
 
     @tool(_READ)
     async def fill_holes(
-        pipeline: Annotated[list[Annotated[str, Field(max_length=limits.MAX_TYPE_NAME_LENGTH)]],
-                            Field(min_length=2, max_length=20, description=(
-                                "Types or artifact ids in order, with ??? for each hole, "
-                                "e.g. ['DataSource', '???', 'Database']."))],
+        pipeline: Annotated[
+            list[Annotated[str, Field(max_length=limits.MAX_TYPE_NAME_LENGTH)]],
+            Field(
+                min_length=2,
+                max_length=20,
+                description=(
+                    "Types or artifact ids in order, with ??? for each hole, "
+                    "e.g. ['DataSource', '???', 'Database']."
+                ),
+            ),
+        ],
         contracts: Contracts = (),
     ) -> FilledPipeline:
         """Fill every ??? of a pipeline with one artifact or a short chain of artifacts whose
@@ -243,25 +289,11 @@ def build_mcp_server(
     async def remove(id: ArtifactId, version: Version = None) -> RemoveAnswer:
         """Remove an artifact: every version, or only version."""
         removed = await _call(lg.remove(id, version))
-        return RemoveAnswer(id=id, version=version, removed=removed,
-                            change_number=await lg.change_number())
+        return RemoveAnswer(
+            id=id, version=version, removed=removed, change_number=await lg.change_number()
+        )
 
     return server
-
-
-def _registrar(
-    server: MCPServer[Any],
-) -> Callable[[ToolAnnotations], Callable[[Callable[..., Any]], Callable[..., Any]]]:
-    def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        return server.tool(annotations=annotations, structured_output=True)
-
-    return tool
-
-
-def _version() -> str:
-    from lgent import __version__
-
-    return __version__
 
 
 async def serve_stdio(home: str | os.PathLike[str] | None, *, allow_writes: bool = False) -> None:

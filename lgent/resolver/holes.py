@@ -19,18 +19,24 @@ HOLE = "???"
 MAX_PIPELINE = 50
 
 
-def fill_holes(resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str] = ()) -> FilledPipeline:
+def fill_holes(
+    resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str] = ()
+) -> FilledPipeline:
     """Every ``???`` of ``pipeline`` filled with one artifact or a short path of them."""
     with resolver.graph.lock:
         return _fill(resolver, pipeline, contracts)
 
 
-def _fill(resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str]) -> FilledPipeline:
+def _fill(
+    resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str]
+) -> FilledPipeline:
     if not pipeline or len(pipeline) > MAX_PIPELINE:
         raise QueryError(f"a pipeline needs 1 to {MAX_PIPELINE} steps, got {len(pipeline)}")
     steps = [s.strip() for s in pipeline]
     if steps[0] == HOLE or steps[-1] == HOLE:
-        raise QueryError("a pipeline cannot start or end with '???': each hole needs a known step on both sides")
+        raise QueryError(
+            "a pipeline cannot start or end with '???': each hole needs a known step on both sides"
+        )
     out: list[PipelineStep] = []
     index = 0
     while index < len(steps):
@@ -60,16 +66,22 @@ def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> 
         if typed is None:
             raise QueryError(f"pipeline step {position} ({step}) has no {side} type to connect to")
         return typed
-    raise QueryError(f"pipeline step {position} ({step!r}) is neither a known type nor an artifact; "
-                     f"{graph.unknown_type_message(step)}")
+    raise QueryError(
+        f"pipeline step {position} ({step!r}) is neither a known type nor an artifact; "
+        f"{graph.unknown_type_message(step)}"
+    )
 
 
-def _bridge(resolver: DependencyResolver, left: str, right: str, holes: int,
-            contracts: tuple[str, ...]) -> PipelineStep:
+def _bridge(
+    resolver: DependencyResolver, left: str, right: str, holes: int, contracts: tuple[str, ...]
+) -> PipelineStep:
     try:
-        single = resolver.resolve(TypeRequirement(input_type=left, output_type=right, contracts=contracts))
+        single = resolver.resolve(
+            TypeRequirement(input_type=left, output_type=right, contracts=contracts)
+        )
         return PipelineStep(
-            filled_with=(single.best.id,), types=(left, right),
+            filled_with=(single.best.id,),
+            types=(left, right),
             reason=f"{single.best.id} takes {left} and gives {right} (score {single.score.total:.3f})",
         )
     except DependencyError as err:
@@ -79,14 +91,20 @@ def _bridge(resolver: DependencyResolver, left: str, right: str, holes: int,
         if len(path.ids) < 2:
             continue
         found = entries(path.ids)
-        if all(i in found and not health_problems(found[i]) and set(contracts) <= set(found[i].contracts)
-               for i in path.ids):
+        if all(
+            i in found
+            and not health_problems(found[i])
+            and set(contracts) <= set(found[i].contracts)
+            for i in path.ids
+        ):
             return PipelineStep(
-                filled_with=path.ids, types=path.types,
+                filled_with=path.ids,
+                types=path.types,
                 reason=f"no single artifact fits ({single_error}); composed {' >> '.join(path.ids)} "
-                       f"through {' -> '.join(path.types)}",
+                f"through {' -> '.join(path.types)}",
             )
     raise DependencyError(
         f"cannot fill {left} -> ??? -> {right}: {single_error}; and no path of healthy artifacts "
-        f"of at most {min(holes + 2, 6)} steps connects them", single_error.candidates,
+        f"of at most {min(holes + 2, 6)} steps connects them",
+        single_error.candidates,
     )

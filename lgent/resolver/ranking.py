@@ -13,7 +13,7 @@ def recency_score(last_used: datetime | None, now: datetime, half_life_days: flo
     if last_used is None:
         return 0.0
     age_days = max((now - last_used).total_seconds() / 86400.0, 0.0)
-    return 0.5 ** (age_days / half_life_days)
+    return float(0.5 ** (age_days / half_life_days))
 
 
 def usage_score(usage_count: int, saturation: int) -> float:
@@ -25,23 +25,35 @@ def version_score(version: str) -> float:
     """Maturity: ``1 - 0.5 ** (major + minor / 10)`` (0.x is young, 1.0 gives 0.5, 3.0 gives
     0.875), halved for a pre-release."""
     parsed = Version(version)
-    maturity = 1.0 - 0.5 ** (parsed.major + min(parsed.minor, 9) / 10)
+    maturity = 1.0 - float(0.5 ** (parsed.major + min(parsed.minor, 9) / 10))
     return maturity * (0.5 if parsed.prerelease else 1.0)
 
 
-def preference_score(entry: CatalogEntry, prefs: ResolutionPreferences, now: datetime) -> ScoreBreakdown:
+def preference_score(
+    entry: CatalogEntry, prefs: ResolutionPreferences, now: datetime
+) -> ScoreBreakdown:
     """The weighted score of one candidate, with every component shown."""
     success = entry.success_rate if entry.success_rate is not None else 0.0
     recency = recency_score(entry.last_used, now, prefs.recency_half_life_days)
     usage = usage_score(entry.usage_count, prefs.usage_saturation)
     version = version_score(entry.version)
     weights = {
-        "success": prefs.success_weight, "recency": prefs.recency_weight,
-        "usage": prefs.usage_weight, "version": prefs.version_weight,
+        "success": prefs.success_weight,
+        "recency": prefs.recency_weight,
+        "usage": prefs.usage_weight,
+        "version": prefs.version_weight,
     }
-    total = (weights["success"] * success + weights["recency"] * recency
-             + weights["usage"] * usage + weights["version"] * version)
+    total = (
+        weights["success"] * success
+        + weights["recency"] * recency
+        + weights["usage"] * usage
+        + weights["version"] * version
+    )
     return ScoreBreakdown(
-        success=round(success, 6), recency=round(recency, 6), usage=round(usage, 6),
-        version=round(version, 6), total=round(total, 6), weights=weights,
+        success=round(success, 6),
+        recency=round(recency, 6),
+        usage=round(usage, 6),
+        version=round(version, 6),
+        total=round(total, 6),
+        weights=weights,
     )

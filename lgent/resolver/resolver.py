@@ -50,22 +50,30 @@ def health_problems(entry: CatalogEntry) -> list[str]:
 class DependencyResolver:
     """Resolves type requirements against the graph brain's lattice and the catalog's entries."""
 
-    def __init__(self, graph: GraphBrain, entries: Entries, *, clock: Callable[[], datetime] = now_utc) -> None:
+    def __init__(
+        self, graph: GraphBrain, entries: Entries, *, clock: Callable[[], datetime] = now_utc
+    ) -> None:
         self.graph = graph
         self.entries = entries
         self.clock = clock
 
-    def resolve(self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None) -> Resolution:
+    def resolve(
+        self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None
+    ) -> Resolution:
         """The best artifact for ``requirement``; raises DependencyError when there is none."""
         with self.graph.lock:  # the candidates and the near misses read one state of the graph
             return self._resolve(requirement, preferences)
 
-    def _resolve(self, requirement: TypeRequirement, preferences: ResolutionPreferences | None) -> Resolution:
+    def _resolve(
+        self, requirement: TypeRequirement, preferences: ResolutionPreferences | None
+    ) -> Resolution:
         prefs = preferences or ResolutionPreferences()
         wanted_in = self._type(requirement.input_type, "input_type")
         wanted_out = self._type(requirement.output_type, "output_type")
         constraints = parse_constraints(list(requirement.constraints))
-        ids = sorted(info.id for info in self.graph.type_candidates(TypeQuery(wanted_in, wanted_out)))
+        ids = sorted(
+            info.id for info in self.graph.type_candidates(TypeQuery(wanted_in, wanted_out))
+        )
         entries = self.entries(ids)
         now = self.clock()
         ranked: list[RankedCandidate] = []
@@ -82,14 +90,20 @@ class DependencyResolver:
             if reasons:
                 rejected.append(Rejection(id=artifact_id, reasons=tuple(reasons)))
             else:
-                ranked.append(RankedCandidate(entry=entry, score=preference_score(entry, prefs, now)))
+                ranked.append(
+                    RankedCandidate(entry=entry, score=preference_score(entry, prefs, now))
+                )
         if not ranked:
             raise self._no_candidate(requirement, wanted_in, wanted_out, rejected)
         ranked.sort(key=lambda c: (-c.score.total, c.entry.id))
         best = ranked[0]
         return Resolution(
-            requirement=requirement, best=best.entry, score=best.score,
-            runners_up=tuple(ranked[1 : 1 + RUNNERS_UP]), rejected=tuple(rejected), considered=len(ids),
+            requirement=requirement,
+            best=best.entry,
+            score=best.score,
+            runners_up=tuple(ranked[1 : 1 + RUNNERS_UP]),
+            rejected=tuple(rejected),
+            considered=len(ids),
         )
 
     def _type(self, text: str, field: str) -> str:
@@ -98,8 +112,9 @@ class DependencyResolver:
             raise TypeLatticeError(f"{field}: {self.graph.unknown_type_message(text)}")
         return name
 
-    def _no_candidate(self, req: TypeRequirement, wanted_in: str, wanted_out: str,
-                      rejected: list[Rejection]) -> DependencyError:
+    def _no_candidate(
+        self, req: TypeRequirement, wanted_in: str, wanted_out: str, rejected: list[Rejection]
+    ) -> DependencyError:
         closest = list(rejected[:CLOSEST])
         if len(closest) < CLOSEST:
             closest += self._type_near_misses(wanted_in, wanted_out, CLOSEST - len(closest))
@@ -112,7 +127,9 @@ class DependencyResolver:
             lines = "; ".join(f"{r.id} ({', '.join(r.reasons)})" for r in closest)
             message = f"no artifact satisfies {what}; closest: {lines}"
         else:
-            message = f"no artifact satisfies {what}, and none takes {wanted_in} or gives {wanted_out}"
+            message = (
+                f"no artifact satisfies {what}, and none takes {wanted_in} or gives {wanted_out}"
+            )
         return DependencyError(message, closest)
 
     def _type_near_misses(self, wanted_in: str, wanted_out: str, count: int) -> list[Rejection]:
@@ -121,11 +138,16 @@ class DependencyResolver:
         misses: list[tuple[float, Rejection]] = []
         for info in self.graph.info.values():
             takes = info.input_type is not None and lattice.is_subtype(wanted_in, info.input_type)
-            gives = info.output_type is not None and lattice.is_subtype(info.output_type, wanted_out)
+            gives = info.output_type is not None and lattice.is_subtype(
+                info.output_type, wanted_out
+            )
             if takes == gives:
                 continue
-            reason = (f"type mismatch: gives {info.output_type or 'nothing'}, not {wanted_out}" if takes
-                      else f"type mismatch: takes {info.input_type or 'nothing'}, not {wanted_in}")
+            reason = (
+                f"type mismatch: gives {info.output_type or 'nothing'}, not {wanted_out}"
+                if takes
+                else f"type mismatch: takes {info.input_type or 'nothing'}, not {wanted_in}"
+            )
             misses.append((-info.health, Rejection(id=info.id, reasons=(reason,))))
         misses.sort(key=lambda m: (m[0], m[1].id))
         return [r for _, r in misses[:count]]

@@ -22,18 +22,27 @@ def big_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("big") / "big.jsonl"
     with path.open("w") as f:
         for i in range(N):
-            f.write(json.dumps({
-                "id": f"Tool{i:06d}", "name": f"Tool{i:06d}", "version": "1.0.0",
-                "description": f"synthetic tool number {i} " + "padding " * 20,
-                "keywords": ["synthetic", f"k{i % 97}"], "success_rate": (i % 100) / 100,
-            }) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": f"Tool{i:06d}",
+                        "name": f"Tool{i:06d}",
+                        "version": "1.0.0",
+                        "description": f"synthetic tool number {i} " + "padding " * 20,
+                        "keywords": ["synthetic", f"k{i % 97}"],
+                        "success_rate": (i % 100) / 100,
+                    }
+                )
+                + "\n"
+            )
     return path
 
 
 def start_load(home: Path, path: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "lgent.cli", "--home", str(home), "load", str(path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 

@@ -23,9 +23,18 @@ def line(**fields: object) -> str:
     ("content", "fragment"),
     [
         (line(description="d" * 10_000_000), "line longer than 1000000 characters"),
-        (line(description="d" * 500_000), "description: String should have at most 20000 characters"),
-        (line(keywords=[f"k{i}" for i in range(100_000)]), "keywords: Tuple should have at most 200 items"),
-        (line(keywords=[f"k{i}" for i in range(300)]), "keywords: Tuple should have at most 200 items"),
+        (
+            line(description="d" * 500_000),
+            "description: String should have at most 20000 characters",
+        ),
+        (
+            line(keywords=[f"k{i}" for i in range(100_000)]),
+            "keywords: Tuple should have at most 200 items",
+        ),
+        (
+            line(keywords=[f"k{i}" for i in range(300)]),
+            "keywords: Tuple should have at most 200 items",
+        ),
         (line(name="bell\x07"), "control character"),
         ('{"id": "X", "name": "X"\n', "invalid JSON"),
         ("[1, 2]\n", "expected an object, got list"),
@@ -51,7 +60,9 @@ def test_invalid_utf8_and_binary(tmp_path: Path) -> None:
 
 def test_bad_front_matter_and_yaml(tmp_path: Path) -> None:
     (tmp_path / "card.md").write_text("---\nid: [unclosed\n---\nbody\n", encoding="utf-8")
-    (tmp_path / "tools.yaml").write_text("- id: A\n  name: A\n  status: vanished\n", encoding="utf-8")
+    (tmp_path / "tools.yaml").write_text(
+        "- id: A\n  name: A\n  status: vanished\n", encoding="utf-8"
+    )
     with pytest.raises(LoadError) as info:
         read_path(tmp_path)
     messages = [str(e) for e in info.value.errors]
@@ -63,7 +74,9 @@ async def test_a_hostile_file_leaves_the_catalog_unchanged(tmp_path: Path) -> No
     good = tmp_path / "good.jsonl"
     good.write_text(line(), encoding="utf-8")
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(line(id="Y", name="Y") + line(id="Z", name="Z", description="z" * 30_000), encoding="utf-8")
+    bad.write_text(
+        line(id="Y", name="Y") + line(id="Z", name="Z", description="z" * 30_000), encoding="utf-8"
+    )
     async with LGent.open(tmp_path / "home") as lg:
         await lg.load(good)
         before = await lg.stats()
@@ -74,15 +87,35 @@ async def test_a_hostile_file_leaves_the_catalog_unchanged(tmp_path: Path) -> No
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=12,
 )
-FIELDS = st.sampled_from(["id", "name", "version", "status", "entity_type", "keywords", "relations",
-                          "success_rate", "input_type", "type", "subtype_of", "params", "last_used", "zzz"])
+FIELDS = st.sampled_from(
+    [
+        "id",
+        "name",
+        "version",
+        "status",
+        "entity_type",
+        "keywords",
+        "relations",
+        "success_rate",
+        "input_type",
+        "type",
+        "subtype_of",
+        "params",
+        "last_used",
+        "zzz",
+    ]
+)
 RECORDS = st.dictionaries(FIELDS, JSON_VALUES, max_size=6)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(st.one_of(RECORDS.map(json.dumps), st.text(max_size=40)), max_size=6))
 def test_fuzz_loader_gives_records_or_a_load_error(tmp_path: Path, lines: list[str]) -> None:
     path = tmp_path / "fuzz.jsonl"

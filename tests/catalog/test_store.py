@@ -43,7 +43,7 @@ def test_missing_ids(store: CatalogStore) -> None:
     with pytest.raises(NotFoundError, match="no artifact with id 'nope'"):
         store.get("nope")
     store.register(make_entry("A", version="1.0.0"))
-    with pytest.raises(NotFoundError, match="at version 9.9.9"):
+    with pytest.raises(NotFoundError, match=r"at version 9\.9\.9"):
         store.get("A", "9.9.9")
     with pytest.raises(NotFoundError):
         store.remove("nope")
@@ -58,17 +58,21 @@ def test_remove_all_versions_or_one(store: CatalogStore) -> None:
 
 
 def test_list_filters(store: CatalogStore) -> None:
-    store.register_batch([
-        make_entry("A", entity_type="agent", status="active", author="ann", input_type="PDF"),
-        make_entry("B", entity_type="tool", status="deprecated", author="bob", output_type="Text"),
-        make_entry("C", entity_type="agent", status="deprecated", author="ann"),
-    ])
-    ids = lambda f: [e.id for e in store.list(f)]  # noqa: E731
+    store.register_batch(
+        [
+            make_entry("A", entity_type="agent", status="active", author="ann", input_type="PDF"),
+            make_entry(
+                "B", entity_type="tool", status="deprecated", author="bob", output_type="Text"
+            ),
+            make_entry("C", entity_type="agent", status="deprecated", author="ann"),
+        ]
+    )
+    ids = lambda f: [e.id for e in store.list_entries(f)]  # noqa: E731
     assert ids(EntryFilter(entity_type="agent")) == ["A", "C"]
     assert ids(EntryFilter(status="deprecated", author="ann")) == ["C"]
     assert ids(EntryFilter(input_type="PDF")) == ["A"]
     assert ids(EntryFilter(output_type="Text")) == ["B"]
-    assert [e.id for e in store.list(limit=1, offset=1)] == ["B"]
+    assert [e.id for e in store.list_entries(limit=1, offset=1)] == ["B"]
     assert store.count(EntryFilter(status="deprecated")) == 2
 
 
@@ -79,7 +83,10 @@ def test_change_log(store: CatalogStore) -> None:
     store.register(make_entry("A", description="changed"))
     store.remove("B")
     changes = store.changes_since(n)
-    assert [(c.kind, c.op, c.key) for c in changes] == [("entry", "upsert", "A"), ("entry", "remove", "B")]
+    assert [(c.kind, c.op, c.key) for c in changes] == [
+        ("entry", "upsert", "A"),
+        ("entry", "remove", "B"),
+    ]
     assert [c.seq for c in changes] == [n + 1, n + 2]
     assert store.changes_since(store.change_number()) == []
     kinds = {(c.kind, c.key) for c in store.changes_since(0)}
@@ -102,17 +109,23 @@ def test_batch_is_atomic(store: CatalogStore) -> None:
 
 
 def test_types_round_trip(store: CatalogStore) -> None:
-    store.register_batch([], [TypeDecl(type="Document"), TypeDecl(type="PDF", subtype_of=("Document",))])
+    store.register_batch(
+        [], [TypeDecl(type="Document"), TypeDecl(type="PDF", subtype_of=("Document",))]
+    )
     assert [t.type for t in store.types()] == ["Document", "PDF"]
     store.remove_type("PDF")
     assert [t.type for t in store.types()] == ["Document"]
 
 
 def test_stats(store: CatalogStore) -> None:
-    store.register_batch([
-        make_entry("A", entity_type="agent", relations=[{"type": "depends_on", "target": "B"}]),
-        make_entry("B", version="1.0.0"), make_entry("B", version="1.1.0"),
-    ], [TypeDecl(type="PDF")])
+    store.register_batch(
+        [
+            make_entry("A", entity_type="agent", relations=[{"type": "depends_on", "target": "B"}]),
+            make_entry("B", version="1.0.0"),
+            make_entry("B", version="1.1.0"),
+        ],
+        [TypeDecl(type="PDF")],
+    )
     stats = store.stats()
     assert stats["artifacts"] == 2 and stats["versions"] == 3
     assert stats["types"] == 1 and stats["relations"] == 1

@@ -11,20 +11,39 @@ from pathlib import Path
 import pytest
 
 
-def lgent(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def lgent(
+    home: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "lgent.cli", "--home", str(home), *args]
-    return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=120)
+    return subprocess.run(
+        cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=120
+    )
 
 
 @pytest.fixture
 def catalog_file(tmp_path: Path) -> Path:
     f = tmp_path / "cat.jsonl"
     records = [
-        {"type": "Document"}, {"type": "PDF", "subtype_of": ["Document"]},
-        {"id": "PDFParser", "name": "PDFParser", "entity_type": "tool", "status": "deprecated",
-         "author": "ann", "input_type": "PDF", "output_type": "Document", "version": "1.0.0"},
-        {"id": "PDFParser_v2", "name": "PDFParser_v2", "entity_type": "agent", "author": "ann",
-         "relations": [{"type": "successor_to", "target": "PDFParser"}], "version": "2.0.0"},
+        {"type": "Document"},
+        {"type": "PDF", "subtype_of": ["Document"]},
+        {
+            "id": "PDFParser",
+            "name": "PDFParser",
+            "entity_type": "tool",
+            "status": "deprecated",
+            "author": "ann",
+            "input_type": "PDF",
+            "output_type": "Document",
+            "version": "1.0.0",
+        },
+        {
+            "id": "PDFParser_v2",
+            "name": "PDFParser_v2",
+            "entity_type": "agent",
+            "author": "ann",
+            "relations": [{"type": "successor_to", "target": "PDFParser"}],
+            "version": "2.0.0",
+        },
     ]
     f.write_text("".join(json.dumps(r) + "\n" for r in records))
     return f
@@ -49,7 +68,9 @@ def test_show_list_remove(tmp_path: Path, catalog_file: Path) -> None:
     assert "deprecated" in human.stdout
     listed = json.loads(lgent(home, "list", "--status", "deprecated", "--json").stdout)
     assert [e["id"] for e in listed] == ["PDFParser"]
-    assert [e["id"] for e in json.loads(lgent(home, "list", "--type", "agent", "--json").stdout)] == ["PDFParser_v2"]
+    assert [
+        e["id"] for e in json.loads(lgent(home, "list", "--type", "agent", "--json").stdout)
+    ] == ["PDFParser_v2"]
     assert "2 artifact(s)" in lgent(home, "list", "--author", "ann").stdout
     assert lgent(home, "remove", "PDFParser").returncode == 0
     assert json.loads(lgent(home, "stats", "--json").stdout)["artifacts"] == 1
@@ -69,8 +90,11 @@ def test_user_errors_are_one_line_without_traceback(tmp_path: Path, catalog_file
     assert missing.returncode == 1
     assert missing.stderr.strip() == "error: no artifact with id 'Nope'"
     bad = tmp_path / "bad.jsonl"
-    bad.write_text("".join(json.dumps({"id": f"B{i}", "name": "B"}) + "\n" for i in range(6))
-                   + json.dumps({"id": "B6", "name": "B", "success_rate": 3}) + "\n")
+    bad.write_text(
+        "".join(json.dumps({"id": f"B{i}", "name": "B"}) + "\n" for i in range(6))
+        + json.dumps({"id": "B6", "name": "B", "success_rate": 3})
+        + "\n"
+    )
     failed = lgent(home, "load", str(bad))
     assert failed.returncode == 1
     assert "Traceback" not in failed.stderr

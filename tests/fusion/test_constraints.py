@@ -8,9 +8,19 @@ from lgent.errors import ConstraintError
 from lgent.fusion.constraints import parse_constraint, parse_constraints
 from tests.conftest import make_entry
 
-FAST_LOCAL = make_entry("A", latency_ms=800, execution="local", success_rate=0.95, usage_count=500,
-                        entity_type="agent", contracts=["deterministic"], author="ToolForge")
-SLOW_CLOUD = make_entry("B", latency_ms=4000, execution="cloud", success_rate=0.4, status="deprecated")
+FAST_LOCAL = make_entry(
+    "A",
+    latency_ms=800,
+    execution="local",
+    success_rate=0.95,
+    usage_count=500,
+    entity_type="agent",
+    contracts=["deterministic"],
+    author="ToolForge",
+)
+SLOW_CLOUD = make_entry(
+    "B", latency_ms=4000, execution="cloud", success_rate=0.4, status="deprecated"
+)
 UNKNOWN = make_entry("C")
 
 
@@ -72,6 +82,9 @@ def test_bad_constraints_name_the_phrase(text: str, message: str) -> None:
 
 def test_parse_many_and_none() -> None:
     assert parse_constraints(None) == []
-    assert [c.attribute for c in parse_constraints(["latency < 2s", "local execution"])] == ["latency_ms", "execution"]
+    assert [c.attribute for c in parse_constraints(["latency < 2s", "local execution"])] == [
+        "latency_ms",
+        "execution",
+    ]
     with pytest.raises(ConstraintError):
         parse_constraints(["local", 42])  # type: ignore[list-item]

@@ -19,8 +19,10 @@ async def test_seed_scenario(open_example: OpenHome) -> None:
         response = await lg.query(
             "process financial PDFs and extract sentiment",
             constraints=["latency < 2s", "local execution"],
-            context=QueryContext(user_history=("previously used Summarizer_v4",),
-                                 current_pipeline=("DataSource", "???", "Database")),
+            context=QueryContext(
+                user_history=("previously used Summarizer_v4",),
+                current_pipeline=("DataSource", "???", "Database"),
+            ),
         )
     first = response.results[0]
     assert first.id == "FinancialPDFAnalyzer"
@@ -33,7 +35,10 @@ async def test_seed_scenario(open_example: OpenHome) -> None:
     assert "local execution only" in response.query_interpretation
     assert "graph (" in response.query_interpretation  # says which brain did not run, and why
     assert response.serendipity
-    assert any(len(item.composition) >= 1 and "DataSource -> ??? -> Database" in item.reason for item in response.serendipity)
+    assert any(
+        len(item.composition) >= 1 and "DataSource -> ??? -> Database" in item.reason
+        for item in response.serendipity
+    )
     top = {r.id for r in response.results}
     assert not top & {item.artifact_id for item in response.serendipity}
     assert response.total_matches >= len(response.results) and response.search_time_ms > 0
@@ -114,7 +119,9 @@ async def test_response_cache_and_invalidation(
         again = await lg.query("quantum   teleportation widget")
         assert again.cached and not first.cached
         assert [r.id for r in again.results] == [r.id for r in first.results]
-        await lg.register(make_entry("QuantumTeleporter", description="quantum teleportation widget"))
+        await lg.register(
+            make_entry("QuantumTeleporter", description="quantum teleportation widget")
+        )
         fresh = await lg.query("quantum teleportation widget")
         assert not fresh.cached and fresh.results[0].id == "QuantumTeleporter"
 
@@ -123,12 +130,18 @@ async def test_response_cache_and_invalidation(
     ("call", "error", "message"),
     [
         ({"query": "author:(unclosed"}, QuerySyntaxError, "expected ')'"),
-        ({"query": "pdf", "constraints": ["latency < soon"]}, ConstraintError, "bad constraint 'latency < soon'"),
+        (
+            {"query": "pdf", "constraints": ["latency < soon"]},
+            ConstraintError,
+            "bad constraint 'latency < soon'",
+        ),
         ({"query": "   "}, QueryError, "the query is empty"),
         ({"query": "pdf", "limit": 0}, QueryError, "limit must be an integer from 1 to 1000"),
     ],
 )
-async def test_query_errors(open_example: OpenHome, call: dict[str, object], error: type[Exception], message: str) -> None:
+async def test_query_errors(
+    open_example: OpenHome, call: dict[str, object], error: type[Exception], message: str
+) -> None:
     async with open_example() as lg:
         with pytest.raises(error) as info:
             await lg.query(**call)  # type: ignore[arg-type]

@@ -34,7 +34,10 @@ def test_zero_weight_brain_only_breaks_ties_never_adds() -> None:
 
 def test_duplicates_in_one_list_count_once_at_their_best_rank() -> None:
     fused = weighted_rrf({"x": [("a", 1), ("a", 1), ("b", 1)]}, {"x": 1.0})
-    assert {f.id: f.score for f in fused} == {"a": pytest.approx(1 / 61), "b": pytest.approx(1 / 63)}
+    assert {f.id: f.score for f in fused} == {
+        "a": pytest.approx(1 / 61),
+        "b": pytest.approx(1 / 63),
+    }
 
 
 def test_ties_are_deterministic() -> None:
@@ -48,7 +51,10 @@ def test_k_must_be_positive() -> None:
 
 
 def test_score_fusion_normalizes_per_brain() -> None:
-    rankings = {"keyword": [("a", 10.0), ("b", 6.0), ("c", 2.0)], "semantic": [("c", 0.9), ("a", 0.5)]}
+    rankings = {
+        "keyword": [("a", 10.0), ("b", 6.0), ("c", 2.0)],
+        "semantic": [("c", 0.9), ("a", 0.5)],
+    }
     fused = weighted_score_fusion(rankings, {"keyword": 0.5, "semantic": 0.5})
     by_id = {f.id: f.score for f in fused}
     assert by_id["a"] == pytest.approx(0.5 * 1.0 + 0.5 * 0.0)

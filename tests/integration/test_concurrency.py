@@ -14,7 +14,9 @@ from lgent.catalog.store import Change
 pytestmark = pytest.mark.real_model
 
 
-async def test_eight_readers_and_a_writer(example_home: Path, real_embedder: Embedder, tmp_path: Path) -> None:
+async def test_eight_readers_and_a_writer(
+    example_home: Path, real_embedder: Embedder, tmp_path: Path
+) -> None:
     home = tmp_path / "home"
     shutil.copytree(example_home, home)
     report = await run_concurrency(home, seconds=8, readers=8, embedder=real_embedder)
@@ -25,8 +27,12 @@ async def test_eight_readers_and_a_writer(example_home: Path, real_embedder: Emb
 
 
 def test_alive_at_replays_the_change_log() -> None:
-    log = [Change(5, "entry", "upsert", "A", "1.0.0"), Change(6, "type", "upsert", "T", None),
-           Change(7, "entry", "remove", "B", None), Change(8, "entry", "remove", "A", "1.0.0")]
+    log = [
+        Change(5, "entry", "upsert", "A", "1.0.0"),
+        Change(6, "type", "upsert", "T", None),
+        Change(7, "entry", "remove", "B", None),
+        Change(8, "entry", "remove", "A", "1.0.0"),
+    ]
     assert alive_at(log, 4, {"B"}) == {"B"}
     assert alive_at(log, 6, {"B"}) == {"A", "B"}
     assert alive_at(log, 8, {"B"}) == {"A"}  # removing one version leaves the artifact

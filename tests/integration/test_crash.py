@@ -19,8 +19,12 @@ TRIALS = [(operation, random.Random(n).uniform(0.3, 3.0)) for n, operation in en
 
 
 @pytest.mark.parametrize(("operation", "delay"), TRIALS)
-def test_crash_trial(example_home: Path, real_embedder: Embedder, tmp_path: Path, operation: str, delay: float) -> None:
-    trial = run_crash_trial(example_home, tmp_path / "trial", operation, delay, embedder=real_embedder)
+def test_crash_trial(
+    example_home: Path, real_embedder: Embedder, tmp_path: Path, operation: str, delay: float
+) -> None:
+    trial = run_crash_trial(
+        example_home, tmp_path / "trial", operation, delay, embedder=real_embedder
+    )
     assert trial.batch_state in ("none", "all"), trial
     assert trial.doctor_failures == [], trial
     assert trial.results_equal, trial.mismatches

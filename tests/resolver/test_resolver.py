@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from lgent import (
     DependencyError,
-    LGent,
     QueryError,
     ResolutionPreferences,
     TypeLatticeError,
@@ -22,7 +20,9 @@ from tests.conftest import OpenHome, make_entry
 async def test_resolve_pdf_to_sentiment_deterministic(open_example: OpenHome) -> None:
     async with open_example() as lg:
         resolution = await lg.resolve(
-            TypeRequirement(input_type="PDF", output_type="SentimentScore", contracts=("deterministic",))
+            TypeRequirement(
+                input_type="PDF", output_type="SentimentScore", contracts=("deterministic",)
+            )
         )
     best = resolution.best
     assert best.id == "FinancialPDFAnalyzer"
@@ -38,7 +38,9 @@ async def test_resolve_pdf_to_sentiment_deterministic(open_example: OpenHome) ->
 async def test_subtyping_is_respected(open_example: OpenHome) -> None:
     async with open_example() as lg:
         # a FinancialPDF is a PDF, so PDF-accepting artifacts qualify
-        resolution = await lg.resolve(TypeRequirement(input_type="FinancialPDF", output_type="SentimentScore"))
+        resolution = await lg.resolve(
+            TypeRequirement(input_type="FinancialPDF", output_type="SentimentScore")
+        )
     assert resolution.best.input_type in {"PDF", "FinancialPDF", "Document"}
 
 
@@ -46,11 +48,15 @@ async def test_preferences_change_the_winner(open_example: OpenHome) -> None:
     async with open_example() as lg:
         by_usage = await lg.resolve(
             TypeRequirement(input_type="Text", output_type="SentimentScore"),
-            ResolutionPreferences(success_weight=0, recency_weight=0, usage_weight=1, version_weight=0),
+            ResolutionPreferences(
+                success_weight=0, recency_weight=0, usage_weight=1, version_weight=0
+            ),
         )
         by_success = await lg.resolve(
             TypeRequirement(input_type="Text", output_type="SentimentScore"),
-            ResolutionPreferences(success_weight=1, recency_weight=0, usage_weight=0, version_weight=0),
+            ResolutionPreferences(
+                success_weight=1, recency_weight=0, usage_weight=0, version_weight=0
+            ),
         )
     everyone = [by_success.best, *(c.entry for c in by_success.runners_up)]
     assert by_success.best.success_rate == max(e.success_rate or 0 for e in everyone)
@@ -60,15 +66,38 @@ async def test_preferences_change_the_winner(open_example: OpenHome) -> None:
 @pytest.mark.parametrize(
     ("requirement", "error", "fragments"),
     [
-        (TypeRequirement(input_type="PDFF", output_type="Text"), TypeLatticeError, ["input_type: unknown type 'PDFF'", "did you mean PDF"]),
-        (TypeRequirement(input_type="PDF", output_type="Image"), DependencyError, ["no artifact satisfies PDF -> Image", "type mismatch"]),
-        (TypeRequirement(input_type="PDF", output_type="SentimentScore", contracts=("requires_gpu",)),
-         DependencyError, ["missing contract: requires_gpu", "FinancialPDFAnalyzer"]),
-        (TypeRequirement(input_type="PDF", output_type="SentimentScore", constraints=("latency < 10ms",)),
-         DependencyError, ["constraint: latency < 10ms"]),
+        (
+            TypeRequirement(input_type="PDFF", output_type="Text"),
+            TypeLatticeError,
+            ["input_type: unknown type 'PDFF'", "did you mean PDF"],
+        ),
+        (
+            TypeRequirement(input_type="PDF", output_type="Image"),
+            DependencyError,
+            ["no artifact satisfies PDF -> Image", "type mismatch"],
+        ),
+        (
+            TypeRequirement(
+                input_type="PDF", output_type="SentimentScore", contracts=("requires_gpu",)
+            ),
+            DependencyError,
+            ["missing contract: requires_gpu", "FinancialPDFAnalyzer"],
+        ),
+        (
+            TypeRequirement(
+                input_type="PDF", output_type="SentimentScore", constraints=("latency < 10ms",)
+            ),
+            DependencyError,
+            ["constraint: latency < 10ms"],
+        ),
     ],
 )
-async def test_resolution_errors(open_example: OpenHome, requirement: TypeRequirement, error: type[Exception], fragments: list[str]) -> None:
+async def test_resolution_errors(
+    open_example: OpenHome,
+    requirement: TypeRequirement,
+    error: type[Exception],
+    fragments: list[str],
+) -> None:
     async with open_example() as lg:
         with pytest.raises(error) as info:
             await lg.resolve(requirement)
@@ -113,6 +142,8 @@ def test_preference_math_by_hand() -> None:
     assert version_score("1.0.0") == pytest.approx(0.5)
     assert version_score("3.0.0") == pytest.approx(0.875)
     assert version_score("1.0.0-rc.1") == pytest.approx(0.25)
-    entry = make_entry("X", success_rate=0.8, usage_count=50, version="1.0.0", last_used="2026-08-03T00:00:00Z")
+    entry = make_entry(
+        "X", success_rate=0.8, usage_count=50, version="1.0.0", last_used="2026-08-03T00:00:00Z"
+    )
     score = preference_score(entry, ResolutionPreferences(), now)
     assert score.total == pytest.approx(0.4 * 0.8 + 0.2 * 0.5 + 0.2 * 0.5 + 0.2 * 0.5)

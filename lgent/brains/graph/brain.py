@@ -8,6 +8,7 @@ each hit says which relationship put it there and the path that justifies it.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import re
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from lgent.brains.base import BrainStatus, ChangeSet
-from lgent.brains.graph.compose import CompositionIndex, CompositionPath, Signature
+from lgent.brains.graph.compose import CompositionIndex, CompositionPath, Direction, Signature
 from lgent.brains.graph.lineage import LineageGraph, LineageHit, bfs
 from lgent.brains.graph.query import (
     Composition,
@@ -118,7 +119,9 @@ class GraphBrain:
         return self._change_number
 
     @_locked
-    def build(self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int) -> None:
+    def build(
+        self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
+    ) -> None:
         self._reset(types)
         for entry in entries:
             self._add(entry)
@@ -144,7 +147,10 @@ class GraphBrain:
     def status(self) -> BrainStatus:
         problems = self.composition.problems()
         return BrainStatus(
-            self.name, self._change_number >= 0, len(self.info), self._change_number,
+            self.name,
+            self._change_number >= 0,
+            len(self.info),
+            self._change_number,
             detail=f"{len(self.lattice)} types, {len(self.lineage.relations())} relations",
             extra={"type_problems": problems[:20]},
         )
@@ -154,16 +160,23 @@ class GraphBrain:
 
     def _add(self, entry: CatalogEntry) -> None:
         info = ArtifactInfo(
-            entry.id, entry.name, entry.status, entry.entity_type.value, entry.author,
-            entry.execution.value if entry.execution else None, health_of(entry),
-            _canonical_or_none(entry.input_type), _canonical_or_none(entry.output_type),
+            entry.id,
+            entry.name,
+            entry.status,
+            entry.entity_type.value,
+            entry.author,
+            entry.execution.value if entry.execution else None,
+            health_of(entry),
+            _canonical_or_none(entry.input_type),
+            _canonical_or_none(entry.output_type),
         )
         self.info[entry.id] = info
         self.lineage.set_relations(entry.id, [(r.type.value, r.target) for r in entry.relations])
-        try:
-            self.composition.add(Signature(entry.id, info.input_type, info.output_type, info.usable, info.health))
-        except TypeLatticeError:
-            pass  # a malformed type matches nothing; status() lists the problems
+        # a malformed type matches nothing; status() lists the problems
+        with contextlib.suppress(TypeLatticeError):
+            self.composition.add(
+                Signature(entry.id, info.input_type, info.output_type, info.usable, info.health)
+            )
 
     def _remove(self, artifact_id: str) -> None:
         if self.info.pop(artifact_id, None) is not None:
@@ -205,7 +218,7 @@ class GraphBrain:
                 rebuilt = expr
                 for raw, good in zip(args, fixed, strict=True):
                     rebuilt = re.sub(rf"\b{re.escape(raw)}\b", str(good), rebuilt, count=1)
-                return head + rebuilt[len(expr.split("[", 1)[0]):]
+                return head + rebuilt[len(expr.split("[", 1)[0]) :]
         return None
 
     @_locked
@@ -243,11 +256,20 @@ class GraphBrain:
         if op is None:
             named = self.artifact_id(text, fuzzy=False)
             if named is None:
-                return GraphResult([], None, "no type, composition or relationship question recognised")
-            return self._finish(self._named(named), None, filters, limit, "the query names an artifact")
+                return GraphResult(
+                    [], None, "no type, composition or relationship question recognised"
+                )
+            return self._finish(
+                self._named(named), None, filters, limit, "the query names an artifact"
+            )
         if isinstance(op, Composition):
-            paths = self.composition.find_paths(op.source, op.target, max_length=op.max_length or 4, k=max(limit, 5),
-                                                include_unusable=include_unusable)
+            paths = self.composition.find_paths(
+                op.source,
+                op.target,
+                max_length=op.max_length or 4,
+                k=max(limit, 5),
+                include_unusable=include_unusable,
+            )
             rows = _path_members(paths)
             return self._finish(rows, op, filters, limit, op.describe(), paths)
         if isinstance(op, TypeQuery):
@@ -256,8 +278,13 @@ class GraphBrain:
         return self._finish(self._relationship_rows(op), op, filters, limit, op.describe())
 
     def _finish(
-        self, rows: list[_Row], op: GraphQuery | None, filters: SearchFilters | None, limit: int,
-        reason: str, paths: list[CompositionPath] | None = None,
+        self,
+        rows: list[_Row],
+        op: GraphQuery | None,
+        filters: SearchFilters | None,
+        limit: int,
+        reason: str,
+        paths: list[CompositionPath] | None = None,
     ) -> GraphResult:
         hits: list[BrainHit] = []
         seen: set[str] = set()
@@ -267,11 +294,21 @@ class GraphBrain:
                 continue
             seen.add(row.id)
             rank = len(hits) + 1
-            hits.append(BrainHit(
-                id=row.id, score=row.score, brain=self.name, rank=rank,
-                explanation={"brain": self.name, "rank": rank, "relationship": row.relationship,
-                             "path": list(row.path), "reason": row.reason},
-            ))
+            hits.append(
+                BrainHit(
+                    id=row.id,
+                    score=row.score,
+                    brain=self.name,
+                    rank=rank,
+                    explanation={
+                        "brain": self.name,
+                        "rank": rank,
+                        "relationship": row.relationship,
+                        "path": list(row.path),
+                        "reason": row.reason,
+                    },
+                )
+            )
             if len(hits) >= limit:
                 break
         return GraphResult(hits, op, reason, paths or [])
@@ -279,21 +316,47 @@ class GraphBrain:
     def _named(self, artifact_id: str) -> list[_Row]:
         rows = [_Row(artifact_id, 1.0, "named", (artifact_id,), "the query names this artifact")]
         for hit in self.lineage.descendants(artifact_id, depth=3, include_implementers=False):
-            rows.append(_Row(hit.id, 0.9 / hit.depth, "successor", hit.path, f"succeeds {artifact_id}"))
+            rows.append(
+                _Row(hit.id, 0.9 / hit.depth, "successor", hit.path, f"succeeds {artifact_id}")
+            )
         return rows
 
-    def _type_rows(self, op: TypeQuery, limit: int, include_unusable: bool) -> tuple[list[_Row], list[CompositionPath]]:
+    def _type_rows(
+        self, op: TypeQuery, limit: int, include_unusable: bool
+    ) -> tuple[list[_Row], list[CompositionPath]]:
         rows: list[_Row] = []
         candidates = self.type_candidates(op)
-        direct = sorted(candidates, key=lambda i: (not i.usable, -_exactness(i, op), -i.health, i.id))
+        direct = sorted(
+            candidates, key=lambda i: (not i.usable, -_exactness(i, op), -i.health, i.id)
+        )
         for info in direct:  # unusable ones stay, ranked last, so callers see what was replaced
-            score = (1.0 if info.usable else 0.3) * (0.5 + 0.5 * info.health) * (1 + 0.1 * _exactness(info, op))
-            rows.append(_Row(info.id, score, "type_match", (info.id,),
-                             f"takes {info.input_type or '-'} and gives {info.output_type or '-'}"))
+            score = (
+                (1.0 if info.usable else 0.3)
+                * (0.5 + 0.5 * info.health)
+                * (1 + 0.1 * _exactness(info, op))
+            )
+            rows.append(
+                _Row(
+                    info.id,
+                    score,
+                    "type_match",
+                    (info.id,),
+                    f"takes {info.input_type or '-'} and gives {info.output_type or '-'}",
+                )
+            )
         paths: list[CompositionPath] = []
         if op.input and op.output:
-            paths = [p for p in self.composition.find_paths(op.input, op.output, max_length=3, k=max(limit, 5),
-                                                             include_unusable=include_unusable) if len(p) > 1]
+            paths = [
+                p
+                for p in self.composition.find_paths(
+                    op.input,
+                    op.output,
+                    max_length=3,
+                    k=max(limit, 5),
+                    include_unusable=include_unusable,
+                )
+                if len(p) > 1
+            ]
             rows.extend(r._replace_score(0.2 * r.score) for r in _path_members(paths))
         return rows, paths
 
@@ -307,11 +370,18 @@ class GraphBrain:
             sigs = self.composition.find_compatible(pseudo, "downstream", include_unusable=True)
             ids = [s.id for s in sigs]
             if op.output is not None:
-                ids = [i for i in ids if (o := self.info[i].output_type) and lattice.is_subtype(o, op.output)]
+                ids = [
+                    i
+                    for i in ids
+                    if (o := self.info[i].output_type) and lattice.is_subtype(o, op.output)
+                ]
         else:
             assert op.output is not None
             pseudo = Signature("\0query", op.output, None)
-            ids = [s.id for s in self.composition.find_compatible(pseudo, "upstream", include_unusable=True)]
+            ids = [
+                s.id
+                for s in self.composition.find_compatible(pseudo, "upstream", include_unusable=True)
+            ]
         for artifact_id in ids:
             info = self.info.get(artifact_id)
             if info is not None:
@@ -325,8 +395,16 @@ class GraphBrain:
             sigs = self.composition.find_compatible(x, kind, include_unusable=True)
             ordered = sorted(sigs, key=lambda s: (not s.usable, -s.health, s.id))
             verb = "consumes the output of" if kind == "downstream" else "feeds the input of"
-            return [_Row(s.id, (1.0 if s.usable else 0.3) * (0.5 + 0.5 * s.health), f"compatible_{kind}",
-                         (x, s.id) if kind == "downstream" else (s.id, x), f"{verb} {x}") for s in ordered]
+            return [
+                _Row(
+                    s.id,
+                    (1.0 if s.usable else 0.3) * (0.5 + 0.5 * s.health),
+                    f"compatible_{kind}",
+                    (x, s.id) if kind == "downstream" else (s.id, x),
+                    f"{verb} {x}",
+                )
+                for s in ordered
+            ]
         lineage = self.lineage
         hits: list[LineageHit]
         if kind == "dependents":
@@ -347,22 +425,38 @@ class GraphBrain:
             hits = lineage.implementers(x)
         else:
             return self._similar_rows(x)
-        rows = [_Row(h.id, self._lineage_score(h), h.relation, h.path, _lineage_reason(h, x)) for h in hits]
+        rows = [
+            _Row(h.id, self._lineage_score(h), h.relation, h.path, _lineage_reason(h, x))
+            for h in hits
+        ]
         if kind == "successors":  # the newest generation that is usable first
             rows.sort(key=lambda r: (not self._usable(r.id), -len(r.path), r.id))
             rows = [r._replace_score(1.0 / (i + 1)) for i, r in enumerate(rows)]
         return rows
 
     def _similar_rows(self, x: str) -> list[_Row]:
-        rows = [_Row(h.id, self._lineage_score(h), h.relation, h.path, f"declared similar to {x}")
-                for h in self.lineage.similar(x)]
+        rows = [
+            _Row(h.id, self._lineage_score(h), h.relation, h.path, f"declared similar to {x}")
+            for h in self.lineage.similar(x)
+        ]
         me = self.info.get(x)
         if me is not None and (me.input_type or me.output_type):
-            same = [i for i in self.info.values() if i.id != x and i.input_type == me.input_type
-                    and i.output_type == me.output_type]
+            same = [
+                i
+                for i in self.info.values()
+                if i.id != x and i.input_type == me.input_type and i.output_type == me.output_type
+            ]
             same.sort(key=lambda i: (not i.usable, -i.health, i.id))
-            rows += [_Row(i.id, 0.5 * i.health, "same_signature", (x, i.id),
-                          f"same signature as {x}: {i.input_type} -> {i.output_type}") for i in same]
+            rows += [
+                _Row(
+                    i.id,
+                    0.5 * i.health,
+                    "same_signature",
+                    (x, i.id),
+                    f"same signature as {x}: {i.input_type} -> {i.output_type}",
+                )
+                for i in same
+            ]
         return rows
 
     def _usable(self, artifact_id: str) -> bool:
@@ -377,18 +471,36 @@ class GraphBrain:
     # -- direct operations (CLI / API) -----------------------------------------------------
 
     @_locked
-    def find_paths(self, source: str, target: str, max_length: int = 5, k: int = 5,
-                   include_unusable: bool = False) -> list[CompositionPath]:
+    def find_paths(
+        self,
+        source: str,
+        target: str,
+        max_length: int = 5,
+        k: int = 5,
+        include_unusable: bool = False,
+    ) -> list[CompositionPath]:
         return self.composition.find_paths(
-            self._require_type(source), self._require_type(target), max_length, k, include_unusable=include_unusable
+            self._require_type(source),
+            self._require_type(target),
+            max_length,
+            k,
+            include_unusable=include_unusable,
         )
 
     @_locked
-    def find_compatible(self, artifact_id: str, direction: str = "downstream", limit: int = 50,
-                        include_unusable: bool = False) -> list[Signature]:
+    def find_compatible(
+        self,
+        artifact_id: str,
+        direction: Direction = "downstream",
+        limit: int = 50,
+        include_unusable: bool = False,
+    ) -> list[Signature]:
         self._require_artifact(artifact_id)
         return self.composition.find_compatible(
-            artifact_id, direction, include_unusable=include_unusable, limit=limit  # type: ignore[arg-type]
+            artifact_id,
+            direction,
+            include_unusable=include_unusable,
+            limit=limit,
         )
 
     @_locked
@@ -468,13 +580,22 @@ def _path_members(paths: list[CompositionPath]) -> list[_Row]:
     for n, path in enumerate(paths):
         chain = " -> ".join(path.ids)
         for step, artifact_id in enumerate(path.ids):
-            rows.append(_Row(artifact_id, path.health / (n + 1) / len(path.ids), "composition",
-                             path.ids, f"step {step + 1} of {len(path.ids)} in {chain} ({' -> '.join(path.types)})"))
+            rows.append(
+                _Row(
+                    artifact_id,
+                    path.health / (n + 1) / len(path.ids),
+                    "composition",
+                    path.ids,
+                    f"step {step + 1} of {len(path.ids)} in {chain} ({' -> '.join(path.types)})",
+                )
+            )
     return rows
 
 
 def _exactness(info: ArtifactInfo, op: TypeQuery) -> int:
-    return int(op.input is not None and info.input_type == op.input) + int(op.output is not None and info.output_type == op.output)
+    return int(op.input is not None and info.input_type == op.input) + int(
+        op.output is not None and info.output_type == op.output
+    )
 
 
 def _lineage_reason(hit: LineageHit, start: str) -> str:

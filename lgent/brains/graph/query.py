@@ -19,8 +19,17 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 RelationKind = Literal[
-    "dependents", "dependencies", "successors", "predecessors", "descendants", "forged",
-    "forger", "implementers", "similar", "downstream", "upstream",
+    "dependents",
+    "dependencies",
+    "successors",
+    "predecessors",
+    "descendants",
+    "forged",
+    "forger",
+    "implementers",
+    "similar",
+    "downstream",
+    "upstream",
 ]
 
 
@@ -52,7 +61,11 @@ class Composition:
     max_length: int | None = None
 
     def describe(self) -> str:
-        steps = f" in at most {self.max_length} step{'s' * (self.max_length != 1)}" if self.max_length else ""
+        steps = (
+            f" in at most {self.max_length} step{'s' * (self.max_length != 1)}"
+            if self.max_length
+            else ""
+        )
         return f"composition paths from {self.source} to {self.target}{steps}"
 
 
@@ -90,7 +103,8 @@ _ARTICLE = r"(?:(?:an?|the|some|any)\s+)?"
 
 _ARROW = re.compile(rf"^\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I)
 _FIELDS = re.compile(
-    rf"^\s*(?:(?:input|in)\s*[:=]\s*{_A})?\s*(?:[,;]|\band\b)?\s*(?:(?:output|out)\s*[:=]\s*{_B})?{_END}", re.I
+    rf"^\s*(?:(?:input|in)\s*[:=]\s*{_A})?\s*(?:[,;]|\band\b)?\s*(?:(?:output|out)\s*[:=]\s*{_B})?{_END}",
+    re.I,
 )
 
 _STEPS = re.compile(
@@ -102,9 +116,18 @@ _NUMBERS = {"a single": 1, "single": 1, "one": 1, "two": 2, "three": 3, "four": 
 _HOLE = re.compile(rf"^{_LEAD}\b{_A}\s*(?:->|→|=>)\s*\?+\s*(?:->|→|=>)\s*{_B}\b", re.I)
 
 _COMPOSITION = [
-    re.compile(rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+(?:to|into|->)\s+{_ARTICLE}{_B}{_END}", re.I),
-    re.compile(rf"^\s*(?:how\s+(?:do|can|could|would)\s+(?:i|we|you)|how\s+to)\s+(?:get|go|turn|convert|transform|move)\s+(?:from\s+)?{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}", re.I),
-    re.compile(rf"^\s*(?:chain|compose|connect|pipe|link)\s+{_ARTICLE}{_A}\s+(?:to|into|with|and)\s+{_ARTICLE}{_B}{_END}", re.I),
+    re.compile(
+        rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+(?:to|into|->)\s+{_ARTICLE}{_B}{_END}",
+        re.I,
+    ),
+    re.compile(
+        rf"^\s*(?:how\s+(?:do|can|could|would)\s+(?:i|we|you)|how\s+to)\s+(?:get|go|turn|convert|transform|move)\s+(?:from\s+)?{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}",
+        re.I,
+    ),
+    re.compile(
+        rf"^\s*(?:chain|compose|connect|pipe|link)\s+{_ARTICLE}{_A}\s+(?:to|into|with|and)\s+{_ARTICLE}{_B}{_END}",
+        re.I,
+    ),
     re.compile(rf"^\s*(?:pipeline|path|chain)\s*:?\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I),
 ]
 
@@ -113,45 +136,210 @@ _INTO = re.compile(rf"^{_LEAD}\b{_A}\s+(?:into|to)\s+{_ARTICLE}{_B}{_END}", re.I
 _TAKE = r"(?:take|takes|taking|accept|accepts|accepting|consume|consumes|read|reads|ingest|ingests|handle|handles|process|processes|work on|works on|operate on|operates on)"
 _GIVE = r"(?:give|gives|giving|return|returns|produce|produces|producing|output|outputs|emit|emits|yield|yields|make|makes|create|creates|generate|generates)"
 _TYPE_PATTERNS = [
-    re.compile(rf"^\s*(?:i have|i've got|i got|we have|given|got)\s+{_ARTICLE}{_A}\s*[;,.:\-]*\s*(?:what|which|who|anything|something)\b.*\b(?:read|take|consume|use|process|handle|accept|ingest)s?\b.*{_END}", re.I),
-    re.compile(rf"^{_LEAD}\b{_TAKE}\s+{_ARTICLE}{_A}(?:\s+(?:as input)?\s*(?:and|to|then)\s+{_GIVE}\s+{_ARTICLE}{_B})?(?:\s+as (?:input|output))?{_END}", re.I),
-    re.compile(rf"^{_LEAD}\b{_GIVE}\s+{_ARTICLE}{_B}(?:\s+(?:from|out of|given)\s+{_ARTICLE}{_A})?{_END}", re.I),
-    re.compile(rf"^{_LEAD}\b(?:convert|convert?s|turn|turns|transform|transforms|map|maps)\s+{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}", re.I),
+    re.compile(
+        rf"^\s*(?:i have|i've got|i got|we have|given|got)\s+{_ARTICLE}{_A}\s*[;,.:\-]*\s*(?:what|which|who|anything|something)\b.*\b(?:read|take|consume|use|process|handle|accept|ingest)s?\b.*{_END}",
+        re.I,
+    ),
+    re.compile(
+        rf"^{_LEAD}\b{_TAKE}\s+{_ARTICLE}{_A}(?:\s+(?:as input)?\s*(?:and|to|then)\s+{_GIVE}\s+{_ARTICLE}{_B})?(?:\s+as (?:input|output))?{_END}",
+        re.I,
+    ),
+    re.compile(
+        rf"^{_LEAD}\b{_GIVE}\s+{_ARTICLE}{_B}(?:\s+(?:from|out of|given)\s+{_ARTICLE}{_A})?{_END}",
+        re.I,
+    ),
+    re.compile(
+        rf"^{_LEAD}\b(?:convert|convert?s|turn|turns|transform|transforms|map|maps)\s+{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}",
+        re.I,
+    ),
     re.compile(rf"^{_LEAD}\bfrom\s+{_ARTICLE}{_A}\s+to\s+{_ARTICLE}{_B}{_END}", re.I),
     _INTO,
-    re.compile(rf"^{_LEAD}\b(?:with|having)\s+(?:an?\s+)?input\s+(?:of\s+|type\s+)?{_A}(?:\s+and\s+(?:an?\s+)?output\s+(?:of\s+|type\s+)?{_B})?{_END}", re.I),
+    re.compile(
+        rf"^{_LEAD}\b(?:with|having)\s+(?:an?\s+)?input\s+(?:of\s+|type\s+)?{_A}(?:\s+and\s+(?:an?\s+)?output\s+(?:of\s+|type\s+)?{_B})?{_END}",
+        re.I,
+    ),
 ]
 
 _POSSESSIVE = r"(?:'s|’s|s')?"
 _FILLER = r"(?:\s+(?:under the hood|internally|behind the scenes|directly|today|right now|at all))?"
 _RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
-    ("downstream", re.compile(rf"^{_LEAD}\b(?:receive|receives|take|takes|consume|consumes|accept|accepts|use|uses|handle|handles|process|processes|read|reads)\s+{_ART}{_POSSESSIVE}\s+(?:output|outputs|results?){_END}", re.I)),
-    ("downstream", re.compile(rf"^{_LEAD}\b(?:downstream of|comes? after|can follow|goes after|to put after)\s+{_ART}{_END}", re.I)),
-    ("upstream", re.compile(rf"^{_LEAD}\b(?:feed|feeds|feed into|upstream of|comes? before|goes before|provide input (?:for|to)|produce input for)\s+{_ART}{_END}", re.I)),
-    ("upstream", re.compile(rf"^{_LEAD}\b(?:produce|produces|give|gives|make|makes)\s+(?:what|the input)\s+{_ART}\s+(?:needs|takes|expects|accepts){_END}", re.I)),
-    ("downstream", re.compile(rf"^{_LEAD}\b(?:compatible with|works? with|composes? with|plugs? into)\s+{_ART}{_END}", re.I)),
-    ("dependents", re.compile(rf"^{_LEAD}\b(?:depends? on|relies? on|uses|calls|requires|builds? on)\s+{_ART}{_FILLER}{_END}", re.I)),
-    ("dependents", re.compile(rf"^\s*(?:dependents|consumers|users|callers)\s+of\s+{_ART}{_END}", re.I)),
-    ("dependents", re.compile(rf"^\s*(?:what|who|which \w+)\s+(?:(?:would|will|could|might)\s+)?(?:break|breaks|fail|fails|stop working)\s+(?:if|when)\s+{_ART}\s+(?:changes|goes away|goes down|is down|fails|is removed|breaks|is retired|disappears){_END}", re.I)),
-    ("dependencies", re.compile(rf"^\s*(?:what|which \w+)\s+does\s+{_ART}\s+(?:depend on|rely on|need|use|require|call){_END}", re.I)),
-    ("dependencies", re.compile(rf"^\s*(?:dependencies|requirements|prerequisites)\s+(?:of|for)\s+{_ART}{_END}", re.I)),
-    ("dependencies", re.compile(rf"^\s*{_ART}{_POSSESSIVE}\s+(?:dependencies|requirements){_END}", re.I)),
-    ("successors", re.compile(rf"^{_LEAD}\b(?:replaced|replaces|supersedes|superseded|succeeded|succeeds)\s+{_ART}{_END}", re.I)),
-    ("successors", re.compile(rf"^\s*(?:what is\s+|what's\s+)?(?:the\s+)?(?:successor|successors|replacement|replacements|newer versions?|new version|upgrade|latest version)\s+(?:of|for|to)\s+{_ART}{_END}", re.I)),
-    ("successors", re.compile(rf"^\s*(?:what|which \w+)\s+(?:should i use|to use|do i use)\s+instead of\s+(?:the\s+)?(?:deprecated\s+|retired\s+|old\s+)?{_ART}{_END}", re.I)),
-    ("successors", re.compile(rf"^\s*(?:is|was)\s+{_ART}\s+(?:replaced|deprecated|retired|superseded)(?:\s+by anything)?{_END}", re.I)),
-    ("predecessors", re.compile(rf"^\s*(?:what|which \w+)\s+did\s+{_ART}\s+(?:replace|supersede|succeed){_END}", re.I)),
-    ("predecessors", re.compile(rf"^\s*(?:the\s+)?(?:predecessors?|older versions?|previous versions?|ancestors?|history)\s+(?:of|for)\s+{_ART}{_END}", re.I)),
-    ("descendants", re.compile(rf"^{_LEAD}\b(?:evolved|descended|derived|grew|came|was built|were built|is based|are based|branched)\s+(?:out\s+)?(?:from|on)\s+{_ART}{_END}", re.I)),
-    ("descendants", re.compile(rf"^\s*(?:descendants|derivatives|evolutions|lineage|family)\s+of\s+{_ART}{_END}", re.I)),
-    ("forged", re.compile(rf"^\s*(?:what|which \w+)\s+(?:did|has|does|have|do)\s+{_ART}\s+(?:build|built|forge|forged|make|made|create|created|generate|generated|produce|produced|write|written){_END}", re.I)),
-    ("forged", re.compile(rf"^\s*(?:everything|all|anything|all the \w+|the \w+)\s+(?:that\s+)?{_ART}\s+(?:has\s+)?(?:built|forged|made|created|generated|produced|wrote|written){_END}", re.I)),
-    ("forged", re.compile(rf"^{_LEAD}\b(?:forged|built|made|created|generated|produced|written)\s+by\s+{_ART}{_END}", re.I)),
-    ("forger", re.compile(rf"^\s*(?:who|what|which \w+)\s+(?:forged|built|made|created|generated)\s+{_ART}{_END}", re.I)),
-    ("implementers", re.compile(rf"^{_LEAD}\b(?:implements?|implementing|conforms? to|follows?|satisfies|realizes|fulfil+s)\s+(?:the\s+)?{_ART}(?:\s+(?:interface|protocol|spec|contract))?{_END}", re.I)),
-    ("implementers", re.compile(rf"^\s*(?:implementations|implementers)\s+of\s+{_ART}{_END}", re.I)),
-    ("similar", re.compile(rf"^\s*(?:alternatives?|substitutes?|competitors?|replacements?)\s+(?:to|for)\s+{_ART}{_END}", re.I)),
-    ("similar", re.compile(rf"^{_LEAD}\b(?:similar to|like|instead of|comparable to|an alternative to)\s+{_ART}{_END}", re.I)),
+    (
+        "downstream",
+        re.compile(
+            rf"^{_LEAD}\b(?:receive|receives|take|takes|consume|consumes|accept|accepts|use|uses|handle|handles|process|processes|read|reads)\s+{_ART}{_POSSESSIVE}\s+(?:output|outputs|results?){_END}",
+            re.I,
+        ),
+    ),
+    (
+        "downstream",
+        re.compile(
+            rf"^{_LEAD}\b(?:downstream of|comes? after|can follow|goes after|to put after)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "upstream",
+        re.compile(
+            rf"^{_LEAD}\b(?:feed|feeds|feed into|upstream of|comes? before|goes before|provide input (?:for|to)|produce input for)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "upstream",
+        re.compile(
+            rf"^{_LEAD}\b(?:produce|produces|give|gives|make|makes)\s+(?:what|the input)\s+{_ART}\s+(?:needs|takes|expects|accepts){_END}",
+            re.I,
+        ),
+    ),
+    (
+        "downstream",
+        re.compile(
+            rf"^{_LEAD}\b(?:compatible with|works? with|composes? with|plugs? into)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "dependents",
+        re.compile(
+            rf"^{_LEAD}\b(?:depends? on|relies? on|uses|calls|requires|builds? on)\s+{_ART}{_FILLER}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "dependents",
+        re.compile(rf"^\s*(?:dependents|consumers|users|callers)\s+of\s+{_ART}{_END}", re.I),
+    ),
+    (
+        "dependents",
+        re.compile(
+            rf"^\s*(?:what|who|which \w+)\s+(?:(?:would|will|could|might)\s+)?(?:break|breaks|fail|fails|stop working)\s+(?:if|when)\s+{_ART}\s+(?:changes|goes away|goes down|is down|fails|is removed|breaks|is retired|disappears){_END}",
+            re.I,
+        ),
+    ),
+    (
+        "dependencies",
+        re.compile(
+            rf"^\s*(?:what|which \w+)\s+does\s+{_ART}\s+(?:depend on|rely on|need|use|require|call){_END}",
+            re.I,
+        ),
+    ),
+    (
+        "dependencies",
+        re.compile(
+            rf"^\s*(?:dependencies|requirements|prerequisites)\s+(?:of|for)\s+{_ART}{_END}", re.I
+        ),
+    ),
+    (
+        "dependencies",
+        re.compile(rf"^\s*{_ART}{_POSSESSIVE}\s+(?:dependencies|requirements){_END}", re.I),
+    ),
+    (
+        "successors",
+        re.compile(
+            rf"^{_LEAD}\b(?:replaced|replaces|supersedes|superseded|succeeded|succeeds)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "successors",
+        re.compile(
+            rf"^\s*(?:what is\s+|what's\s+)?(?:the\s+)?(?:successor|successors|replacement|replacements|newer versions?|new version|upgrade|latest version)\s+(?:of|for|to)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "successors",
+        re.compile(
+            rf"^\s*(?:what|which \w+)\s+(?:should i use|to use|do i use)\s+instead of\s+(?:the\s+)?(?:deprecated\s+|retired\s+|old\s+)?{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "successors",
+        re.compile(
+            rf"^\s*(?:is|was)\s+{_ART}\s+(?:replaced|deprecated|retired|superseded)(?:\s+by anything)?{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "predecessors",
+        re.compile(
+            rf"^\s*(?:what|which \w+)\s+did\s+{_ART}\s+(?:replace|supersede|succeed){_END}", re.I
+        ),
+    ),
+    (
+        "predecessors",
+        re.compile(
+            rf"^\s*(?:the\s+)?(?:predecessors?|older versions?|previous versions?|ancestors?|history)\s+(?:of|for)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "descendants",
+        re.compile(
+            rf"^{_LEAD}\b(?:evolved|descended|derived|grew|came|was built|were built|is based|are based|branched)\s+(?:out\s+)?(?:from|on)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "descendants",
+        re.compile(
+            rf"^\s*(?:descendants|derivatives|evolutions|lineage|family)\s+of\s+{_ART}{_END}", re.I
+        ),
+    ),
+    (
+        "forged",
+        re.compile(
+            rf"^\s*(?:what|which \w+)\s+(?:did|has|does|have|do)\s+{_ART}\s+(?:build|built|forge|forged|make|made|create|created|generate|generated|produce|produced|write|written){_END}",
+            re.I,
+        ),
+    ),
+    (
+        "forged",
+        re.compile(
+            rf"^\s*(?:everything|all|anything|all the \w+|the \w+)\s+(?:that\s+)?{_ART}\s+(?:has\s+)?(?:built|forged|made|created|generated|produced|wrote|written){_END}",
+            re.I,
+        ),
+    ),
+    (
+        "forged",
+        re.compile(
+            rf"^{_LEAD}\b(?:forged|built|made|created|generated|produced|written)\s+by\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "forger",
+        re.compile(
+            rf"^\s*(?:who|what|which \w+)\s+(?:forged|built|made|created|generated)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "implementers",
+        re.compile(
+            rf"^{_LEAD}\b(?:implements?|implementing|conforms? to|follows?|satisfies|realizes|fulfil+s)\s+(?:the\s+)?{_ART}(?:\s+(?:interface|protocol|spec|contract))?{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "implementers",
+        re.compile(rf"^\s*(?:implementations|implementers)\s+of\s+{_ART}{_END}", re.I),
+    ),
+    (
+        "similar",
+        re.compile(
+            rf"^\s*(?:alternatives?|substitutes?|competitors?|replacements?)\s+(?:to|for)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "similar",
+        re.compile(
+            rf"^{_LEAD}\b(?:similar to|like|instead of|comparable to|an alternative to)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
 ]
 
 
@@ -198,7 +386,9 @@ def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
     return None
 
 
-def _types(match: re.Match[str] | None, vocabulary: Vocabulary) -> tuple[str | None, str | None] | None:
+def _types(
+    match: re.Match[str] | None, vocabulary: Vocabulary
+) -> tuple[str | None, str | None] | None:
     """Both captured type names resolved; None if either captured name is not a known type."""
     if match is None:
         return None
@@ -219,5 +409,10 @@ def _clean_name(raw: str) -> str:
     name = raw.strip().strip("`'\"“”‘’").strip()
     name = re.sub(r"(?:'s|’s|s')$", "", name)
     name = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)
-    name = re.sub(r"\s+(?:tool|agent|artifact|component|interface|protocol|spec|output|outputs)$", "", name, flags=re.I)
+    name = re.sub(
+        r"\s+(?:tool|agent|artifact|component|interface|protocol|spec|output|outputs)$",
+        "",
+        name,
+        flags=re.I,
+    )
     return name.strip()

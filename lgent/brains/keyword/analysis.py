@@ -21,10 +21,7 @@ WORD_RE = re.compile(r"[^\W_]+(?:[_\-.'’/+][^\W_]+)*", re.UNICODE)
 MAX_MERGE_PARTS = 8
 
 STOP_WORDS = frozenset(
-    """a an and are as at be but by for from has have i if in into is it its me my of on or
-    our so some something such than that the their then there these they this to was we were
-    what when where which who will with would you your can do does how want need find any
-    thing things tool tools""".split()
+    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "some", "something", "such", "than", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "will", "with", "would", "you", "your", "can", "do", "does", "how", "want", "need", "find", "any", "thing", "things", "tool", "tools"]
 )
 """English stop words plus catalog filler ("tool", "something") that matches everything."""
 

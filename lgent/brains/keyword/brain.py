@@ -23,19 +23,38 @@ HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "<mark>", "</mark>"
 
 # index field -> the displayed field it belongs to
 FIELD_FAMILY = {
-    "name": "name", "name_exact": "name", "keywords": "keywords", "keywords_exact": "keywords",
-    "description": "description", "author": "author", "author_text": "author",
-    "input": "input_type", "input_text": "input_type", "output": "output_type",
-    "output_text": "output_type", "entity_type": "entity_type", "status": "status",
-    "version": "version", "execution": "execution", "id": "id",
+    "name": "name",
+    "name_exact": "name",
+    "keywords": "keywords",
+    "keywords_exact": "keywords",
+    "description": "description",
+    "author": "author",
+    "author_text": "author",
+    "input": "input_type",
+    "input_text": "input_type",
+    "output": "output_type",
+    "output_text": "output_type",
+    "entity_type": "entity_type",
+    "status": "status",
+    "version": "version",
+    "execution": "execution",
+    "id": "id",
 }
 
 
 # fields beyond name/description/keywords, checked against the stored value: (field, exact?)
 OTHER_FIELDS = (
-    ("author", True), ("author_text", False), ("input", True), ("input_text", False),
-    ("output", True), ("output_text", False), ("entity_type", True), ("status", True),
-    ("version", True), ("execution", True), ("id", True),
+    ("author", True),
+    ("author_text", False),
+    ("input", True),
+    ("input_text", False),
+    ("output", True),
+    ("output_text", False),
+    ("entity_type", True),
+    ("status", True),
+    ("version", True),
+    ("execution", True),
+    ("id", True),
 )
 _STORED_SOURCE = {"author_text": "author", "input_text": "input", "output_text": "output"}
 
@@ -58,20 +77,26 @@ class KeywordBrain:
     def __init__(self, path: Path | None, settings: KeywordSettings | None = None) -> None:
         self.settings = settings or KeywordSettings()
         self.index = KeywordIndex(path)
-        self.compiler = QueryCompiler(self.index.schema, self.settings.boosts, self.settings.field_mode)
+        self.compiler = QueryCompiler(
+            self.index.schema, self.settings.boosts, self.settings.field_mode
+        )
 
     @property
     def change_number(self) -> int:
         return self.index.change_number
 
-    def build(self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int) -> None:
+    def build(
+        self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
+    ) -> None:
         self.index.replace_all(entries, change_number)
 
     def apply_changes(self, changes: ChangeSet) -> None:
         self.index.apply(changes.upserts, changes.removals, changes.change_number)
 
     def status(self) -> BrainStatus:
-        return BrainStatus(self.name, self.change_number >= 0, self.index.documents(), self.change_number)
+        return BrainStatus(
+            self.name, self.change_number >= 0, self.index.documents(), self.change_number
+        )
 
     def close(self) -> None:
         """Nothing to release: tantivy closes its files when the index is dropped."""
@@ -79,7 +104,11 @@ class KeywordBrain:
     # -- search ----------------------------------------------------------------------------
 
     def parse(
-        self, query: str, *, lenient: bool = False, default_operator: Literal["AND", "OR"] | None = None
+        self,
+        query: str,
+        *,
+        lenient: bool = False,
+        default_operator: Literal["AND", "OR"] | None = None,
     ) -> tuple[ast.Node | None, list[str]]:
         """The AST of ``query`` (strict: raises QuerySyntaxError) and any lenient-mode repairs."""
         operator = default_operator or self.settings.default_operator
@@ -122,7 +151,8 @@ class KeywordBrain:
             doc = searcher.doc(address).to_dict()
             detailed = explain_top is None or rank <= explain_top
             hits.append(self._hit(doc, float(score), rank, terms if detailed else None, dumped))
-        return KeywordResult(hits, int(result.count or 0), query, warnings)
+        total = getattr(result, "count", None)  # set because count=True (not in tantivy's stubs)
+        return KeywordResult(hits, int(total or 0), query, warnings)
 
     def _filtered(self, query: tantivy.Query, filters: SearchFilters | None) -> tantivy.Query:
         if filters is None or filters.empty:
@@ -141,7 +171,12 @@ class KeywordBrain:
         return tantivy.Query.boolean_query(clauses)
 
     def _hit(
-        self, doc: dict[str, list[Any]], score: float, rank: int, terms: MatchTerms | None, dumped: str
+        self,
+        doc: dict[str, list[Any]],
+        score: float,
+        rank: int,
+        terms: MatchTerms | None,
+        dumped: str,
     ) -> BrainHit:
         artifact_id = str(doc["id"][0])
         highlights: dict[str, str] = {}
@@ -157,10 +192,14 @@ class KeywordBrain:
             "matched_fields": matched,
         }
         return BrainHit(
-            id=artifact_id, score=score, brain=self.name, rank=rank,
-            matched_fields=tuple(matched), highlights=highlights, explanation=explanation,
+            id=artifact_id,
+            score=score,
+            brain=self.name,
+            rank=rank,
+            matched_fields=tuple(matched),
+            highlights=highlights,
+            explanation=explanation,
         )
-
 
     @staticmethod
     def _describe_match(
@@ -176,9 +215,13 @@ class KeywordBrain:
                 highlights[family] = snippet(marked) if family == "description" else marked
                 matched.append(family)
         keywords = [str(k) for k in doc.get("keywords", [])]
-        marked_keywords = [highlight(k, terms, ("keywords", "keywords_exact", "all")) for k in keywords]
+        marked_keywords = [
+            highlight(k, terms, ("keywords", "keywords_exact", "all")) for k in keywords
+        ]
         if any(m is not None for m in marked_keywords):
-            highlights["keywords"] = ", ".join(m or k for m, k in zip(marked_keywords, keywords, strict=True))
+            highlights["keywords"] = ", ".join(
+                m or k for m, k in zip(marked_keywords, keywords, strict=True)
+            )
             matched.append("keywords")
         for index_field, exact in OTHER_FIELDS:
             family = FIELD_FAMILY[index_field]
@@ -186,7 +229,9 @@ class KeywordBrain:
                 matched.append(family)
 
 
-def _field_matches(doc: dict[str, list[Any]], index_field: str, exact: bool, terms: MatchTerms) -> bool:
+def _field_matches(
+    doc: dict[str, list[Any]], index_field: str, exact: bool, terms: MatchTerms
+) -> bool:
     value = _first(doc, _STORED_SOURCE.get(index_field, index_field))
     if not value:
         return False
@@ -204,7 +249,9 @@ def _first(doc: dict[str, list[Any]], key: str) -> str:
     return str(values[0])
 
 
-def highlight(text: str, terms: MatchTerms, fields: Sequence[str], *, stemmed_stop: bool = False) -> str | None:
+def highlight(
+    text: str, terms: MatchTerms, fields: Sequence[str], *, stemmed_stop: bool = False
+) -> str | None:
     """``text`` with matching words wrapped in ``<mark>``; None when nothing in it matches.
 
     A whole word is marked when it (or one of its merged identifier forms) matches; otherwise
@@ -216,11 +263,13 @@ def highlight(text: str, terms: MatchTerms, fields: Sequence[str], *, stemmed_st
     for found in analysis.WORD_RE.finditer(text):
         word = found.group()
         lower = word.lower()
-        if match(lower) or (len(word) > 3 and any(match(form) for form in analysis.merged_forms(word))):
+        if match(lower) or (
+            len(word) > 3 and any(match(form) for form in analysis.merged_forms(word))
+        ):
             spans.append((found.start(), found.end()))
             continue
         for tok in analysis.word_tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
-            if match(tok.text) or match(lower[tok.start:tok.end]):
+            if match(tok.text) or match(lower[tok.start : tok.end]):
                 spans.append((found.start() + tok.start, found.start() + tok.end))
     if not spans:
         return None
@@ -239,6 +288,8 @@ def snippet(marked: str, width: int = SNIPPET_CHARS) -> str:
         return marked
     start = max(0, first - width // 3)
     end = start + width
-    while end < len(marked) and marked.rfind(HIGHLIGHT_OPEN, start, end) > marked.rfind(HIGHLIGHT_CLOSE, start, end):
+    while end < len(marked) and marked.rfind(HIGHLIGHT_OPEN, start, end) > marked.rfind(
+        HIGHLIGHT_CLOSE, start, end
+    ):
         end += 1  # never cut inside a highlight
     return ("…" if start else "") + marked[start:end].strip() + ("…" if end < len(marked) else "")

@@ -41,9 +41,15 @@ FIELD_TARGETS: Mapping[str, tuple[tuple[str, Kind], ...]] = {
 
 DEFAULT_TARGETS: Mapping[str, tuple[tuple[str, Kind], ...]] = {
     "fields": (
-        ("name", "stemmed"), ("name_exact", "exact"), ("keywords", "stemmed"),
-        ("keywords_exact", "exact"), ("description", "stemmed_stop"), ("author", "exact"),
-        ("author_text", "plain"), ("input_text", "plain"), ("output_text", "plain"),
+        ("name", "stemmed"),
+        ("name_exact", "exact"),
+        ("keywords", "stemmed"),
+        ("keywords_exact", "exact"),
+        ("description", "stemmed_stop"),
+        ("author", "exact"),
+        ("author_text", "plain"),
+        ("input_text", "plain"),
+        ("output_text", "plain"),
     ),
     "combined": (("all", "stemmed_stop"), ("name", "stemmed"), ("name_exact", "exact")),
 }
@@ -161,12 +167,16 @@ class QueryCompiler:
             inner = self._node(node.child, terms, not positive)
             if inner is None:
                 return None
-            return _bool([(tantivy.Occur.Must, tantivy.Query.all_query()), (tantivy.Occur.MustNot, inner)])
+            return _bool(
+                [(tantivy.Occur.Must, tantivy.Query.all_query()), (tantivy.Occur.MustNot, inner)]
+            )
         if isinstance(node, ast.Required):
             return self._node(node.child, terms, positive)
         return self._leaf(node, terms if positive else MatchTerms())
 
-    def _and(self, children: tuple[ast.Node, ...], terms: MatchTerms, positive: bool) -> tantivy.Query | None:
+    def _and(
+        self, children: tuple[ast.Node, ...], terms: MatchTerms, positive: bool
+    ) -> tantivy.Query | None:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         for child in children:
             if isinstance(child, ast.Not):
@@ -184,7 +194,11 @@ class QueryCompiler:
         return clauses[0][1] if len(clauses) == 1 else _bool(clauses)
 
     def _or(
-        self, children: tuple[ast.Node, ...], terms: MatchTerms, positive: bool, min_share: float = 0.0
+        self,
+        children: tuple[ast.Node, ...],
+        terms: MatchTerms,
+        positive: bool,
+        min_share: float = 0.0,
     ) -> tantivy.Query | None:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         for child in children:
@@ -213,7 +227,9 @@ class QueryCompiler:
         for index_field, kind in self._targets(getattr(node, "field", None)):
             query = self._leaf_target(node, index_field, kind, terms)
             if query is not None:
-                per_target.append(tantivy.Query.boost_query(query, self.boosts.get(index_field, 1.0)))
+                per_target.append(
+                    tantivy.Query.boost_query(query, self.boosts.get(index_field, 1.0))
+                )
         if not per_target:
             return None
         if len(per_target) == 1:
@@ -236,7 +252,8 @@ class QueryCompiler:
             terms.add_tokens(index_field, toks)
             if len(toks) == 1:
                 return tantivy.Query.term_query(schema, index_field, toks[0])
-            return tantivy.Query.phrase_query(schema, index_field, toks)
+            words: list[str | tuple[int, str]] = list(toks)
+            return tantivy.Query.phrase_query(schema, index_field, words)
         if isinstance(node, ast.Wildcard):
             pattern = node.pattern if kind == "exact_case" else node.pattern.lower()
             regex = analysis.glob_to_regex(pattern) if kind != "exact_case" else _case_glob(pattern)
@@ -253,7 +270,9 @@ class QueryCompiler:
                     return None
                 value = toks[0]
             terms.add_fuzzy(index_field, value, node.distance)
-            return tantivy.Query.fuzzy_term_query(schema, index_field, value, distance=node.distance)
+            return tantivy.Query.fuzzy_term_query(
+                schema, index_field, value, distance=node.distance
+            )
         raise TypeError(f"unknown query node {type(node).__name__}")
 
 

@@ -23,19 +23,52 @@ from lgent.models import CatalogEntry
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 
-EXACT_FIELDS = ("id", "name_exact", "keywords_exact", "author", "entity_type", "status",
-                "execution", "version", "input", "output")
-TOKEN_FIELDS = ("name", "keywords", "description", "author_text", "input_text", "output_text", "all")
-STORED = ("id", "name", "keywords", "description", "author", "entity_type", "status",
-          "execution", "version", "input", "output")
+EXACT_FIELDS = (
+    "id",
+    "name_exact",
+    "keywords_exact",
+    "author",
+    "entity_type",
+    "status",
+    "execution",
+    "version",
+    "input",
+    "output",
+)
+TOKEN_FIELDS = (
+    "name",
+    "keywords",
+    "description",
+    "author_text",
+    "input_text",
+    "output_text",
+    "all",
+)
+STORED = (
+    "id",
+    "name",
+    "keywords",
+    "description",
+    "author",
+    "entity_type",
+    "status",
+    "execution",
+    "version",
+    "input",
+    "output",
+)
 
 
 def build_schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     for field in EXACT_FIELDS:
-        builder.add_text_field(field, stored=field in STORED, tokenizer_name="raw", index_option="basic")
+        builder.add_text_field(
+            field, stored=field in STORED, tokenizer_name="raw", index_option="basic"
+        )
     for field in TOKEN_FIELDS:
-        builder.add_text_field(field, stored=field in STORED, tokenizer_name="raw", index_option="position")
+        builder.add_text_field(
+            field, stored=field in STORED, tokenizer_name="raw", index_option="position"
+        )
     return builder.build()
 
 
@@ -158,7 +191,9 @@ class KeywordIndex:
             raise IndexError_(f"keyword index build failed: {err}") from err
         self._committed(change_number)
 
-    def apply(self, upserts: Sequence[CatalogEntry], removals: Sequence[str], change_number: int) -> None:
+    def apply(
+        self, upserts: Sequence[CatalogEntry], removals: Sequence[str], change_number: int
+    ) -> None:
         writer = self._writer()
         try:
             for artifact_id in [*removals, *(e.id for e in upserts)]:

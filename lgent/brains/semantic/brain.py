@@ -62,13 +62,69 @@ EMBED_CHUNK = 1024  # entry texts per embedder call during builds (progress gran
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ies", "er", "es", "ed", "ly", "s")
-_STOP_WORDS = frozenset({
-    "a", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for",
-    "from", "get", "gets", "how", "i", "in", "into", "is", "it", "its", "me", "my", "of", "on",
-    "or", "some", "something", "that", "the", "their", "them", "then", "there", "these", "this",
-    "those", "thing", "things", "to", "up", "use", "uses", "using", "want", "was", "what", "when",
-    "where", "which", "who", "will", "with", "without", "you", "your",
-})
+_STOP_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "get",
+        "gets",
+        "how",
+        "i",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "some",
+        "something",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "this",
+        "those",
+        "thing",
+        "things",
+        "to",
+        "up",
+        "use",
+        "uses",
+        "using",
+        "want",
+        "was",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "will",
+        "with",
+        "without",
+        "you",
+        "your",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +353,8 @@ class SemanticBrain:
             texts = [entry_text(e, self.settings.text_mode) for e in upserts]
             keys = [cache_key(self._model, t) for t in texts]
             changed = [
-                i for i, (entry, key) in enumerate(zip(upserts, keys, strict=True))
+                i
+                for i, (entry, key) in enumerate(zip(upserts, keys, strict=True))
                 if entry.id not in self._vectors or _key_of(entries.get(entry.id)) != key
             ]
             if changed:
@@ -320,8 +377,12 @@ class SemanticBrain:
         if self._cache.note:
             extra["cache"] = self._cache.note
         return BrainStatus(
-            self.name, self._change_number >= 0, len(self._vectors), self._change_number,
-            self.detail, extra,
+            self.name,
+            self._change_number >= 0,
+            len(self._vectors),
+            self._change_number,
+            self.detail,
+            extra,
         )
 
     def close(self) -> None:
@@ -515,8 +576,12 @@ class SemanticBrain:
         if similar_to is not None:
             explanation["similar_to"] = similar_to
         return BrainHit(
-            id=artifact_id, score=score, brain=self.name, rank=rank,
-            matched_fields=matched_fields, explanation=explanation,
+            id=artifact_id,
+            score=score,
+            brain=self.name,
+            rank=rank,
+            matched_fields=matched_fields,
+            explanation=explanation,
         )
 
 

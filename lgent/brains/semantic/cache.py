@@ -23,10 +23,7 @@ from lgent.errors import IndexError_
 FILENAME = "embeddings.sqlite"
 _CHUNK = 500  # keys per SQL statement, well under SQLite's variable limit
 
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS embeddings "
-    "(key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
-)
+_SCHEMA = "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
 
 
 def cache_key(model_name: str, text: str) -> str:

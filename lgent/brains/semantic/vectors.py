@@ -328,7 +328,8 @@ class VectorIndex:
         except RuntimeError as err:
             raise IndexError_(f"faiss search failed: {err}") from err
         return [
-            (int(v), float(s)) for v, s in zip(vids[0].tolist(), scores[0].tolist(), strict=True)
+            (int(v), float(s))
+            for v, s in zip(vids[0].tolist(), scores[0].tolist(), strict=True)
             if v >= 0
         ]
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.keyword.analysis import glob_to_regex, merged_forms, split_identifier, stem, tokens
+from lgent.brains.keyword.analysis import (
+    glob_to_regex,
+    merged_forms,
+    split_identifier,
+    stem,
+    tokens,
+)
 
 
 @pytest.mark.parametrize(
@@ -38,11 +44,22 @@ def test_tokens_positions_offsets_and_stems() -> None:
     toks = tokens(text, stemmed=True, drop_stop_words=True)
     assert [t.text for t in toks] == ["pdf", "parser", "v", "2", "extract", "summari", "pdf"]
     assert [t.position for t in toks] == list(range(7))
-    assert [text[t.start:t.end] for t in toks] == ["PDF", "Parser", "v", "2", "extracts", "summaries", "PDFs"]
+    assert [text[t.start : t.end] for t in toks] == [
+        "PDF",
+        "Parser",
+        "v",
+        "2",
+        "extracts",
+        "summaries",
+        "PDFs",
+    ]
 
 
 def test_stop_words_kept_when_asked() -> None:
-    assert [t.text for t in tokens("the parser", stemmed=False, drop_stop_words=False)] == ["the", "parser"]
+    assert [t.text for t in tokens("the parser", stemmed=False, drop_stop_words=False)] == [
+        "the",
+        "parser",
+    ]
     assert [t.text for t in tokens("the parser", stemmed=False, drop_stop_words=True)] == ["parser"]
 
 

@@ -14,23 +14,61 @@ from lgent.models import SearchFilters
 from tests.conftest import make_entry
 
 ENTRIES = [
-    make_entry("PDFParser_v2", version="2.1.0", entity_type="agent", author="ToolForge",
-               description="Extracts clean text and tables from PDF files.",
-               keywords=["pdf", "text extraction"], input_type="PDF", output_type="List[Document]",
-               execution="local"),
-    make_entry("PDFParser", version="1.4.0", status="deprecated", author="ToolForge",
-               description="Legacy PDF text extractor.", keywords=["pdf"], input_type="PDF",
-               output_type="Text", execution="local"),
-    make_entry("NewsParser", version="1.0.0", author="F-gent", input_type="RawHTML",
-               output_type="NewsArticle", description="Parses news articles out of raw HTML pages.",
-               keywords=["news", "html", "scraping"], execution="cloud"),
-    make_entry("SentimentEngine", version="3.0.0", entity_type="model",
-               description="Scores the sentiment of English text from -1 to 1.",
-               keywords=["nlp", "sentiment"], input_type="Text", output_type="SentimentScore"),
-    make_entry("html_to_markdown", version="0.9.0", status="experimental",
-               description="Converts HTML documents into Markdown.", keywords=["html", "markdown"]),
-    make_entry("ExecutiveSummarizer", version="2.0.0", entity_type="agent",
-               description="Writes an executive summary of long reports.", keywords=["summarization"]),
+    make_entry(
+        "PDFParser_v2",
+        version="2.1.0",
+        entity_type="agent",
+        author="ToolForge",
+        description="Extracts clean text and tables from PDF files.",
+        keywords=["pdf", "text extraction"],
+        input_type="PDF",
+        output_type="List[Document]",
+        execution="local",
+    ),
+    make_entry(
+        "PDFParser",
+        version="1.4.0",
+        status="deprecated",
+        author="ToolForge",
+        description="Legacy PDF text extractor.",
+        keywords=["pdf"],
+        input_type="PDF",
+        output_type="Text",
+        execution="local",
+    ),
+    make_entry(
+        "NewsParser",
+        version="1.0.0",
+        author="F-gent",
+        input_type="RawHTML",
+        output_type="NewsArticle",
+        description="Parses news articles out of raw HTML pages.",
+        keywords=["news", "html", "scraping"],
+        execution="cloud",
+    ),
+    make_entry(
+        "SentimentEngine",
+        version="3.0.0",
+        entity_type="model",
+        description="Scores the sentiment of English text from -1 to 1.",
+        keywords=["nlp", "sentiment"],
+        input_type="Text",
+        output_type="SentimentScore",
+    ),
+    make_entry(
+        "html_to_markdown",
+        version="0.9.0",
+        status="experimental",
+        description="Converts HTML documents into Markdown.",
+        keywords=["html", "markdown"],
+    ),
+    make_entry(
+        "ExecutiveSummarizer",
+        version="2.0.0",
+        entity_type="agent",
+        description="Writes an executive summary of long reports.",
+        keywords=["summarization"],
+    ),
 ]
 
 
@@ -103,7 +141,10 @@ def test_grammar_features(brain: KeywordBrain, query: str, expected: set[str]) -
 
 def test_default_operator_or_widens(brain: KeywordBrain) -> None:
     assert ids(brain, "news sentiment") == []
-    assert set(ids(brain, "news sentiment", default_operator="OR")) == {"NewsParser", "SentimentEngine"}
+    assert set(ids(brain, "news sentiment", default_operator="OR")) == {
+        "NewsParser",
+        "SentimentEngine",
+    }
 
 
 def test_name_outranks_description(brain: KeywordBrain) -> None:
@@ -125,8 +166,14 @@ def test_hits_carry_fields_highlights_and_explanation(brain: KeywordBrain) -> No
     assert hit.id in {"PDFParser_v2", "PDFParser"}
     assert {"name", "description"} <= set(hit.matched_fields)
     assert "<mark>PDF</mark>" in hit.highlights["name"]
-    assert "<mark>Extracts</mark>" in hit.highlights["description"] or "<mark>extractor</mark>" in hit.highlights["description"]
-    assert hit.explanation["brain"] == "keyword" and hit.explanation["query"] == "And(Term('pdf'), Term('extracts'))"
+    assert (
+        "<mark>Extracts</mark>" in hit.highlights["description"]
+        or "<mark>extractor</mark>" in hit.highlights["description"]
+    )
+    assert (
+        hit.explanation["brain"] == "keyword"
+        and hit.explanation["query"] == "And(Term('pdf'), Term('extracts'))"
+    )
     assert hit.rank == 1
 
 
@@ -158,7 +205,9 @@ def test_persistence_and_incremental_changes(tmp_path: Path) -> None:
     brain = KeywordBrain(path)
     assert brain.change_number == -1
     brain.build(ENTRIES, [], 6)
-    brain.apply_changes(ChangeSet([make_entry("BrandNewTool", description="fresh")], ["NewsParser"], None, 8))
+    brain.apply_changes(
+        ChangeSet([make_entry("BrandNewTool", description="fresh")], ["NewsParser"], None, 8)
+    )
     assert ids(brain, "BrandNewTool") == ["BrandNewTool"] and ids(brain, "NewsParser") == []
     reopened = KeywordBrain(path)
     assert reopened.change_number == 8
@@ -167,20 +216,22 @@ def test_persistence_and_incremental_changes(tmp_path: Path) -> None:
 
 
 QUERY_ALPHABET = st.sampled_from(
-    list('()"*:~-+\\?') + ["AND", "OR", "NOT", "&&", "||", "name:", "tag:", "version:", " ", "pdf", "Parser", "é", "日本", "\x00", "~2", "~9"]
+    [*list('()"*:~-+\\?'), "AND", "OR", "NOT", "&&", "||", "name:", "tag:", "version:", " ", "pdf", "Parser", "é", "日本", "\x00", "~2", "~9"]
 )
 
 
 @settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(
-    st.text(max_size=60),
-    st.lists(QUERY_ALPHABET, max_size=30).map("".join),
-    st.lists(QUERY_ALPHABET, min_size=1, max_size=5).map("".join),
-    # long input (up to ~2,000 characters, the facade's query limit)
-    st.tuples(st.lists(QUERY_ALPHABET, min_size=1, max_size=3), st.integers(20, 200)).map(
-        lambda pair: ("".join(pair[0]) * pair[1])[:2000]
-    ),
-))
+@given(
+    st.one_of(
+        st.text(max_size=60),
+        st.lists(QUERY_ALPHABET, max_size=30).map("".join),
+        st.lists(QUERY_ALPHABET, min_size=1, max_size=5).map("".join),
+        # long input (up to ~2,000 characters, the facade's query limit)
+        st.tuples(st.lists(QUERY_ALPHABET, min_size=1, max_size=3), st.integers(20, 200)).map(
+            lambda pair: ("".join(pair[0]) * pair[1])[:2000]
+        ),
+    )
+)
 def test_any_string_gives_results_or_a_syntax_error(brain: KeywordBrain, query: str) -> None:
     try:
         result = brain.search(query, limit=3)

@@ -25,10 +25,18 @@ def test_is_a_brain_and_reports_status(brain: SemanticBrain) -> None:
     assert isinstance(brain, Brain)
     status = brain.status()
     assert (status.name, status.ready, status.documents, status.change_number) == (
-        "semantic", True, len(CATALOG), 1,
+        "semantic",
+        True,
+        len(CATALOG),
+        1,
     )
-    assert status.extra == {"model": "hashing:64d", "dimensions": 64, "text_mode": "plain",
-                            "index": "flat", "tombstones": 0}
+    assert status.extra == {
+        "model": "hashing:64d",
+        "dimensions": 64,
+        "text_mode": "plain",
+        "index": "flat",
+        "tombstones": 0,
+    }
 
 
 def test_unbuilt_brain_says_so_and_refuses_search(hashing: HashingEmbedder) -> None:
@@ -139,11 +147,21 @@ def test_find_similar_of_an_unknown_id_is_not_found(brain: SemanticBrain) -> Non
 
 def test_apply_changes_re_embeds_only_changed_text(brain: SemanticBrain) -> None:
     before = brain.counters.texts_embedded
-    changed = entry("translator", name="Translator", entity_type="agent",
-                    description="Translates spoken words between human languages.")
-    retyped = entry("csv-to-json", name="CsvToJson", status="deprecated",
-                    description="Converts CSV tables into JSON records.",
-                    keywords=["convert", "format"], input_type="CSV", output_type="JSON")
+    changed = entry(
+        "translator",
+        name="Translator",
+        entity_type="agent",
+        description="Translates spoken words between human languages.",
+    )
+    retyped = entry(
+        "csv-to-json",
+        name="CsvToJson",
+        status="deprecated",
+        description="Converts CSV tables into JSON records.",
+        keywords=["convert", "format"],
+        input_type="CSV",
+        output_type="JSON",
+    )
     brain.apply_changes(ChangeSet([changed, retyped], ["sentiment"], None, 2))
     assert brain.counters.texts_embedded == before + 1  # status-only change: no re-embedding
     assert brain.change_number == 2 and brain.status().documents == len(CATALOG) - 1
@@ -211,5 +229,8 @@ def test_stem_and_content_words() -> None:
     assert {stem(w) for w in ("cleans", "cleaning", "cleaner", "clean")} == {"clean"}
     assert stem("is") == "is"
     assert content_words("Something that cleans up the PDFParser text") == [
-        "cleans", "pdf", "parser", "text",
+        "cleans",
+        "pdf",
+        "parser",
+        "text",
     ]

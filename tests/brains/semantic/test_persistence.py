@@ -28,12 +28,22 @@ def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) ->
     built(tmp_path).close()
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     generation = manifest.pop("generation")
-    assert manifest == {"change_number": 4, "model": "hashing:64d", "dimensions": 64,
-                        "text_mode": "plain", "kind": "flat", "count": len(CATALOG),
-                        "format_version": 1}
+    assert manifest == {
+        "change_number": 4,
+        "model": "hashing:64d",
+        "dimensions": 64,
+        "text_mode": "plain",
+        "kind": "flat",
+        "count": len(CATALOG),
+        "format_version": 1,
+    }
     names = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("embeddings"))
-    assert names == [f"entries-{generation}.json", f"ids-{generation}.json", "manifest.json",
-                     f"vectors-{generation}.faiss"]
+    assert names == [
+        f"entries-{generation}.json",
+        f"ids-{generation}.json",
+        "manifest.json",
+        f"vectors-{generation}.faiss",
+    ]
 
 
 def test_reopening_embeds_nothing_and_answers_the_same(tmp_path: Path) -> None:
@@ -96,7 +106,7 @@ def test_files_of_an_unfinished_save_are_ignored(tmp_path: Path) -> None:
     built(tmp_path).close()
     for path in list(tmp_path.glob("*-*.json")) + list(tmp_path.glob("vectors-*.faiss")):
         stem, _, rest = path.name.partition("-")
-        (tmp_path / f"{stem}-unfinished{rest[rest.index('.'):]}").write_bytes(b"partial")
+        (tmp_path / f"{stem}-unfinished{rest[rest.index('.') :]}").write_bytes(b"partial")
     again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
     assert again.change_number == 4 and again.status().documents == len(CATALOG)
 

@@ -28,8 +28,14 @@ def test_split_identifier(identifier: str, words: str) -> None:
 
 
 def test_plain_text_is_name_description_keywords_signature() -> None:
-    e = entry("p", name="PDFParser_v2", description="Extracts text from PDF files",
-              keywords=["pdf", "textExtraction"], input_type="PDF", output_type="List[Document]")
+    e = entry(
+        "p",
+        name="PDFParser_v2",
+        description="Extracts text from PDF files",
+        keywords=["pdf", "textExtraction"],
+        input_type="PDF",
+        output_type="List[Document]",
+    )
     assert plain_text(e) == (
         "PDF Parser v2. Extracts text from PDF files. pdf, text Extraction. PDF -> List[Document]."
     )
@@ -42,8 +48,14 @@ def test_plain_text_leaves_out_empty_parts_and_keeps_final_punctuation() -> None
 
 
 def test_weighted_text_repeats_name_twice_and_description_three_times() -> None:
-    e = entry("p", name="TextNormalizer", description="Cleans text.", keywords=["clean"],
-              input_type="Text", output_type="Text")
+    e = entry(
+        "p",
+        name="TextNormalizer",
+        description="Cleans text.",
+        keywords=["clean"],
+        input_type="Text",
+        output_type="Text",
+    )
     assert weighted_text(e).splitlines() == [
         "Name: Text Normalizer",
         "Name: Text Normalizer",

@@ -144,8 +144,15 @@ def test_shape_errors_are_index_errors() -> None:
 
 
 def test_manifest_round_trip_and_unusable_manifests(tmp_path: Path) -> None:
-    manifest = Manifest(change_number=7, model="m:4d", dimensions=4, text_mode="plain",
-                        kind="hnsw", count=3, generation="g")
+    manifest = Manifest(
+        change_number=7,
+        model="m:4d",
+        dimensions=4,
+        text_mode="plain",
+        kind="hnsw",
+        count=3,
+        generation="g",
+    )
     write_manifest(tmp_path, manifest)
     assert read_manifest(tmp_path) == manifest
     assert not list(tmp_path.glob(".*.tmp"))
@@ -165,8 +172,10 @@ def test_hnsw_recall_at_10_against_exact_search() -> None:
     hnsw.replace_all(ids, data)
     assert hnsw.kind == "hnsw"
     exact = np.argsort(-(queries @ data.T), axis=1)[:, :10]
-    recall = np.mean([
-        len({f"v{j}" for j in exact[q]} & {i for i, _ in hnsw.search(queries[q], 10)}) / 10
-        for q in range(len(queries))
-    ])
+    recall = np.mean(
+        [
+            len({f"v{j}" for j in exact[q]} & {i for i, _ in hnsw.search(queries[q], 10)}) / 10
+            for q in range(len(queries))
+        ]
+    )
     assert recall >= 0.95
