@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -246,7 +247,7 @@ class QueryCompiler:
                 value = text if kind == "exact_case" else text.lower()
                 terms.add_tokens(index_field, [value])
                 return tantivy.Query.term_query(schema, index_field, value)
-            toks = [t.text for t in _analyze(text, kind)]
+            toks = list(_analyze(text, kind))
             if not toks:
                 return None
             terms.add_tokens(index_field, toks)
@@ -265,7 +266,7 @@ class QueryCompiler:
             if kind in ("exact", "exact_case"):
                 value = node.text if kind == "exact_case" else node.text.lower()
             else:
-                toks = [t.text for t in _analyze(node.text, kind)]
+                toks = list(_analyze(node.text, kind))
                 if len(toks) != 1:
                     return None
                 value = toks[0]
@@ -288,9 +289,15 @@ def _check_wildcard(node: ast.Wildcard, query: str) -> None:
         )
 
 
-def _analyze(text: str, kind: Kind) -> list[analysis.Token]:
-    return analysis.tokens(
-        text, stemmed=kind in ("stemmed", "stemmed_stop"), drop_stop_words=kind == "stemmed_stop"
+@lru_cache(maxsize=16384)
+def _analyze(text: str, kind: Kind) -> tuple[str, ...]:
+    """The index-side tokens of a query text for one kind of field (memoized: every term is
+    analyzed once per kind, not once per target field)."""
+    return tuple(
+        t.text
+        for t in analysis.tokens(
+            text, stemmed=kind in ("stemmed", "stemmed_stop"), drop_stop_words=kind == "stemmed_stop"
+        )
     )
 
 
