@@ -1,0 +1,645 @@
+"""Keyword search benchmark: L-gent's KeywordBrain against raw tantivy, bm25s and SQLite FTS5.
+
+Run from the repository root::
+
+    python -m benchmarks.keyword_bench                  # 1k, 10k, 100k
+    python -m benchmarks.keyword_bench --full           # ... and the whole PyPI corpus
+    python -m benchmarks.keyword_bench --sizes 1000 --systems lgent,tantivy --no-write
+
+Every system indexes the same corpus (name and description; L-gent also indexes its other fields)
+and answers the same queries, top 10, one thread. The corpus is the PyPI list when present
+(``benchmarks/harness/pypi.py``), else the synthetic catalog; the smaller sizes are prefixes of
+one deterministic sample. The ~200 queries are drawn, with a fixed seed, from the first 10k
+records of that sample: single words, adjacent word pairs and triples, exact package names and
+short phrases, all plain words (no query syntax).
+
+Each (system, size) runs in its own forked process, so its memory figures are its own:
+build seconds, on-disk index size (temporary directory), RSS growth after build and queries, the
+peak RSS growth while building, and per-query latency after a warm-up pass (p50/p95/p99/mean over
+``--repeat`` passes of all queries). ``gc.freeze()`` after the build keeps the collector from
+walking the benchmark's own corpus during timing.
+
+Operators differ by design: L-gent (its default) and FTS5 require every term (AND); bm25s and
+tantivy's ``parse_query`` default score any term (OR). ``tantivy-and`` is the plain tantivy
+schema with ``conjunction_by_default=True``, the like-for-like baseline for L-gent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import inspect
+import multiprocessing
+import random
+import re
+import sqlite3
+import sys
+import tempfile
+import traceback
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate
+from multiprocessing.connection import Connection
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, ClassVar, Protocol
+
+from benchmarks.harness import pypi, runner, synthetic
+
+SECTION = "Keyword brain"
+DEFAULT_SIZES = (1_000, 10_000, 100_000)
+TARGET_SIZE = 100_000
+TARGET_P99_MS = 5.0
+TARGET_P50_RATIO = 1.5
+VOCAB_RECORDS = 10_000
+NAME_RECORDS = 1_000
+LIMIT = 10
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
+_PACKAGE_NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$")
+# common English words, left out of sampled single words and pairs (kept inside phrases);
+# and/or/not are dropped everywhere so that no system could read them as operators
+_STOP_TEXT = """
+    the for and with from that this your you are can use using used into its has have was were
+    will not but all any our out via per about over also more most other such than then them
+    they their there these those which while who why how what when where yet one two new
+    simple based package library python module tool tools project
+"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+NEVER = frozenset({"and", "or", "not"})
+
+
+# -- corpus and queries --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Corpus:
+    """Entry dicts (the sample, largest size), where they came from, and the types they use."""
+
+    source: str
+    entries: list[dict[str, Any]]
+    types: list[dict[str, Any]] = field(default_factory=list)
+    parsed: list[Any] | None = None  # CatalogEntry objects, parsed once for L-gent
+
+    def parse(self) -> None:
+        from lgent.models import CatalogEntry
+
+        if self.parsed is None:
+            self.parsed = [CatalogEntry.parse(e) for e in self.entries]
+
+
+def load_corpus(sizes: Sequence[int], full: bool, force_synthetic: bool, seed: int) -> Corpus:
+    """The PyPI sample covering ``max(sizes)`` (or all of it with ``full``), else synthetic.
+
+    At least ``VOCAB_RECORDS`` records are loaded whatever the sizes, so that the queries (drawn
+    from the first ``VOCAB_RECORDS``) are the same for every choice of ``--sizes``.
+    """
+    needed = max(*sizes, VOCAB_RECORDS)
+    if not force_synthetic:
+        try:
+            limit = sys.maxsize if full else needed
+            return Corpus("PyPI (names + summaries)", pypi.load_pypi(limit, seed=seed))
+        except pypi.CorpusMissingError as err:
+            print(f"note: {err}; using the synthetic catalog instead", file=sys.stderr)
+    if full:
+        raise SystemExit("--full needs the PyPI corpus")
+    entries, types = synthetic.generate(needed, seed=seed)
+    return Corpus(f"synthetic (seed {seed})", entries, types)
+
+
+def _content_words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def make_queries(entries: Sequence[dict[str, Any]], n: int = 200, seed: int = 0) -> list[str]:
+    """``n`` distinct plain-word queries drawn deterministically from ``entries``.
+
+    40% single words (half weighted by frequency, half uniform over words seen twice or more),
+    25% adjacent word pairs, 10% triples, 15% exact names, 10% short phrases of 3-5 words.
+    """
+    rng = random.Random(seed)
+    vocab_source = entries[:VOCAB_RECORDS]
+    texts = [f"{e['name']} {e.get('description', '')}" for e in vocab_source]
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(w for w in _content_words(text) if w not in STOP_WORDS and w not in NEVER)
+    common = sorted(w for w, c in counts.items() if c >= 2)
+    if not common:
+        raise ValueError("the corpus has too few repeated words to draw queries from")
+    cum_weights = list(accumulate(counts[w] for w in common))
+    names = sorted(
+        {e["name"] for e in entries[:NAME_RECORDS] if _PACKAGE_NAME.match(e["name"])}
+        or {e["name"] for e in entries[:NAME_RECORDS] if _WORD.fullmatch(e["name"])}
+    )
+    quotas = {
+        "word_freq": n * 20 // 100,
+        "word_uniform": n * 20 // 100,
+        "pair": n * 25 // 100,
+        "triple": n * 10 // 100,
+        "name": n * 15 // 100,
+    }
+    quotas["phrase"] = n - sum(quotas.values())
+
+    def window(size: int, keep_stop: bool) -> str | None:
+        words = [w for w in _content_words(rng.choice(texts)) if w not in NEVER]
+        if not keep_stop:
+            words = [w for w in words if w not in STOP_WORDS]
+        if len(words) < size:
+            return None
+        start = rng.randrange(len(words) - size + 1)
+        chunk = words[start : start + size]
+        return " ".join(chunk) if len(set(chunk)) == size else None
+
+    draws: dict[str, Callable[[], str | None]] = {
+        "word_freq": lambda: rng.choices(common, cum_weights=cum_weights)[0],
+        "word_uniform": lambda: rng.choice(common),
+        "pair": lambda: window(2, keep_stop=False),
+        "triple": lambda: window(3, keep_stop=False),
+        "name": lambda: rng.choice(names) if names else None,
+        "phrase": lambda: window(rng.randint(3, 5), keep_stop=True),
+    }
+    queries: list[str] = []
+    seen: set[str] = set()
+    for kind, quota in quotas.items():
+        got, attempts = 0, 0
+        while got < quota and attempts < quota * 200:
+            attempts += 1
+            query = draws[kind]()
+            if query and query not in seen:
+                seen.add(query)
+                queries.append(query)
+                got += 1
+    return queries
+
+
+# -- the systems ---------------------------------------------------------------------------------
+
+
+class System(Protocol):
+    key: str
+    label: str
+    operator: str
+
+    def prepare(self) -> None: ...
+    def build(self, corpus: Corpus, size: int, workdir: Path) -> None: ...
+    def search(self, query: str) -> list[str]: ...
+    def disk_path(self, workdir: Path) -> Path: ...
+
+
+class LGentSystem:
+    key, label, operator = "lgent", "L-gent KeywordBrain", "AND"
+    extra: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+
+    def prepare(self) -> None:
+        from lgent.brains.keyword.brain import KeywordBrain
+
+        self.brain_class = KeywordBrain
+
+    def build(self, corpus: Corpus, size: int, workdir: Path) -> None:
+        from lgent.models import TypeDecl
+
+        assert corpus.parsed is not None
+        self.brain = self.brain_class(workdir / "lgent", settings=None)
+        types = [TypeDecl.parse(t) for t in corpus.types]
+        self.brain.build(corpus.parsed[:size], types, 1)
+        # free text from an agent: lenient mode where the brain has it (plain words never need it)
+        accepted = inspect.signature(self.brain.search).parameters
+        wanted = {"lenient": True, **self.extra}
+        self._kwargs: dict[str, Any] = {k: v for k, v in wanted.items() if k in accepted}
+        if len(self._kwargs) < len(wanted):
+            missing = sorted(set(wanted) - set(self._kwargs))
+            raise TypeError(f"KeywordBrain.search takes no {', '.join(missing)}")
+
+    def search(self, query: str) -> list[str]:
+        result = self.brain.search(query, limit=LIMIT, **self._kwargs)
+        return [hit.id for hit in result.hits]
+
+    def disk_path(self, workdir: Path) -> Path:
+        return workdir / "lgent"
+
+
+class LGentIdsSystem(LGentSystem):
+    """The same brain asked for ids and scores only (``explain_top=0``: no highlights)."""
+
+    key, label = "lgent-ids", "L-gent KeywordBrain (explain_top=0)"
+    extra = MappingProxyType({"explain_top": 0})
+
+
+class TantivySystem:
+    """A plain tantivy schema: id (raw, stored), name and description (default tokenizer)."""
+
+    key, label, operator = "tantivy", "tantivy (plain schema)", "OR"
+    conjunction = False
+
+    def prepare(self) -> None:
+        import tantivy  # noqa: F401  (imported before the clock starts)
+
+    def build(self, corpus: Corpus, size: int, workdir: Path) -> None:
+        import tantivy
+
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("id", stored=True, tokenizer_name="raw")
+        builder.add_text_field("name", stored=False)
+        builder.add_text_field("description", stored=False)
+        (workdir / "tantivy").mkdir()
+        self.index = tantivy.Index(builder.build(), path=str(workdir / "tantivy"))
+        writer = self.index.writer(heap_size=64_000_000, num_threads=1)  # as L-gent's writer
+        for entry in corpus.entries[:size]:
+            writer.add_document(
+                tantivy.Document(
+                    id=entry["id"], name=entry["name"], description=entry.get("description", "")
+                )
+            )
+        writer.commit()
+        writer.wait_merging_threads()
+        self.index.reload()
+        self.searcher = self.index.searcher()
+        self.parse_errors = 0
+
+    def search(self, query: str) -> list[str]:
+        try:
+            parsed = self.index.parse_query(
+                query, ["name", "description"], conjunction_by_default=self.conjunction
+            )
+        except ValueError:
+            self.parse_errors += 1
+            return []
+        result = self.searcher.search(parsed, LIMIT)
+        return [str(self.searcher.doc(address)["id"][0]) for _, address in result.hits]
+
+    def disk_path(self, workdir: Path) -> Path:
+        return workdir / "tantivy"
+
+
+class TantivyAndSystem(TantivySystem):
+    key, label, operator = "tantivy-and", "tantivy (plain schema, AND)", "AND"
+    conjunction = True
+
+
+class Bm25sSystem:
+    """bm25s over ``name + description``: English stop words and the Snowball stemmer."""
+
+    key, label, operator = "bm25s", "bm25s", "OR"
+
+    def prepare(self) -> None:
+        import bm25s
+
+        try:
+            import Stemmer  # PyStemmer: bm25s's documented stemmer
+
+            self.stemmer: Any = Stemmer.Stemmer("english")
+        except ImportError:
+            print("note: PyStemmer is not installed; bm25s runs without stemming", file=sys.stderr)
+            self.stemmer = None
+        self.bm25s = bm25s
+
+    def build(self, corpus: Corpus, size: int, workdir: Path) -> None:
+        bm25s = self.bm25s
+        entries = corpus.entries[:size]
+        self.ids = [e["id"] for e in entries]
+        tokens = bm25s.tokenize(
+            [f"{e['name']} {e.get('description', '')}" for e in entries],
+            stopwords="en",
+            stemmer=self.stemmer,
+            show_progress=False,
+        )
+        self.retriever = bm25s.BM25()
+        self.retriever.index(tokens, show_progress=False)
+        self.k = min(LIMIT, len(entries))
+
+    def search(self, query: str) -> list[str]:
+        tokens = self.bm25s.tokenize(
+            [query], stopwords="en", stemmer=self.stemmer, return_ids=False, show_progress=False
+        )
+        docs, scores = self.retriever.retrieve(tokens, k=self.k, show_progress=False, n_threads=1)
+        return [self.ids[int(d)] for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
+
+    def disk_path(self, workdir: Path) -> Path:
+        target = workdir / "bm25s"
+        if not target.exists():
+            self.retriever.save(str(target))
+        return target
+
+
+class Fts5System:
+    """SQLite FTS5, porter + unicode61, ``MATCH`` of quoted terms (implicit AND) by rank."""
+
+    key, label, operator = "fts5", "SQLite FTS5", "AND"
+
+    def prepare(self) -> None:
+        """Nothing to import: sqlite3 is in the standard library."""
+
+    def build(self, corpus: Corpus, size: int, workdir: Path) -> None:
+        self.db = sqlite3.connect(workdir / "fts5.db")
+        self.db.execute(
+            "CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, name, description, "
+            "tokenize='porter unicode61')"
+        )
+        with self.db:
+            self.db.executemany(
+                "INSERT INTO docs(id, name, description) VALUES (?, ?, ?)",
+                ((e["id"], e["name"], e.get("description", "")) for e in corpus.entries[:size]),
+            )
+            self.db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
+
+    @staticmethod
+    def match_expression(query: str) -> str:
+        """Each whitespace-separated word as an FTS5 string (quotes doubled): no syntax survives."""
+        return " ".join('"' + word.replace('"', '""') + '"' for word in query.split())
+
+    def search(self, query: str) -> list[str]:
+        rows = self.db.execute(
+            "SELECT id FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT ?",
+            (self.match_expression(query), LIMIT),
+        )
+        return [row[0] for row in rows]
+
+    def disk_path(self, workdir: Path) -> Path:
+        return workdir / "fts5.db"
+
+
+SYSTEMS: dict[str, type[System]] = {
+    s.key: s
+    for s in (
+        LGentSystem,
+        LGentIdsSystem,
+        TantivySystem,
+        TantivyAndSystem,
+        Bm25sSystem,
+        Fts5System,
+    )
+}
+
+
+# -- one measurement, in a forked child ----------------------------------------------------------
+
+
+def measure(
+    system: System, corpus: Corpus, size: int, queries: Sequence[str], repeat: int
+) -> dict[str, Any]:
+    """Build ``system`` on the first ``size`` entries, then time ``queries``; figures in a dict."""
+    with tempfile.TemporaryDirectory(prefix=f"lgent-bench-{system.key}-") as tmp:
+        workdir = Path(tmp)
+        system.prepare()
+        runner.reset_peak_rss()
+        rss_start = runner.rss_mib()
+        with runner.Timer() as build:
+            system.build(corpus, size, workdir)
+        rss_built = runner.rss_mib()
+        peak_build = runner.peak_rss_mib()
+        gc.collect()
+        gc.freeze()
+        answers = [system.search(q) for q in queries]  # also the warm-up pass
+        stats = runner.time_calls(
+            system.search, queries, warmup=min(20, len(queries)), repeat=repeat
+        )
+        rss_end = runner.rss_mib()
+        disk = runner.dir_size_mib(system.disk_path(workdir))
+    return {
+        "build_s": build.seconds,
+        "stats": stats,
+        "disk_mib": disk,
+        "rss_build_mib": rss_built - rss_start,
+        "rss_end_mib": rss_end - rss_start,
+        "peak_build_mib": peak_build - rss_start,
+        "with_hits": sum(1 for a in answers if a),
+        "answers": answers,
+        "parse_errors": getattr(system, "parse_errors", 0),
+    }
+
+
+def _child(
+    conn: Connection, key: str, corpus: Corpus, size: int, queries: Sequence[str], repeat: int
+) -> None:
+    try:
+        conn.send(measure(SYSTEMS[key](), corpus, size, queries, repeat))
+    except BaseException as err:  # reported by the parent as this row's error
+        conn.send({"error": f"{type(err).__name__}: {err}", "traceback": traceback.format_exc()})
+    finally:
+        conn.close()
+
+
+def run_isolated(
+    key: str, corpus: Corpus, size: int, queries: Sequence[str], repeat: int
+) -> dict[str, Any]:
+    """``measure`` in a forked process (fresh memory figures); errors come back as ``{"error"}``."""
+    context = multiprocessing.get_context("fork")
+    parent_end, child_end = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(child_end, key, corpus, size, queries, repeat))
+    process.start()
+    child_end.close()
+    try:
+        result: dict[str, Any] = parent_end.recv()
+    except EOFError:
+        result = {"error": "the benchmark process died without a result"}
+    process.join()
+    if process.exitcode not in (0, None) and "error" not in result:
+        result = {"error": f"the benchmark process exited with {process.exitcode}"}
+    return result
+
+
+# -- report --------------------------------------------------------------------------------------
+
+
+def overlap(a: Sequence[str], b: Sequence[str]) -> float | None:
+    """Mean |top10(a) & top10(b)| / |top10(b)| over queries where ``b`` has hits."""
+    ratios = [len(set(x) & set(y)) / len(y) for x, y in zip(a, b, strict=True) if y]
+    return sum(ratios) / len(ratios) if ratios else None
+
+
+def verdicts(results: dict[tuple[str, int], dict[str, Any]]) -> list[str]:
+    """The acceptance lines at 100k: L-gent p99 <= 5 ms; p50 <= 1.5x raw tantivy p50."""
+    lgent = results.get(("lgent", TARGET_SIZE))
+    if lgent is None:
+        return [f"NOT CHECKED: the targets are for N={TARGET_SIZE:,} with L-gent; not run"]
+    if "error" in lgent:
+        return [f"FAIL: L-gent did not run at N={TARGET_SIZE:,}: {lgent['error']}"]
+    p50, p99 = lgent["stats"].p50, lgent["stats"].p99
+    lines = [
+        f"{'PASS' if p99 <= TARGET_P99_MS else 'FAIL'}: L-gent p99 at N={TARGET_SIZE:,} is "
+        f"{p99:.2f} ms (target <= {TARGET_P99_MS:g} ms)"
+    ]
+    for key, note in (("tantivy", ""), ("tantivy-and", " (same AND operator; informational)")):
+        base = results.get((key, TARGET_SIZE))
+        if base is None or "error" in base:
+            lines.append(
+                f"NOT CHECKED: {SYSTEMS[key].label} did not run at N={TARGET_SIZE:,}{note}"
+            )
+            continue
+        ratio = p50 / base["stats"].p50
+        verdict = "PASS" if ratio <= TARGET_P50_RATIO else "FAIL"
+        lines.append(
+            f"{verdict}: L-gent p50 {p50:.3f} ms vs {SYSTEMS[key].label} p50 "
+            f"{base['stats'].p50:.3f} ms = {ratio:.2f}x (target <= {TARGET_P50_RATIO:g}x){note}"
+        )
+    ids = results.get(("lgent-ids", TARGET_SIZE))
+    base = results.get(("tantivy", TARGET_SIZE))
+    if ids is not None and "error" not in ids and base is not None and "error" not in base:
+        lines.append(
+            f"INFO: without highlights (explain_top=0) L-gent p50 is {ids['stats'].p50:.3f} ms "
+            f"({ids['stats'].p50 / base['stats'].p50:.2f}x tantivy), p99 {ids['stats'].p99:.2f} ms"
+        )
+    return lines
+
+
+def report(
+    corpus: Corpus,
+    sizes: Sequence[int],
+    keys: Sequence[str],
+    queries: Sequence[str],
+    results: dict[tuple[str, int], dict[str, Any]],
+    repeat: int,
+) -> str:
+    table = runner.Table(
+        [
+            "System",
+            "N",
+            "Op",
+            "Build s",
+            "p50 ms",
+            "p95 ms",
+            "p99 ms",
+            "Mean ms",
+            "Index MiB",
+            "RSS Δ build MiB",
+            "RSS Δ end MiB",
+            "Peak Δ build MiB",
+            "Queries with hits",
+            "Top-10 overlap vs tantivy-and",
+        ]
+    )
+    for size in sizes:
+        baseline = results.get(("tantivy-and", size))
+        for key in keys:
+            r = results[(key, size)]
+            label = SYSTEMS[key].label
+            if "error" in r:
+                table.add(label, size, SYSTEMS[key].operator, *(["-"] * 10), f"error: {r['error']}")
+                continue
+            s = r["stats"]
+            agree = None
+            if baseline is not None and "error" not in baseline and key != "tantivy-and":
+                agree = overlap(r["answers"], baseline["answers"])
+            table.add(
+                label,
+                size,
+                SYSTEMS[key].operator,
+                f"{r['build_s']:.2f}",
+                f"{s.p50:.3f}",
+                f"{s.p95:.3f}",
+                f"{s.p99:.3f}",
+                f"{s.mean:.3f}",
+                f"{r['disk_mib']:.1f}",
+                f"{r['rss_build_mib']:.1f}",
+                f"{r['rss_end_mib']:.1f}",
+                f"{r['peak_build_mib']:.1f}",
+                f"{r['with_hits']}/{len(queries)}",
+                "-" if agree is None else f"{agree:.0%}",
+            )
+    sample = ", ".join(f"`{q}`" for q in queries[:: max(1, len(queries) // 12)][:12])
+    lines = [
+        f"Corpus: {corpus.source}; sizes are nested prefixes of one deterministic sample. "
+        f"{len(queries)} plain-word queries (sample: {sample}); top {LIMIT}; latency over "
+        f"{repeat} passes of all queries after a warm-up pass, one thread. Each row runs in its "
+        "own forked process: RSS Δ is its growth over the process's start (after build; after "
+        "the queries), peak Δ the highest RSS while building. L-gent indexes every catalog "
+        "field (name with identifier splitting, keywords, description, author, types ...), the "
+        "others name and description only. Op: AND requires every term, OR scores any term.",
+        "",
+        table.markdown(),
+        "",
+        "Acceptance (issue 3, point 4):",
+        "",
+        *(f"- {line}" for line in verdicts(results)),
+        "",
+        "Run: `python -m benchmarks.keyword_bench` (add `--full` for the whole corpus).",
+    ]
+    return "\n".join(lines)
+
+
+# -- main ----------------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.keyword_bench", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--sizes",
+        default=",".join(map(str, DEFAULT_SIZES)),
+        help="comma-separated corpus sizes (default: %(default)s)",
+    )
+    parser.add_argument("--full", action="store_true", help="also run on the whole PyPI corpus")
+    parser.add_argument("--synthetic", action="store_true", help="use the synthetic catalog")
+    parser.add_argument(
+        "--systems", default=",".join(SYSTEMS), help="comma-separated subset of: %(default)s"
+    )
+    parser.add_argument("--queries", type=int, default=200, help="number of queries")
+    parser.add_argument("--repeat", type=int, default=5, help="timed passes over the queries")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs alone")
+    parser.add_argument("--docs", type=Path, default=runner.DOCS_PATH, help="results file")
+    args = parser.parse_args(argv)
+    try:
+        args.sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
+    except ValueError:
+        parser.error(f"--sizes must be integers separated by commas, got {args.sizes!r}")
+    if not args.sizes or min(args.sizes) < 1:
+        parser.error("--sizes needs at least one size >= 1")
+    args.systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = [s for s in args.systems if s not in SYSTEMS]
+    if unknown:
+        parser.error(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    info = runner.machine_info()  # before any work: its load average shows competing work
+    corpus = load_corpus(args.sizes, args.full, args.synthetic, args.seed)
+    sizes = [s for s in args.sizes if s <= len(corpus.entries)]
+    if len(sizes) < len(args.sizes):
+        print(
+            f"note: the corpus has {len(corpus.entries):,} records; larger sizes dropped",
+            file=sys.stderr,
+        )
+    if args.full and len(corpus.entries) not in sizes:
+        sizes.append(len(corpus.entries))
+    queries = make_queries(corpus.entries, args.queries, args.seed)
+    if any(key.startswith("lgent") for key in args.systems):
+        with runner.Timer() as parse_time:
+            corpus.parse()
+        print(
+            f"parsed {len(corpus.entries):,} CatalogEntry objects in {parse_time.seconds:.1f} s "
+            "(not counted in build)",
+            file=sys.stderr,
+        )
+    results: dict[tuple[str, int], dict[str, Any]] = {}
+    for size in sizes:
+        for key in args.systems:
+            print(f"... {SYSTEMS[key].label} at N={size:,}", file=sys.stderr, flush=True)
+            result = run_isolated(key, corpus, size, queries, args.repeat)
+            if "error" in result:
+                print(
+                    f"    error: {result['error']}\n{result.get('traceback', '')}", file=sys.stderr
+                )
+            else:
+                s = result["stats"]
+                print(
+                    f"    build {result['build_s']:.2f} s, p50 {s.p50:.3f} ms, p99 {s.p99:.3f} ms",
+                    file=sys.stderr,
+                )
+            results[(key, size)] = result
+    markdown = report(corpus, sizes, args.systems, queries, results, args.repeat)
+    if args.no_write:
+        print(markdown)
+    else:
+        runner.write_results(SECTION, markdown, path=args.docs, info=info)
+    for line in verdicts(results):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
