@@ -28,13 +28,19 @@ from typing import Any
 from lgent import LGent
 from lgent.config import FusionSettings, KeywordSettings, SemanticSettings, Settings
 from lgent.fusion.constraints import extract_constraints, parse_constraints
-from lgent.models import CatalogEntry
 
 REPO = Path(__file__).resolve().parent.parent
 CATALOG = REPO / "catalog_fixtures"
 QUERIES = CATALOG / "queries" / "labeled_queries.jsonl"
 REPORT = REPO / "docs" / "quality.md"
-CLASSES = ("exact_name", "keyword_syntax", "semantic_intent", "type_compat", "relationship", "composition")
+CLASSES = (
+    "exact_name",
+    "keyword_syntax",
+    "semantic_intent",
+    "type_compat",
+    "relationship",
+    "composition",
+)
 K = 10
 
 
@@ -52,13 +58,19 @@ def load_queries(path: Path = QUERIES) -> list[Labeled]:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             d = json.loads(line)
-            out.append(Labeled(d["qid"], d["class"], d["query"], d["relevant"], tuple(d.get("constraints", ()))))
+            out.append(
+                Labeled(
+                    d["qid"], d["class"], d["query"], d["relevant"], tuple(d.get("constraints", ()))
+                )
+            )
     return out
 
 
 def ndcg(ranked: Sequence[str], relevant: dict[str, int], k: int = K) -> float:
     """Normalized DCG with gains 2^grade - 1 and log2(rank + 1) discounts."""
-    dcg = sum((2 ** relevant.get(doc, 0) - 1) / math.log2(i + 2) for i, doc in enumerate(ranked[:k]))
+    dcg = sum(
+        (2 ** relevant.get(doc, 0) - 1) / math.log2(i + 2) for i, doc in enumerate(ranked[:k])
+    )
     ideal = sorted(relevant.values(), reverse=True)[:k]
     idcg = sum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal))
     return dcg / idcg if idcg else 0.0
@@ -83,7 +95,9 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
         if not constraints:
             return ids[:K]
         entries = await asyncio.to_thread(lg.store.get_many, ids)
-        return [i for i in ids if i in entries and all(c.admits(entries[i]) for c in constraints)][:K]
+        return [i for i in ids if i in entries and all(c.admits(entries[i]) for c in constraints)][
+            :K
+        ]
 
     fetch = 50
     for system in systems:
@@ -93,8 +107,14 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
                 response = await lg.query(q.query, constraints=list(q.constraints) or None, limit=K)
                 out[system] = [r.id for r in response.results]
             elif system == "keyword":
-                result = keyword_search(lg.keyword_brain(), text, kind, None, fetch,
-                                        lg.settings.fusion.free_text_min_match)
+                result = keyword_search(
+                    lg.keyword_brain(),
+                    text,
+                    kind,
+                    None,
+                    fetch,
+                    lg.settings.fusion.free_text_min_match,
+                )
                 out[system] = await keep([h.id for h in result.hits])
             elif system == "semantic":
                 hits = lg.semantic_brain().search(text, None, None, fetch)
@@ -107,14 +127,18 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
     return out
 
 
-async def evaluate(settings: Settings, queries: list[Labeled], systems: Sequence[str]) -> dict[str, Any]:
+async def evaluate(
+    settings: Settings, queries: list[Labeled], systems: Sequence[str]
+) -> dict[str, Any]:
     async with LGent.open(None) as lg:
         lg.settings = settings
         await lg.load(CATALOG)
         await asyncio.to_thread(lg.keyword_brain)
         await asyncio.to_thread(lg.semantic_brain)
         await asyncio.to_thread(lg.graph_brain)
-        per: dict[str, dict[str, list[tuple[float, float, Labeled, list[str]]]]] = defaultdict(lambda: defaultdict(list))
+        per: dict[str, dict[str, list[tuple[float, float, Labeled, list[str]]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         for q in queries:
             ranked = await rankings(lg, q, systems)
             for system, ids in ranked.items():
@@ -136,10 +160,18 @@ def table(per: dict[str, Any], systems: Sequence[str]) -> str:
             cells.append(f"{sum(scores) / len(scores):.3f}" if scores else "-")
         rec = [x[1] for x in per["fused"][cls]] if "fused" in per else []
         recalls += rec
-        lines.append(f"| {cls} | {n} | " + " | ".join(cells) + f" | {sum(rec) / len(rec):.3f} |" if rec else " | - |")
+        lines.append(
+            f"| {cls} | {n} | " + " | ".join(cells) + f" | {sum(rec) / len(rec):.3f} |"
+            if rec
+            else " | - |"
+        )
     n_all = len(totals[systems[0]])
     cells = [f"**{sum(v) / len(v):.3f}**" for v in (totals[s] for s in systems)]
-    lines.append(f"| **all** | {n_all} | " + " | ".join(cells) + f" | **{sum(recalls) / len(recalls):.3f}** |")
+    lines.append(
+        f"| **all** | {n_all} | "
+        + " | ".join(cells)
+        + f" | **{sum(recalls) / len(recalls):.3f}** |"
+    )
     return "\n".join(lines)
 
 
@@ -169,9 +201,17 @@ def settings_variant(name: str) -> Settings:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--failures", type=int, default=0, help="show the N worst fused queries per class")
-    parser.add_argument("--compare", action="store_true", help="also measure score fusion, combined keyword field, weighted semantic text")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--failures", type=int, default=0, help="show the N worst fused queries per class"
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="also measure score fusion, combined keyword field, weighted semantic text",
+    )
     parser.add_argument("--no-write", action="store_true", help="do not update docs/quality.md")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -185,15 +225,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(failures(per, "fused", args.failures))
     sections = [main_table]
     if args.compare:
-        rows = ["| variant | " + " | ".join(CLASSES) + " | all |", "|" + "---|" * (len(CLASSES) + 2)]
+        rows = [
+            "| variant | " + " | ".join(CLASSES) + " | all |",
+            "|" + "---|" * (len(CLASSES) + 2),
+        ]
         for variant in ("default", "fusion=score", "keyword=combined", "semantic=weighted"):
-            result = per if variant == "default" else asyncio.run(evaluate(settings_variant(variant), queries, ("fused",)))
+            result = (
+                per
+                if variant == "default"
+                else asyncio.run(evaluate(settings_variant(variant), queries, ("fused",)))
+            )
             scores = [[x[0] for x in result["fused"][c]] for c in CLASSES]
             flat = [s for group in scores for s in group]
-            rows.append(f"| {variant} | " + " | ".join(f"{sum(g) / len(g):.3f}" for g in scores) + f" | {sum(flat) / len(flat):.3f} |")
+            rows.append(
+                f"| {variant} | "
+                + " | ".join(f"{sum(g) / len(g):.3f}" for g in scores)
+                + f" | {sum(flat) / len(flat):.3f} |"
+            )
         compare = "\n".join(rows)
         print(compare)
-        sections.append("Fused nDCG@10 of alternatives (each changes one setting from the default):\n\n" + compare)
+        sections.append(
+            "Fused nDCG@10 of alternatives (each changes one setting from the default):\n\n"
+            + compare
+        )
     seconds = time.perf_counter() - started
     if not args.no_write:
         write_report(sections, len(queries), seconds)

@@ -1,7 +1,7 @@
 """Reliability figures: crash trials, a concurrency run and fuzzing, written to docs/reliability.md.
 
-    python -m benchmarks.reliability                       # 50 crash trials, 60 s concurrency, fuzz
-    python -m benchmarks.reliability --trials 10 --seconds 10 --fuzz 2000
+python -m benchmarks.reliability                       # 50 crash trials, 60 s concurrency, fuzz
+python -m benchmarks.reliability --trials 10 --seconds 10 --fuzz 2000
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from lgent.errors import LGentError
 
 REPO = Path(__file__).resolve().parent.parent
 REPORT = REPO / "docs" / "reliability.md"
-ALPHABET = string.printable + "éß日本\u200b\x00\x07\ud7ff{}[]\":,"
+ALPHABET = string.printable + 'éß日本\u200b\x00\x07\ud7ff{}[]":,'
 
 
 def base_home(work: Path, embedder: SentenceTransformerEmbedder) -> Path:
@@ -48,13 +48,27 @@ def base_home(work: Path, embedder: SentenceTransformerEmbedder) -> Path:
 def fuzz_loader(count: int, work: Path, rng: random.Random) -> Counter[str]:
     """Random JSON-ish lines through the loader: each gives records or a LoadError."""
     outcomes: Counter[str] = Counter()
-    fields = ["id", "name", "version", "status", "keywords", "relations", "success_rate", "type", "zzz"]
+    fields = [
+        "id",
+        "name",
+        "version",
+        "status",
+        "keywords",
+        "relations",
+        "success_rate",
+        "type",
+        "zzz",
+    ]
     for i in range(count):
         lines = []
         for _ in range(rng.randint(0, 5)):
             if rng.random() < 0.5:
-                record = {rng.choice(fields): rng.choice([None, 1, -1.5, "x", "1.0.0", [], {}, "Ab_1", True])
-                          for _ in range(rng.randint(0, 5))}
+                record = {
+                    rng.choice(fields): rng.choice(
+                        [None, 1, -1.5, "x", "1.0.0", [], {}, "Ab_1", True]
+                    )
+                    for _ in range(rng.randint(0, 5))
+                }
                 lines.append(json.dumps(record))
             else:
                 lines.append("".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 40))))
@@ -65,15 +79,31 @@ def fuzz_loader(count: int, work: Path, rng: random.Random) -> Counter[str]:
             outcomes["records"] += 1
         except LGentError as err:
             outcomes[type(err).__name__] += 1
-        except Exception as err:  # noqa: BLE001 - what we are hunting for
+        except Exception as err:
             outcomes[f"FOREIGN {type(err).__name__}"] += 1
     return outcomes
 
 
-async def fuzz_queries(count: int, home: Path, embedder: SentenceTransformerEmbedder, rng: random.Random) -> Counter[str]:
+async def fuzz_queries(
+    count: int, home: Path, embedder: SentenceTransformerEmbedder, rng: random.Random
+) -> Counter[str]:
     """Random strings through ``LGent.query``: each gives a response or an LGentError."""
     outcomes: Counter[str] = Counter()
-    pieces = [*ALPHABET, " AND ", " OR ", " NOT ", "name:", "(", ")", '"', "*", "~", "->", "what depends on ", "pdf"]
+    pieces = [
+        *ALPHABET,
+        " AND ",
+        " OR ",
+        " NOT ",
+        "name:",
+        "(",
+        ")",
+        '"',
+        "*",
+        "~",
+        "->",
+        "what depends on ",
+        "pdf",
+    ]
     async with LGent.open(home, embedder=embedder) as lg:
         for _ in range(count):
             query = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
@@ -82,13 +112,15 @@ async def fuzz_queries(count: int, home: Path, embedder: SentenceTransformerEmbe
                 outcomes["response"] += 1
             except LGentError as err:
                 outcomes[type(err).__name__] += 1
-            except Exception as err:  # noqa: BLE001 - what we are hunting for
+            except Exception as err:
                 outcomes[f"FOREIGN {type(err).__name__}"] += 1
     return outcomes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--trials", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--fuzz", type=int, default=20_000, help="loader inputs (queries: a tenth)")
@@ -102,8 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         work = Path(tmp)
         base = base_home(work, embedder)
         # calibration: how long each operation takes when left alone, so kills land inside it
-        duration = {op: run_crash_trial(base, work / "trial", op, 600, embedder=embedder).child_seconds
-                    for op in OPERATIONS}
+        duration = {
+            op: run_crash_trial(base, work / "trial", op, 600, embedder=embedder).child_seconds
+            for op in OPERATIONS
+        }
         print("operation seconds:", {k: round(v, 2) for k, v in duration.items()})
         trials = []
         for n in range(args.trials):
@@ -111,12 +145,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             delay = rng.uniform(0.1, 1.0) * duration[operation]
             trial = run_crash_trial(base, work / "trial", operation, delay, embedder=embedder)
             trials.append(trial)
-            print(f"trial {n + 1}/{args.trials}: {operation} killed at {delay:.2f}s "
-                  f"({'finished first' if trial.finished else 'killed'}) -> batch {trial.batch_state}, "
-                  f"{'OK' if trial.ok else 'FAILED ' + str(trial.mismatches or trial.doctor_failures)}")
+            print(
+                f"trial {n + 1}/{args.trials}: {operation} killed at {delay:.2f}s "
+                f"({'finished first' if trial.finished else 'killed'}) -> batch {trial.batch_state}, "
+                f"{'OK' if trial.ok else 'FAILED ' + str(trial.mismatches or trial.doctor_failures)}"
+            )
         concurrent_home = work / "concurrent"
         shutil.copytree(base, concurrent_home)
-        concurrency = asyncio.run(run_concurrency(concurrent_home, args.seconds, 8, embedder=embedder))
+        concurrency = asyncio.run(
+            run_concurrency(concurrent_home, args.seconds, 8, embedder=embedder)
+        )
         print(concurrency.to_dict())
         loader = fuzz_loader(args.fuzz, work, rng)
         queries = asyncio.run(fuzz_queries(max(args.fuzz // 10, 1), base, embedder, rng))
@@ -128,18 +166,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if failed or concurrency.errors or concurrency.torn_reads or foreign else 0
 
 
-def write_report(trials: list, concurrency: dict, loader: Counter[str], queries: Counter[str], seconds: float) -> None:
+def write_report(
+    trials: list, concurrency: dict, loader: Counter[str], queries: Counter[str], seconds: float
+) -> None:
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
     by_op: dict[str, list] = {}
     for t in trials:
         by_op.setdefault(t.operation, []).append(t)
-    rows = ["| operation | trials | killed mid-way | batch: none / all / partial | doctor failures | results = fresh build |",
-            "|---|---:|---:|---|---:|---:|"]
+    rows = [
+        "| operation | trials | killed mid-way | batch: none / all / partial | doctor failures | results = fresh build |",
+        "|---|---:|---:|---|---:|---:|",
+    ]
     for op, group in by_op.items():
         states = Counter(t.batch_state for t in group)
-        rows.append(f"| {op} | {len(group)} | {sum(not t.finished for t in group)} | "
-                    f"{states['none']} / {states['all']} / {states['partial']} | "
-                    f"{sum(bool(t.doctor_failures) for t in group)} | {sum(t.results_equal for t in group)}/{len(group)} |")
+        rows.append(
+            f"| {op} | {len(group)} | {sum(not t.finished for t in group)} | "
+            f"{states['none']} / {states['all']} / {states['partial']} | "
+            f"{sum(bool(t.doctor_failures) for t in group)} | {sum(t.results_equal for t in group)}/{len(group)} |"
+        )
     fmt = lambda c: ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))  # noqa: E731
     REPORT.write_text(
         "# Reliability\n\n"
@@ -150,8 +194,7 @@ def write_report(trials: list, concurrency: dict, loader: Counter[str], queries:
         "loads a 300-entry batch, rebuilds one brain's index, or loads and then queries (so every brain catches up),\n"
         "and SIGKILLs it after a random delay. The home is then reopened: the batch must be all there or not at all,\n"
         "`lgent doctor` must find no failure, and eight probe queries across all query types must return exactly\n"
-        "what a fresh build from the same catalog returns.\n\n"
-        + "\n".join(rows) + "\n\n"
+        "what a fresh build from the same catalog returns.\n\n" + "\n".join(rows) + "\n\n"
         "## Concurrency\n\n"
         f"Eight query tasks and one writer (registering, and removing 30% of what it registered) on one home for "
         f"{concurrency['seconds']} s:\n\n"
@@ -163,9 +206,11 @@ def write_report(trials: list, concurrency: dict, loader: Counter[str], queries:
         "## Fuzzing\n\n"
         f"- Catalog loader: {sum(loader.values())} random JSONL files (random records and random text lines): {fmt(loader)}.\n"
         f"- Query entry point (`LGent.query`, strict and lenient): {sum(queries.values())} random queries: {fmt(queries)}.\n\n"
-        + ("No input produced an exception outside the `LGentError` tree.\n"
-           if not any(k.startswith("FOREIGN") for k in (*loader, *queries))
-           else "Some inputs raised exceptions outside the `LGentError` tree (marked FOREIGN above).\n"),
+        + (
+            "No input produced an exception outside the `LGentError` tree.\n"
+            if not any(k.startswith("FOREIGN") for k in (*loader, *queries))
+            else "Some inputs raised exceptions outside the `LGentError` tree (marked FOREIGN above).\n"
+        ),
         encoding="utf-8",
     )
 

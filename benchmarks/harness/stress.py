@@ -42,12 +42,20 @@ PROBE_QUERIES = (
 
 
 def _entry(i: int, tag: str) -> CatalogEntry:
-    return CatalogEntry.parse({
-        "id": f"Stress{tag}{i:05d}", "name": f"Stress{tag}{i:05d}", "version": "1.0.0",
-        "description": f"stress widget number {i} that converts text into summaries",
-        "keywords": ["stress", "widget"], "input_type": "Text", "output_type": "Summary",
-        "success_rate": 0.9, "execution": "local", "latency_ms": 100,
-    })
+    return CatalogEntry.parse(
+        {
+            "id": f"Stress{tag}{i:05d}",
+            "name": f"Stress{tag}{i:05d}",
+            "version": "1.0.0",
+            "description": f"stress widget number {i} that converts text into summaries",
+            "keywords": ["stress", "widget"],
+            "input_type": "Text",
+            "output_type": "Summary",
+            "success_rate": 0.9,
+            "execution": "local",
+            "latency_ms": 100,
+        }
+    )
 
 
 # -- concurrency ----------------------------------------------------------------------------------
@@ -64,9 +72,15 @@ class ConcurrencyReport:
     torn_reads: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
-        return {"seconds": round(self.seconds, 1), "readers": self.readers, "queries": self.queries,
-                "registrations": self.registrations, "removals": self.removals,
-                "errors": len(self.errors), "torn_reads": len(self.torn_reads)}
+        return {
+            "seconds": round(self.seconds, 1),
+            "readers": self.readers,
+            "queries": self.queries,
+            "registrations": self.registrations,
+            "removals": self.removals,
+            "errors": len(self.errors),
+            "torn_reads": len(self.torn_reads),
+        }
 
 
 def alive_at(changes: Sequence[Change], number: int, initial: set[str]) -> set[str]:
@@ -123,7 +137,7 @@ async def run_concurrency(
                         live.append(entry.id)
                         report.registrations += 1
                         i += 1
-                except Exception as err:  # noqa: BLE001 - counted, not hidden
+                except Exception as err:
                     report.errors.append(f"write: {type(err).__name__}: {err}")
                 await asyncio.sleep(0.02)
 
@@ -200,7 +214,11 @@ def fresh_copy(home: Path, target: Path) -> Path:
 
 
 def run_crash_trial(
-    base: Path, work: Path, operation: str, delay: float, batch_size: int | None = None,
+    base: Path,
+    work: Path,
+    operation: str,
+    delay: float,
+    batch_size: int | None = None,
     embedder: Embedder | None = None,
 ) -> CrashTrial:
     """Copy ``base`` to ``work``, run ``operation`` in a child, SIGKILL it after ``delay`` s, check.
@@ -217,8 +235,12 @@ def run_crash_trial(
     with CatalogStore(home / "catalog.db") as store:
         before = store.count()
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    child = subprocess.Popen([sys.executable, "-c", _CHILD, str(home), operation, str(batch)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(home), operation, str(batch)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     started = time.monotonic()
     try:
         child.wait(timeout=delay)
@@ -230,9 +252,13 @@ def run_crash_trial(
     with CatalogStore(home / "catalog.db") as store:
         present = sum(1 for i in ids if store.exists(i))
         after = store.count()
-    state = "none" if present == 0 and after == before else "all" if present == len(ids) else "partial"
+    state = (
+        "none" if present == 0 and after == before else "all" if present == len(ids) else "partial"
+    )
     doctor = [f"{c.name}: {c.message}" for c in check_home(home) if c.level == "fail"]
     got = asyncio.run(probe(home, embedder))
     want = asyncio.run(probe(fresh_copy(home, work / "fresh"), embedder))
     mismatches = [f"{q}: {got[q]} != {want[q]}" for q in PROBE_QUERIES if got[q] != want[q]]
-    return CrashTrial(operation, delay, finished, state, doctor, not mismatches, mismatches, elapsed)
+    return CrashTrial(
+        operation, delay, finished, state, doctor, not mismatches, mismatches, elapsed
+    )

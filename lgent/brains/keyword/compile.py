@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import tantivy
