@@ -26,6 +26,8 @@ DEFAULT_FIELD_BOOSTS: Mapping[str, float] = MappingProxyType(
         "input_text": 0.5,
         "output": 1.0,
         "output_text": 0.5,
+        "input_names": 1.0,
+        "output_names": 1.0,
     }
 )
 

@@ -21,7 +21,73 @@ WORD_RE = re.compile(r"[^\W_]+(?:[_\-.'’/+][^\W_]+)*", re.UNICODE)
 MAX_MERGE_PARTS = 8
 
 STOP_WORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "some", "something", "such", "than", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "will", "with", "would", "you", "your", "can", "do", "does", "how", "want", "need", "find", "any", "thing", "things", "tool", "tools"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "so",
+        "some",
+        "something",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "can",
+        "do",
+        "does",
+        "how",
+        "want",
+        "need",
+        "find",
+        "any",
+        "thing",
+        "things",
+        "tool",
+        "tools",
+    ]
 )
 """English stop words plus catalog filler ("tool", "something") that matches everything."""
 
@@ -128,6 +194,26 @@ def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
 def word_tokens(word: str, *, stemmed: bool, drop_stop_words: bool) -> tuple[Token, ...]:
     """``tokens`` of a single word, memoized (highlighting analyzes the same words again and again)."""
     return tuple(tokens(word, stemmed=stemmed, drop_stop_words=drop_stop_words))
+
+
+_TYPE_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
+def type_tokens(expr: str) -> list[Token]:
+    """The type names inside a type expression, lowercased and whole: ``List[PDF]`` gives
+    ``list``, ``pdf`` (no identifier splitting: ``SentimentScore`` is one type, not two words)."""
+    return [
+        Token(m.group().lower(), i, m.start(), m.end())
+        for i, m in enumerate(_TYPE_NAME.finditer(expr))
+    ]
+
+
+def name_prefixes(text: str) -> set[str]:
+    """The lowercased name and every run of its parts that starts at its beginning
+    (``PDFParser_v2``: ``pdf``, ``pdfparser``, ``pdfparserv``, ``pdfparserv2``): what a
+    wildcard on a name is matched against, so ``News*`` means "names starting with News"."""
+    parts = [p.lower() for word in words(text) for p in split_identifier(word)]
+    return {text.lower(), *("".join(parts[: i + 1]) for i in range(len(parts)))}
 
 
 def words(text: str) -> list[str]:

@@ -25,6 +25,7 @@ HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "<mark>", "</mark>"
 FIELD_FAMILY = {
     "name": "name",
     "name_exact": "name",
+    "name_prefix": "name",
     "keywords": "keywords",
     "keywords_exact": "keywords",
     "description": "description",
@@ -34,6 +35,8 @@ FIELD_FAMILY = {
     "input_text": "input_type",
     "output": "output_type",
     "output_text": "output_type",
+    "input_names": "input_type",
+    "output_names": "output_type",
     "entity_type": "entity_type",
     "status": "status",
     "version": "version",
@@ -50,13 +53,21 @@ OTHER_FIELDS = (
     ("input_text", False),
     ("output", True),
     ("output_text", False),
+    ("input_names", False),
+    ("output_names", False),
     ("entity_type", True),
     ("status", True),
     ("version", True),
     ("execution", True),
     ("id", True),
 )
-_STORED_SOURCE = {"author_text": "author", "input_text": "input", "output_text": "output"}
+_STORED_SOURCE = {
+    "author_text": "author",
+    "input_text": "input",
+    "output_text": "output",
+    "input_names": "input",
+    "output_names": "output",
+}
 
 
 @dataclass(slots=True)
@@ -207,7 +218,7 @@ class KeywordBrain:
     ) -> None:
         """Fill in the highlighted snippets and the names of the fields that matched."""
         for family, text, fields in (
-            ("name", _first(doc, "name"), ("name", "name_exact", "all")),
+            ("name", _first(doc, "name"), ("name", "name_exact", "name_prefix", "all")),
             ("description", _first(doc, "description"), ("description", "all")),
         ):
             marked = highlight(text, terms, fields, stemmed_stop=family == "description")
@@ -237,6 +248,8 @@ def _field_matches(
         return False
     if exact:
         return terms.matches(index_field, value)
+    if index_field.endswith("_names"):
+        return any(terms.matches(index_field, t.text) for t in analysis.type_tokens(value))
     return any(
         terms.matches(index_field, t.text)
         for word in analysis.words(value)

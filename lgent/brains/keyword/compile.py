@@ -22,7 +22,7 @@ from lgent.brains.keyword.grammar import ast
 from lgent.config import DEFAULT_FIELD_BOOSTS
 from lgent.errors import QuerySyntaxError
 
-Kind = Literal["exact", "exact_case", "stemmed", "stemmed_stop", "plain"]
+Kind = Literal["exact", "exact_case", "stemmed", "stemmed_stop", "plain", "type"]
 
 # query field -> [(index field, how values are analyzed)]
 FIELD_TARGETS: Mapping[str, tuple[tuple[str, Kind], ...]] = {
@@ -35,8 +35,8 @@ FIELD_TARGETS: Mapping[str, tuple[tuple[str, Kind], ...]] = {
     "status": (("status", "exact"),),
     "execution": (("execution", "exact"),),
     "version": (("version", "exact_case"),),
-    "input": (("input", "exact"), ("input_text", "plain")),
-    "output": (("output", "exact"), ("output_text", "plain")),
+    "input": (("input", "exact"), ("input_names", "type")),
+    "output": (("output", "exact"), ("output_names", "type")),
     "id": (("id", "exact_case"),),
 }
 
@@ -256,6 +256,10 @@ class QueryCompiler:
             words: list[str | tuple[int, str]] = list(toks)
             return tantivy.Query.phrase_query(schema, index_field, words)
         if isinstance(node, ast.Wildcard):
+            if index_field == "name":
+                return None  # names are matched whole, from their start: see name_prefix
+            if index_field == "name_exact":
+                index_field = "name_prefix"
             pattern = node.pattern if kind == "exact_case" else node.pattern.lower()
             regex = analysis.glob_to_regex(pattern) if kind != "exact_case" else _case_glob(pattern)
             if kind not in ("exact", "exact_case") and not _single_token_glob(pattern):
@@ -293,10 +297,14 @@ def _check_wildcard(node: ast.Wildcard, query: str) -> None:
 def _analyze(text: str, kind: Kind) -> tuple[str, ...]:
     """The index-side tokens of a query text for one kind of field (memoized: every term is
     analyzed once per kind, not once per target field)."""
+    if kind == "type":
+        return tuple(t.text for t in analysis.type_tokens(text))
     return tuple(
         t.text
         for t in analysis.tokens(
-            text, stemmed=kind in ("stemmed", "stemmed_stop"), drop_stop_words=kind == "stemmed_stop"
+            text,
+            stemmed=kind in ("stemmed", "stemmed_stop"),
+            drop_stop_words=kind == "stemmed_stop",
         )
     )
 

@@ -20,12 +20,13 @@ from lgent.brains.keyword import analysis
 from lgent.errors import IndexError_
 from lgent.models import CatalogEntry
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: name_prefix field; input_names/output_names hold whole type names
 MANIFEST = "manifest.json"
 
 EXACT_FIELDS = (
     "id",
     "name_exact",
+    "name_prefix",
     "keywords_exact",
     "author",
     "entity_type",
@@ -42,6 +43,8 @@ TOKEN_FIELDS = (
     "author_text",
     "input_text",
     "output_text",
+    "input_names",
+    "output_names",
     "all",
 )
 STORED = (
@@ -94,6 +97,8 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
         exact_names.update(part.lower() for part in analysis.split_identifier(word))
     for form in sorted(exact_names):
         doc.add_text("name_exact", form)
+    for form in sorted(analysis.name_prefixes(entry.name) | analysis.name_prefixes(entry.id)):
+        doc.add_text("name_prefix", form)
     keyword_forms: set[str] = set()
     for keyword in entry.keywords:
         _add_tokens(doc, "keywords", keyword, stemmed=True, stop=False)
@@ -116,6 +121,7 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
         if value:
             doc.add_text(field, value.lower())
             _add_tokens(doc, f"{field}_text", value, stemmed=False, stop=False)
+            doc.add_pre_tokenized_text(f"{field}_names", _pre(value, analysis.type_tokens(value)))
     signature = f"{entry.input_type or ''} {entry.output_type or ''}"
     combined = " . ".join([entry.name, " ".join(entry.keywords), entry.description, signature])
     _add_tokens(doc, "all", combined, stemmed=True, stop=True)
