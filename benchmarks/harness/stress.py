@@ -99,9 +99,17 @@ def alive_at(changes: Sequence[Change], number: int, initial: set[str]) -> set[s
 
 
 async def run_concurrency(
-    home: Path, seconds: float, readers: int = 8, seed: int = 0, embedder: Embedder | None = None
+    home: Path,
+    seconds: float,
+    readers: int = 8,
+    seed: int = 0,
+    embedder: Embedder | None = None,
+    min_queries: int = 3,
+    min_writes: int = 10,
 ) -> ConcurrencyReport:
-    """``readers`` query tasks and one writer (register, sometimes remove) for ``seconds``."""
+    """``readers`` query tasks and one writer (register, sometimes remove) for ``seconds``; each
+    reader makes at least ``min_queries`` queries and the writer ``min_writes`` writes, however
+    slow the machine, so the drill always exercises the overlap."""
     rng = random.Random(seed)
     report = ConcurrencyReport(seconds, readers)
     responses: list[tuple[int, list[str]]] = []
@@ -112,7 +120,7 @@ async def run_concurrency(
 
         async def reader(n: int) -> None:
             i = n
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline or i - n < min_queries:
                 query = PROBE_QUERIES[i % len(PROBE_QUERIES)]
                 i += 1
                 try:
@@ -126,7 +134,9 @@ async def run_concurrency(
         async def writer() -> None:
             i = 0
             live: list[str] = []
-            while time.monotonic() < deadline:
+            while len(report.errors) < 100 and (
+                time.monotonic() < deadline or report.registrations + report.removals < min_writes
+            ):
                 try:
                     if live and rng.random() < 0.3:
                         await lg.remove(live.pop(rng.randrange(len(live))))
