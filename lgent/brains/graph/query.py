@@ -117,6 +117,10 @@ _HOLE = re.compile(rf"^{_LEAD}\b{_A}\s*(?:->|→|=>)\s*\?+\s*(?:->|→|=>)\s*{_B
 
 _COMPOSITION = [
     re.compile(
+        rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+.*?\b(?:to|into)\s+(?:[\w-]+\s+)*?{_B}{_END}",
+        re.I,
+    ),
+    re.compile(
         rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+(?:to|into|->)\s+{_ARTICLE}{_B}{_END}",
         re.I,
     ),
@@ -260,6 +264,16 @@ _RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
             rf"^\s*(?:is|was)\s+{_ART}\s+(?:replaced|deprecated|retired|superseded)(?:\s+by anything)?{_END}",
             re.I,
         ),
+    ),
+    (
+        "predecessors",
+        re.compile(
+            rf"^{_LEAD}\b(?:(?:came|come|was|were|went)\s+before|preceded)\s+{_ART}{_END}", re.I
+        ),
+    ),
+    (
+        "successors",
+        re.compile(rf"^{_LEAD}\b(?:(?:came|come|was|were)\s+after|followed)\s+{_ART}{_END}", re.I),
     ),
     (
         "predecessors",
