@@ -397,7 +397,32 @@ def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
         found = _types(pattern.match(text), vocabulary)
         if found and (found[0] or found[1]):
             return TypeQuery(*found)
-    return None
+    return _loose_composition(text, vocabulary, max_length)
+
+
+_PIPELINE_WORD = re.compile(
+    r"\b(?:pipeline|path|chain|route|workflow|compose|composition)s?\b", re.I
+)
+_N_STEP = re.compile(r"\b(one|two|three|four|five|\d+)[- ]step\b", re.I)
+
+
+def _loose_composition(
+    text: str, vocabulary: Vocabulary, max_length: int | None
+) -> Composition | None:
+    """A pipeline request in free words naming two types: the first named is the source, the
+    last the target ("two-step pipeline: extract the text of a PDF, then score its SentimentScore")."""
+    if not _PIPELINE_WORD.search(text):
+        return None
+    # only capitalised words count here ("the text of a PDF" names PDF, not Text)
+    words = re.findall(r"[A-Z][\w.\-]*(?:\[[^\]]*\])?", text)
+    named = [t for w in words if (t := vocabulary.type_name(w))]
+    if len(named) < 2 or named[0] == named[-1]:
+        return None
+    steps = _N_STEP.search(text)
+    if steps is not None and max_length is None:
+        word = steps.group(1).lower()
+        max_length = int(word) if word.isdigit() else _NUMBERS[word]
+    return Composition(named[0], named[-1], max_length)
 
 
 def _types(
