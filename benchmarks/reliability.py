@@ -191,7 +191,7 @@ def write_report(
         "CI runs the same drills with smaller counts (`tests/integration/`, `tests/catalog/test_hostile_files.py`).\n\n"
         "## Crash trials\n\n"
         "Each trial copies a home holding the example catalog with every index built, starts a child process that\n"
-        "loads a 300-entry batch, rebuilds one brain's index, or loads and then queries (so every brain catches up),\n"
+        "loads a 5,000-entry batch, rebuilds one brain's index, or loads 300 entries and then queries (so every brain catches up),\n"
         "and SIGKILLs it after a random delay. The home is then reopened: the batch must be all there or not at all,\n"
         "`lgent doctor` must find no failure, and eight probe queries across all query types must return exactly\n"
         "what a fresh build from the same catalog returns.\n\n" + "\n".join(rows) + "\n\n"
