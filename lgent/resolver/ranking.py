@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
-from lgent.models import CatalogEntry, ResolutionPreferences, ScoreBreakdown
+from lgent.models import ResolutionPreferences, ScoreBreakdown
 from lgent.versions import Version
 
 
@@ -29,8 +30,24 @@ def version_score(version: str) -> float:
     return maturity * (0.5 if parsed.prerelease else 1.0)
 
 
+class Rankable(Protocol):
+    """What preference ranking reads: a catalog entry, or the graph brain's note of one."""
+
+    @property
+    def success_rate(self) -> float | None: ...
+
+    @property
+    def usage_count(self) -> int: ...
+
+    @property
+    def last_used(self) -> datetime | None: ...
+
+    @property
+    def version(self) -> str: ...
+
+
 def preference_score(
-    entry: CatalogEntry, prefs: ResolutionPreferences, now: datetime
+    entry: Rankable, prefs: ResolutionPreferences, now: datetime
 ) -> ScoreBreakdown:
     """The weighted score of one candidate, with every component shown."""
     success = entry.success_rate if entry.success_rate is not None else 0.0

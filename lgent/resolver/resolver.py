@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import Protocol
 
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.graph.query import TypeQuery
@@ -22,6 +23,7 @@ from lgent.models import (
     Rejection,
     Resolution,
     ResolutionPreferences,
+    ScoreBreakdown,
     Status,
     TypeRequirement,
     now_utc,
@@ -30,12 +32,23 @@ from lgent.resolver.ranking import preference_score
 
 HEALTHY_SUCCESS = 0.5
 RUNNERS_UP = 4
+MAX_REJECTED = 20
 CLOSEST = 5
 
 Entries = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
 
 
-def health_problems(entry: CatalogEntry) -> list[str]:
+class HealthFacts(Protocol):
+    """What the health rule reads: a catalog entry, or the graph brain's note of one."""
+
+    @property
+    def status(self) -> Status: ...
+
+    @property
+    def success_rate(self) -> float | None: ...
+
+
+def health_problems(entry: HealthFacts) -> list[str]:
     """Why an artifact is not healthy enough to be resolved to (empty when it is)."""
     problems = []
     if entry.status != Status.ACTIVE:
@@ -71,39 +84,45 @@ class DependencyResolver:
         wanted_in = self._type(requirement.input_type, "input_type")
         wanted_out = self._type(requirement.output_type, "output_type")
         constraints = parse_constraints(list(requirement.constraints))
-        ids = sorted(
-            info.id for info in self.graph.type_candidates(TypeQuery(wanted_in, wanted_out))
+        infos = sorted(
+            self.graph.type_candidates(TypeQuery(wanted_in, wanted_out)), key=lambda i: i.id
         )
-        entries = self.entries(ids)
+        # Health, contracts and preferences are read from the graph brain's notes; constraints
+        # may ask for more (latency, ...), so only then are the candidates' entries read.
+        entries = self.entries([i.id for i in infos]) if constraints else {}
         now = self.clock()
-        ranked: list[RankedCandidate] = []
+        scored: list[tuple[ScoreBreakdown, str]] = []
         rejected: list[Rejection] = []
-        for artifact_id in ids:
-            entry = entries.get(artifact_id)
-            if entry is None:
-                continue
-            reasons = health_problems(entry)
-            missing = [c for c in requirement.contracts if c not in entry.contracts]
+        for info in infos:
+            reasons = health_problems(info)
+            missing = [c for c in requirement.contracts if c not in info.contracts]
             if missing:
                 reasons.append(f"missing contract: {', '.join(missing)}")
-            reasons += [f"constraint: {c.description}" for c in constraints if not c.admits(entry)]
+            if constraints:
+                entry = entries.get(info.id)
+                if entry is None:
+                    continue
+                reasons += [
+                    f"constraint: {c.description}" for c in constraints if not c.admits(entry)
+                ]
             if reasons:
-                rejected.append(Rejection(id=artifact_id, reasons=tuple(reasons)))
+                rejected.append(Rejection(id=info.id, reasons=tuple(reasons)))
             else:
-                ranked.append(
-                    RankedCandidate(entry=entry, score=preference_score(entry, prefs, now))
-                )
-        if not ranked:
+                scored.append((preference_score(info, prefs, now), info.id))
+        rejected.sort(key=lambda r: (len(r.reasons), r.id))  # the closest misses first
+        if not scored:
             raise self._no_candidate(requirement, wanted_in, wanted_out, rejected)
-        ranked.sort(key=lambda c: (-c.score.total, c.entry.id))
-        best = ranked[0]
+        scored.sort(key=lambda pair: (-pair[0].total, pair[1]))
+        top = scored[: 1 + RUNNERS_UP]
+        found = entries or self.entries([artifact_id for _, artifact_id in top])
+        ranked = [RankedCandidate(entry=found[i], score=score) for score, i in top if i in found]
         return Resolution(
             requirement=requirement,
-            best=best.entry,
-            score=best.score,
-            runners_up=tuple(ranked[1 : 1 + RUNNERS_UP]),
-            rejected=tuple(rejected),
-            considered=len(ids),
+            best=ranked[0].entry,
+            score=ranked[0].score,
+            runners_up=tuple(ranked[1:]),
+            rejected=tuple(rejected[:MAX_REJECTED]),
+            considered=len(infos),
         )
 
     def _type(self, text: str, field: str) -> str:

@@ -15,6 +15,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 from lgent.brains.base import BrainStatus, ChangeSet
@@ -63,6 +64,12 @@ class ArtifactInfo:
     health: float
     input_type: str | None
     output_type: str | None
+    # what the resolver ranks by, so it need not read every candidate back from the catalog
+    success_rate: float | None = None
+    usage_count: int = 0
+    last_used: datetime | None = None
+    version: str = "0.1.0"
+    contracts: tuple[str, ...] = ()
 
     @property
     def usable(self) -> bool:
@@ -169,6 +176,11 @@ class GraphBrain:
             health_of(entry),
             _canonical_or_none(entry.input_type),
             _canonical_or_none(entry.output_type),
+            entry.success_rate,
+            entry.usage_count,
+            entry.last_used,
+            entry.version,
+            entry.contracts,
         )
         self.info[entry.id] = info
         self.lineage.set_relations(entry.id, [(r.type.value, r.target) for r in entry.relations])
