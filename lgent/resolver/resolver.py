@@ -152,21 +152,25 @@ class DependencyResolver:
         return DependencyError(message, closest)
 
     def _type_near_misses(self, wanted_in: str, wanted_out: str, count: int) -> list[Rejection]:
-        """Artifacts that get one side of the signature right."""
-        lattice = self.graph.lattice
-        misses: list[tuple[float, Rejection]] = []
-        for info in self.graph.info.values():
-            takes = info.input_type is not None and lattice.is_subtype(wanted_in, info.input_type)
-            gives = info.output_type is not None and lattice.is_subtype(
-                info.output_type, wanted_out
+        """The healthiest artifacts that get one side of the signature right."""
+        takes = self.graph.accepting(wanted_in)
+        gives = self.graph.producing(wanted_out)
+        take_ids, give_ids = {i.id for i in takes}, {i.id for i in gives}
+        misses = [
+            (
+                -i.health,
+                i.id,
+                f"type mismatch: gives {i.output_type or 'nothing'}, not {wanted_out}",
             )
-            if takes == gives:
-                continue
-            reason = (
-                f"type mismatch: gives {info.output_type or 'nothing'}, not {wanted_out}"
-                if takes
-                else f"type mismatch: takes {info.input_type or 'nothing'}, not {wanted_in}"
-            )
-            misses.append((-info.health, Rejection(id=info.id, reasons=(reason,))))
-        misses.sort(key=lambda m: (m[0], m[1].id))
-        return [r for _, r in misses[:count]]
+            for i in takes
+            if i.id not in give_ids
+        ] + [
+            (-i.health, i.id, f"type mismatch: takes {i.input_type or 'nothing'}, not {wanted_in}")
+            for i in gives
+            if i.id not in take_ids
+        ]
+        misses.sort()
+        return [
+            Rejection(id=artifact_id, reasons=(reason,))
+            for _, artifact_id, reason in misses[:count]
+        ]

@@ -374,31 +374,34 @@ class GraphBrain:
 
     @_locked
     def type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:
-        """Artifacts (usable or not) whose input accepts ``op.input`` and whose output fits ``op.output``."""
-        lattice = self.lattice
-        found: list[ArtifactInfo] = []
-        if op.input is not None:
-            pseudo = Signature("\0query", None, op.input)
-            sigs = self.composition.find_compatible(pseudo, "downstream", include_unusable=True)
-            ids = [s.id for s in sigs]
-            if op.output is not None:
-                ids = [
-                    i
-                    for i in ids
-                    if (o := self.info[i].output_type) and lattice.is_subtype(o, op.output)
-                ]
-        else:
+        """Artifacts (usable or not) whose input accepts ``op.input`` and whose output fits
+        ``op.output``, healthiest first."""
+        if op.input is None:
             assert op.output is not None
-            pseudo = Signature("\0query", op.output, None)
-            ids = [
-                s.id
-                for s in self.composition.find_compatible(pseudo, "upstream", include_unusable=True)
-            ]
-        for artifact_id in ids:
-            info = self.info.get(artifact_id)
-            if info is not None:
-                found.append(info)
-        return found
+            return self.producing(op.output)
+        accepting = self.accepting(op.input)
+        if op.output is None:
+            return accepting
+        fits = {i.id for i in self.producing(op.output)}
+        return [i for i in accepting if i.id in fits]
+
+    @_locked
+    def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
+        """Artifacts (usable or not) whose input accepts ``type_name``, healthiest first."""
+        pseudo = Signature("\0query", None, type_name)
+        sigs = self.composition.find_compatible(
+            pseudo, "downstream", include_unusable=True, limit=limit
+        )
+        return [self.info[s.id] for s in sigs if s.id in self.info]
+
+    @_locked
+    def producing(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
+        """Artifacts (usable or not) whose output is ``type_name`` or a subtype, healthiest first."""
+        pseudo = Signature("\0query", type_name, None)
+        sigs = self.composition.find_compatible(
+            pseudo, "upstream", include_unusable=True, limit=limit
+        )
+        return [self.info[s.id] for s in sigs if s.id in self.info]
 
     def _relationship_rows(self, op: Relationship) -> list[_Row]:
         x = op.artifact_id
