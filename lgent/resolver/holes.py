@@ -82,7 +82,7 @@ def _bridge(
         return PipelineStep(
             filled_with=(single.best.id,),
             types=(left, right),
-            reason=f"{single.best.id} takes {left} and gives {right} (score {single.score.total:.3f})",
+            reason=f"{single.best.id} takes {left} and gives {right} (the best of {single.considered} that fit)",
         )
     except DependencyError as err:
         single_error = err
