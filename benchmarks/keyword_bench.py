@@ -200,7 +200,12 @@ class LGentSystem:
         from lgent.models import TypeDecl
 
         assert corpus.parsed is not None
-        self.brain = self.brain_class(workdir / "lgent", settings=None)
+        by_id = {e.id: e for e in corpus.parsed[:size]}  # the catalog's part: entries by id
+        self.brain = self.brain_class(
+            workdir / "lgent",
+            settings=None,
+            entries=lambda ids: {i: by_id[i] for i in ids if i in by_id},
+        )
         types = [TypeDecl.parse(t) for t in corpus.types]
         self.brain.build(corpus.parsed[:size], types, 1)
         # free text from an agent: lenient mode where the brain has it (plain words never need it)

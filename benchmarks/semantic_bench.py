@@ -62,7 +62,9 @@ def throughput_texts(n: int) -> tuple[list[str], str]:
     return [entry_text(CatalogEntry.parse(r)) for r in records], corpus
 
 
-def measure_throughput(texts: list[str], rounds: int, batch_size: int) -> tuple[str, dict[str, Any]]:
+def measure_throughput(
+    texts: list[str], rounds: int, batch_size: int
+) -> tuple[str, dict[str, Any]]:
     from sentence_transformers import SentenceTransformer
 
     embedder = SentenceTransformerEmbedder(batch_size=batch_size)
@@ -70,7 +72,10 @@ def measure_throughput(texts: list[str], rounds: int, batch_size: int) -> tuple[
     systems: dict[str, Callable[[list[str]], Any]] = {
         "L-gent `embed_batch`": embedder.embed_batch,
         f"raw `encode` (batch {batch_size}, normalized)": lambda t: raw.encode(
-            t, batch_size=batch_size, show_progress_bar=False, convert_to_numpy=True,
+            t,
+            batch_size=batch_size,
+            show_progress_bar=False,
+            convert_to_numpy=True,
             normalize_embeddings=True,
         ),
         "raw `encode` (defaults: batch 32)": lambda t: raw.encode(t, show_progress_bar=False),
@@ -90,14 +95,21 @@ def measure_throughput(texts: list[str], rounds: int, batch_size: int) -> tuple[
             rates[name].append(len(texts) / t.seconds)
             print(f"round {r + 1}: {name}: {rates[name][-1]:.1f} texts/s")
     base = statistics.median(rates[names[1]])
-    table = runner.Table(["system", "runs", "median texts/s", "min", "max", "vs raw encode (same batch)"])
+    table = runner.Table(
+        ["system", "runs", "median texts/s", "min", "max", "vs raw encode (same batch)"]
+    )
     for name in names:
         med = statistics.median(rates[name])
-        table.add(name, len(rates[name]), med, min(rates[name]), max(rates[name]), f"{med / base:.3f}x")
+        table.add(
+            name, len(rates[name]), med, min(rates[name]), max(rates[name]), f"{med / base:.3f}x"
+        )
     ratio = statistics.median(rates[names[0]]) / base
     paired = [a / b for a, b in zip(rates[names[0]], rates[names[1]], strict=True)]
     return table.markdown(), {
-        "ratio": ratio, "paired": paired, "max_diff": max_diff, "load_s": embedder.load_seconds,
+        "ratio": ratio,
+        "paired": paired,
+        "max_diff": max_diff,
+        "load_s": embedder.load_seconds,
         "rate": statistics.median(rates[names[0]]),
     }
 
@@ -111,14 +123,24 @@ def intents(n: int, seed: int = 5) -> list[str]:
     s = synthetic
     verbs = [v.lower() for v in s.VERBS.values()]
     templates: list[Callable[[], str]] = [
-        lambda: f"something that {rng.choice(verbs)} {rng.choice(s.ADJECTIVES)} "
-        f"{rng.choice(s.DOMAINS).lower()} {rng.choice(s.OBJECTS)}",
-        lambda: f"turn {rng.choice(s.DOMAINS).lower()} {rng.choice(s.OBJECTS)} into {rng.choice(s.OUTPUTS)}",
-        lambda: f"help {rng.choice(s.USE_CASES)} with {rng.choice(s.ADJECTIVES)} {rng.choice(s.OBJECTS)}",
-        lambda: f"{rng.choice(s.FEATURES)} for {rng.choice(s.DOMAINS).lower()} {rng.choice(s.OBJECTS)} "
-        f"using {rng.choice(s.TECHNIQUES)}",
-        lambda: f"like a {rng.choice(s.ROLES).lower()} but for {rng.choice(s.DOMAINS).lower()} "
-        f"{rng.choice(s.OBJECTS)}",
+        lambda: (
+            f"something that {rng.choice(verbs)} {rng.choice(s.ADJECTIVES)} "
+            f"{rng.choice(s.DOMAINS).lower()} {rng.choice(s.OBJECTS)}"
+        ),
+        lambda: (
+            f"turn {rng.choice(s.DOMAINS).lower()} {rng.choice(s.OBJECTS)} into {rng.choice(s.OUTPUTS)}"
+        ),
+        lambda: (
+            f"help {rng.choice(s.USE_CASES)} with {rng.choice(s.ADJECTIVES)} {rng.choice(s.OBJECTS)}"
+        ),
+        lambda: (
+            f"{rng.choice(s.FEATURES)} for {rng.choice(s.DOMAINS).lower()} {rng.choice(s.OBJECTS)} "
+            f"using {rng.choice(s.TECHNIQUES)}"
+        ),
+        lambda: (
+            f"like a {rng.choice(s.ROLES).lower()} but for {rng.choice(s.DOMAINS).lower()} "
+            f"{rng.choice(s.OBJECTS)}"
+        ),
     ]
     out: dict[str, None] = {}
     while len(out) < n:
@@ -130,7 +152,9 @@ def latency(fn: Callable[[Any], object], inputs: Sequence[Any]) -> runner.Latenc
     return runner.time_calls(fn, inputs)
 
 
-async def measure_brain(home: Path, queries: list[str], warmups: list[str], rebuild: bool) -> dict[str, Any]:
+async def measure_brain(
+    home: Path, queries: list[str], warmups: list[str], rebuild: bool
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     off = Settings(semantic=SemanticSettings(query_cache_size=0))
     async with LGent.open(home, off) as lg:
@@ -138,13 +162,18 @@ async def measure_brain(home: Path, queries: list[str], warmups: list[str], rebu
         with runner.Timer() as t:
             brain = await asyncio.to_thread(lg.semantic_brain)
         out["open_s"], out["open_embedded"] = t.seconds, brain.counters.texts_embedded
-        print(f"semantic brain ready in {t.seconds:.1f} s ({brain.counters.texts_embedded} texts embedded)")
+        print(
+            f"semantic brain ready in {t.seconds:.1f} s ({brain.counters.texts_embedded} texts embedded)"
+        )
         if rebuild:
             before = brain.counters.texts_embedded
             with runner.Timer() as t:
                 await lg.reindex(["semantic"])
             brain = lg.semantic_brain()
-            out["rebuild_s"], out["rebuild_embedded"] = t.seconds, brain.counters.texts_embedded - before
+            out["rebuild_s"], out["rebuild_embedded"] = (
+                t.seconds,
+                brain.counters.texts_embedded - before,
+            )
             print(f"rebuilt from the embedding cache in {t.seconds:.1f} s")
         out["status"] = brain.status()
         for q in warmups:
@@ -158,7 +187,9 @@ async def measure_brain(home: Path, queries: list[str], warmups: list[str], rebu
         brain = await asyncio.to_thread(lg.semantic_brain)
         for q in queries:  # fill the query LRU
             brain.search(q, limit=K)
-        out["search_cached"] = runner.time_calls(lambda q: brain.search(q, limit=K), queries, repeat=3)
+        out["search_cached"] = runner.time_calls(
+            lambda q: brain.search(q, limit=K), queries, repeat=3
+        )
         out["cache_hits"] = brain.counters.query_cache_hits
     return out
 
@@ -191,7 +222,8 @@ def vector_baselines(brain: SemanticBrain, queries: list[str], qv: np.ndarray) -
     raw_build = t.seconds
     _, raw_found = hnsw.search(qv, K)
     raw_recall = statistics.fmean(
-        len(truth_ids[i] & {ids[j] for j in row if j >= 0}) / K for i, row in enumerate(raw_found.tolist())
+        len(truth_ids[i] & {ids[j] for j in row if j >= 0}) / K
+        for i, row in enumerate(raw_found.tolist())
     )
 
     def numpy_top(q: np.ndarray) -> np.ndarray:
@@ -220,12 +252,18 @@ def verdict(ok: bool, text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", type=int, default=100_000, help="catalog size (home of fusion_bench)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--size", type=int, default=100_000, help="catalog size (home of fusion_bench)"
+    )
     parser.add_argument("--texts", type=int, default=3000, help="texts for the throughput runs")
     parser.add_argument("--rounds", type=int, default=3, help="throughput runs per system")
     parser.add_argument("--queries", type=int, default=500)
-    parser.add_argument("--no-rebuild", action="store_true", help="skip the rebuild from the embedding cache")
+    parser.add_argument(
+        "--no-rebuild", action="store_true", help="skip the rebuild from the embedding cache"
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -237,12 +275,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     home = build_home(args.size)
     all_intents = intents(args.queries + 20)
-    brain = asyncio.run(measure_brain(home, all_intents[20:], all_intents[:20], not args.no_rebuild))
+    brain = asyncio.run(
+        measure_brain(home, all_intents[20:], all_intents[:20], not args.no_rebuild)
+    )
 
-    lat = runner.Table(["operation", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "target (p99)"], digits=3)
+    lat = runner.Table(
+        ["operation", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "target (p99)"], digits=3
+    )
     for label, key, target in (
-        ("SemanticBrain.search, query embedding included (LRU off)", "search_uncached", f"<= {QUERY_P99_MS:g} ms"),
-        ("SemanticBrain.search, query embedding cached (LRU warm)", "search_cached", f"<= {CACHED_P99_MS:g} ms"),
+        (
+            "SemanticBrain.search, query embedding included (LRU off)",
+            "search_uncached",
+            f"<= {QUERY_P99_MS:g} ms",
+        ),
+        (
+            "SemanticBrain.search, query embedding cached (LRU warm)",
+            "search_cached",
+            f"<= {CACHED_P99_MS:g} ms",
+        ),
         ("query embedding alone (`query_vector`, LRU off)", "embed_only", "-"),
         (f"brain's vector index alone (faiss {brain['kind']} + id map)", "vector_index", "-"),
         ("raw faiss IndexHNSWFlat (same M / efSearch)", "faiss_hnsw", "-"),
@@ -273,14 +323,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratio = tp["ratio"]
     p99, c99 = brain["search_uncached"].p99, brain["search_cached"].p99
     checks = [
-        verdict(abs(1 - ratio) <= THROUGHPUT_TOLERANCE,
-                f"embedding throughput {ratio:.3f}x raw `encode` at the same batch size "
-                f"(paired runs: {', '.join(f'{p:.3f}' for p in tp['paired'])}; target within 10%)"),
-        verdict(p99 <= QUERY_P99_MS, f"query p99 with the query embedding {p99:.2f} ms (target <= {QUERY_P99_MS:g} ms)"),
-        verdict(c99 <= CACHED_P99_MS, f"query p99 with the embedding cached {c99:.2f} ms (target <= {CACHED_P99_MS:g} ms)"),
-        verdict(brain["recall"] >= RECALL_TARGET,
-                f"HNSW recall@10 {brain['recall']:.4f} against exact search over {n:,} vectors, "
-                f"{args.queries} queries (target >= {RECALL_TARGET}); raw faiss HNSW: {brain['raw_recall']:.4f}"),
+        verdict(
+            abs(1 - ratio) <= THROUGHPUT_TOLERANCE,
+            f"embedding throughput {ratio:.3f}x raw `encode` at the same batch size "
+            f"(paired runs: {', '.join(f'{p:.3f}' for p in tp['paired'])}; target within 10%)",
+        ),
+        verdict(
+            p99 <= QUERY_P99_MS,
+            f"query p99 with the query embedding {p99:.2f} ms (target <= {QUERY_P99_MS:g} ms)",
+        ),
+        verdict(
+            c99 <= CACHED_P99_MS,
+            f"query p99 with the embedding cached {c99:.2f} ms (target <= {CACHED_P99_MS:g} ms)",
+        ),
+        verdict(
+            brain["recall"] >= RECALL_TARGET,
+            f"HNSW recall@10 {brain['recall']:.4f} against exact search over {n:,} vectors, "
+            f"{args.queries} queries (target >= {RECALL_TARGET}); raw faiss HNSW: {brain['raw_recall']:.4f}",
+        ),
     ]
     text = (
         "### Embedding throughput\n\n"
@@ -293,8 +353,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"efConstruction {settings.ef_construction}, efSearch {settings.ef_search}); "
         f"{args.queries} distinct intents (e.g. `{all_intents[20]}`), top {K}, one thread. "
         "The baseline rows take the same query vectors, precomputed.\n\n"
-        + lat.markdown() + "\n\nBuild:\n\n" + "\n".join(build_lines)
-        + "\n\nAcceptance (issue 4, point 3):\n\n" + "\n".join(checks)
+        + lat.markdown()
+        + "\n\nBuild:\n\n"
+        + "\n".join(build_lines)
+        + "\n\nAcceptance (issue 4, point 3):\n\n"
+        + "\n".join(checks)
     )
     print(text)
     if not args.no_write:

@@ -37,7 +37,7 @@ class KeywordSettings:
     """The keyword brain: field boosts, field mode and the grammar's implicit operator."""
 
     boosts: Mapping[str, float] = field(default_factory=lambda: DEFAULT_FIELD_BOOSTS)
-    field_mode: Literal["fields", "combined"] = "fields"
+    field_mode: Literal["fields", "combined"] = "combined"
     default_operator: Literal["AND", "OR"] = "AND"
 
     def __post_init__(self) -> None:

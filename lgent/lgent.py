@@ -126,7 +126,9 @@ class LGent:
         if name == "keyword":
             from lgent.brains.keyword.brain import KeywordBrain
 
-            return KeywordBrain(self.home.index_dir("keyword"), self.settings.keyword)
+            return KeywordBrain(
+                self.home.index_dir("keyword"), self.settings.keyword, entries=self.store.get_many
+            )
         if name == "semantic":
             from lgent.brains.semantic.brain import SemanticBrain
 

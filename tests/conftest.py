@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +33,14 @@ def store(store_path: Path | None) -> Iterator[CatalogStore]:
     s = CatalogStore(store_path)
     yield s
     s.close()
+
+
+def entry_lookup(
+    entries: Iterable[CatalogEntry],
+) -> Callable[[Sequence[str]], dict[str, CatalogEntry]]:
+    """A catalog stand-in for ``KeywordBrain(entries=...)``: the given entries by id."""
+    by_id = {e.id: e for e in entries}
+    return lambda ids: {i: by_id[i] for i in ids if i in by_id}
 
 
 def make_entry(artifact_id: str, **fields: object) -> CatalogEntry:

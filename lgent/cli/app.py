@@ -399,10 +399,14 @@ def search(
     ):
         for value in values or []:
             _check_choice(option, value, choices)
-    filters = SearchFilters.parse({
-        "entity_type": entity_type or [], "status": status or [],
-        "author": author or [], "execution": execution or [],
-    })
+    filters = SearchFilters.parse(
+        {
+            "entity_type": entity_type or [],
+            "status": status or [],
+            "author": author or [],
+            "execution": execution or [],
+        }
+    )
 
     async def run(lg: Any) -> Any:
         return await lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)

@@ -119,8 +119,8 @@ class QueryFusion:
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
-        rankings, brain_hits, warnings = await self._ask(
-            query, classification, plan, filters, fetch, limit
+        rankings, brain_hits, warnings, explain = await self._ask(
+            query, classification, plan, filters, fetch
         )
 
         ids = list(dict.fromkeys(h.id for hits in brain_hits.values() for h in hits))
@@ -135,7 +135,11 @@ class QueryFusion:
         subject = classification.named_artifact if relationship else None
         answered = {i for i, _ in rankings.get("graph", [])} if relationship else set()
         rankings = {
-            b: [(i, s) for i, s in r if admitted.get(i) and i != subject and (not answered or i in answered)]
+            b: [
+                (i, s)
+                for i, s in r
+                if admitted.get(i) and i != subject and (not answered or i in answered)
+            ]
             for b, r in rankings.items()
         }
         fused = self._fuse(rankings, plan.weights)
@@ -144,7 +148,12 @@ class QueryFusion:
             fused.sort(key=lambda f: (graph_rank.get(f.id, len(graph_rank)), -f.score))
         ordered, notes = await self._lineage_order(fused, entries, classification, parsed)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
-        results = [self._result(f, entries[f.id], brain_hits, notes.get(f.id, ())) for f in top]
+        by_brain = {b: {h.id: h for h in hits} for b, hits in brain_hits.items()}
+        keyword_hits = by_brain.get("keyword", {})
+        for f in top:  # highlights and matched fields, for the shown results only
+            if explain is not None and f.id in keyword_hits:
+                keyword_hits[f.id] = explain(keyword_hits[f.id], entries[f.id])
+        results = [self._result(f, entries[f.id], by_brain, notes.get(f.id, ())) for f in top]
         serendipity = await self.run(
             lambda: suggest(
                 [r.entry for r in results],
@@ -217,15 +226,22 @@ class QueryFusion:
         plan: _Plan,
         filters: SearchFilters,
         fetch: int,
-        explain_top: int,
-    ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, list[BrainHit]], list[str]]:
+    ) -> tuple[
+        dict[str, list[tuple[str, float]]],
+        dict[str, list[BrainHit]],
+        list[str],
+        Callable[[BrainHit, CatalogEntry], BrainHit] | None,
+    ]:
+        """Each brain's ranking and hits, the keyword brain's warnings, and its ``explain``
+        (highlights are worked out later, for the results that are shown)."""
         tasks: dict[str, Awaitable[Any]] = {}
         warnings: list[str] = []
+        explain = None
         kw = self.brains.keyword
         if "keyword" not in plan.skipped:
             share = self.settings.free_text_min_match
             tasks["keyword"] = self.run(
-                lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top)
+                lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top=0)
             )
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
@@ -251,9 +267,10 @@ class QueryFusion:
             brain_hits: list[BrainHit] = list(getattr(outcome, "hits", outcome))
             if name == "keyword":
                 warnings.extend(getattr(outcome, "warnings", []))
+                explain = getattr(outcome, "explain", None)
             hits[name] = brain_hits
             rankings[name] = [(h.id, h.score) for h in brain_hits]
-        return rankings, hits, warnings
+        return rankings, hits, warnings, explain
 
     def _fuse(
         self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
@@ -313,10 +330,9 @@ class QueryFusion:
         self,
         f: Fused,
         entry: CatalogEntry,
-        brain_hits: Mapping[str, list[BrainHit]],
+        by_brain: Mapping[str, Mapping[str, BrainHit]],
         notes: tuple[str, ...],
     ) -> QueryResult:
-        by_brain = {b: {h.id: h for h in hits} for b, hits in brain_hits.items()}
         sources = tuple(
             SourceHit(
                 brain=c.brain,

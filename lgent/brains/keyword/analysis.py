@@ -172,18 +172,22 @@ def stem(word: str) -> str:
 
 
 def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
-    """Split ``text`` into words, words into identifier parts; lowercase, optionally stem."""
+    """Split ``text`` into words, words into identifier parts; lowercase, optionally stem.
+
+    A stop word is dropped only as a whole word: inside an identifier (``A1``,
+    ``html_to_markdown``) it is a part like any other, so the identifier stays findable whole."""
     out: list[Token] = []
     position = 0
     for match in WORD_RE.finditer(text):
         word = match.group()
         offset = match.start()
-        for a, b in part_spans(word):
+        spans = part_spans(word)
+        for a, b in spans:
             part = word[a:b]
             if len(part) > 2 and part[-1] == "s" and part[:-1].isupper():
                 part = part[:-1]  # plural acronym: PDFs -> pdf
             part = part.lower()
-            if drop_stop_words and part in STOP_WORDS:
+            if drop_stop_words and len(spans) == 1 and part in STOP_WORDS:
                 continue
             out.append(Token(stem(part) if stemmed else part, position, offset + a, offset + b))
             position += 1

@@ -2,72 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import tantivy
 
 from lgent.brains.base import BrainStatus, ChangeSet
-from lgent.brains.keyword import analysis
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
 from lgent.brains.keyword.grammar import ast, parse, parse_lenient
+from lgent.brains.keyword.highlight import describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.config import KeywordSettings
 from lgent.errors import IndexError_
 from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
 
-SNIPPET_CHARS = 160
-HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "<mark>", "</mark>"
-
-# index field -> the displayed field it belongs to
-FIELD_FAMILY = {
-    "name": "name",
-    "name_exact": "name",
-    "name_prefix": "name",
-    "keywords": "keywords",
-    "keywords_exact": "keywords",
-    "description": "description",
-    "author": "author",
-    "author_text": "author",
-    "input": "input_type",
-    "input_text": "input_type",
-    "output": "output_type",
-    "output_text": "output_type",
-    "input_names": "input_type",
-    "output_names": "output_type",
-    "entity_type": "entity_type",
-    "status": "status",
-    "version": "version",
-    "execution": "execution",
-    "id": "id",
-}
-
-
-# fields beyond name/description/keywords, checked against the stored value: (field, exact?)
-OTHER_FIELDS = (
-    ("author", True),
-    ("author_text", False),
-    ("input", True),
-    ("input_text", False),
-    ("output", True),
-    ("output_text", False),
-    ("input_names", False),
-    ("output_names", False),
-    ("entity_type", True),
-    ("status", True),
-    ("version", True),
-    ("execution", True),
-    ("id", True),
-)
-_STORED_SOURCE = {
-    "author_text": "author",
-    "input_text": "input",
-    "output_text": "output",
-    "input_names": "input",
-    "output_names": "output",
-}
+EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
+"""Catalog entries by id (the facade passes the store's ``get_many``): the text highlights use."""
 
 
 @dataclass(slots=True)
@@ -78,15 +30,30 @@ class KeywordResult:
     total: int
     query: str
     warnings: list[str] = field(default_factory=list)
+    terms: MatchTerms | None = None
+
+    def explain(self, hit: BrainHit, entry: CatalogEntry) -> BrainHit:
+        """``hit`` with its highlights and matched fields, worked out from its catalog entry."""
+        return hit if self.terms is None else explained(hit, entry, self.terms)
 
 
 class KeywordBrain:
-    """The keyword brain over one tantivy index (``path=None``: in memory)."""
+    """The keyword brain over one tantivy index (``path=None``: in memory).
+
+    The index holds ids only; ``entries`` gives the catalog entries whose text the highlights
+    of the shown hits are worked out from."""
 
     name = "keyword"
 
-    def __init__(self, path: Path | None, settings: KeywordSettings | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | None,
+        settings: KeywordSettings | None = None,
+        *,
+        entries: EntryLookup,
+    ) -> None:
         self.settings = settings or KeywordSettings()
+        self.entries = entries
         self.index = KeywordIndex(path)
         self.compiler = QueryCompiler(
             self.index.schema, self.settings.boosts, self.settings.field_mode
@@ -143,7 +110,8 @@ class KeywordBrain:
 
         ``min_should_match``: for a top-level OR (e.g. free text with ``default_operator="OR"``),
         the share of its clauses a hit must match. ``explain_top``: only the first that many
-        hits get highlights and matched fields (they cost more than the search; default all)."""
+        hits get highlights and matched fields, read from their catalog entries (that costs
+        more than the search; default all). ``KeywordResult.explain`` does it for any hit later."""
         node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
         if node is None:
             return KeywordResult([], 0, query, warnings or ["the query is empty"])
@@ -153,17 +121,26 @@ class KeywordBrain:
         compiled = self._filtered(compiled, filters)
         searcher = self.index.searcher()
         try:
-            result = searcher.search(compiled, limit=max(limit, 1), count=True)
+            found = searcher.search(compiled, limit=max(limit, 1), count=True)
+            top = found.hits[:limit]
+            ids = [str(searcher.doc(address)["id"][0]) for _, address in top]
         except ValueError as err:
             raise IndexError_(f"keyword search failed: {err}") from err
-        hits = []
         dumped = node.dump()
-        for rank, (score, address) in enumerate(result.hits[:limit], start=1):
-            doc = searcher.doc(address).to_dict()
-            detailed = explain_top is None or rank <= explain_top
-            hits.append(self._hit(doc, float(score), rank, terms if detailed else None, dumped))
-        total = getattr(result, "count", None)  # set because count=True (not in tantivy's stubs)
-        return KeywordResult(hits, int(total or 0), query, warnings)
+        hits = [
+            _hit(artifact_id, float(score), rank, dumped)
+            for rank, (artifact_id, (score, _)) in enumerate(zip(ids, top, strict=True), 1)
+        ]
+        total = getattr(found, "count", None)  # set because count=True (not in tantivy's stubs)
+        result = KeywordResult(hits, int(total or 0), query, warnings, terms)
+        shown = len(hits) if explain_top is None else min(explain_top, len(hits))
+        if shown > 0:
+            entries = self.entries(ids[:shown])
+            hits[:shown] = [
+                result.explain(hit, entries[hit.id]) if hit.id in entries else hit
+                for hit in hits[:shown]
+            ]
+        return result
 
     def _filtered(self, query: tantivy.Query, filters: SearchFilters | None) -> tantivy.Query:
         if filters is None or filters.empty:
@@ -181,128 +158,31 @@ class KeywordBrain:
                 clauses.append((tantivy.Occur.Must, allowed))
         return tantivy.Query.boolean_query(clauses)
 
-    def _hit(
-        self,
-        doc: dict[str, list[Any]],
-        score: float,
-        rank: int,
-        terms: MatchTerms | None,
-        dumped: str,
-    ) -> BrainHit:
-        artifact_id = str(doc["id"][0])
-        highlights: dict[str, str] = {}
-        matched: list[str] = []
-        if terms is not None:
-            self._describe_match(doc, terms, highlights, matched)
-        explanation = {
-            "brain": self.name,
+
+def _hit(artifact_id: str, score: float, rank: int, dumped: str) -> BrainHit:
+    return BrainHit(
+        id=artifact_id,
+        score=score,
+        brain="keyword",
+        rank=rank,
+        explanation={
+            "brain": "keyword",
             "score": round(score, 4),
             "rank": rank,
             "description": "BM25 over boosted fields (tantivy)",
             "query": dumped,
-            "matched_fields": matched,
-        }
-        return BrainHit(
-            id=artifact_id,
-            score=score,
-            brain=self.name,
-            rank=rank,
-            matched_fields=tuple(matched),
-            highlights=highlights,
-            explanation=explanation,
-        )
-
-    @staticmethod
-    def _describe_match(
-        doc: dict[str, list[Any]], terms: MatchTerms, highlights: dict[str, str], matched: list[str]
-    ) -> None:
-        """Fill in the highlighted snippets and the names of the fields that matched."""
-        for family, text, fields in (
-            ("name", _first(doc, "name"), ("name", "name_exact", "name_prefix", "all")),
-            ("description", _first(doc, "description"), ("description", "all")),
-        ):
-            marked = highlight(text, terms, fields, stemmed_stop=family == "description")
-            if marked is not None:
-                highlights[family] = snippet(marked) if family == "description" else marked
-                matched.append(family)
-        keywords = [str(k) for k in doc.get("keywords", [])]
-        marked_keywords = [
-            highlight(k, terms, ("keywords", "keywords_exact", "all")) for k in keywords
-        ]
-        if any(m is not None for m in marked_keywords):
-            highlights["keywords"] = ", ".join(
-                m or k for m, k in zip(marked_keywords, keywords, strict=True)
-            )
-            matched.append("keywords")
-        for index_field, exact in OTHER_FIELDS:
-            family = FIELD_FAMILY[index_field]
-            if family not in matched and _field_matches(doc, index_field, exact, terms):
-                matched.append(family)
-
-
-def _field_matches(
-    doc: dict[str, list[Any]], index_field: str, exact: bool, terms: MatchTerms
-) -> bool:
-    value = _first(doc, _STORED_SOURCE.get(index_field, index_field))
-    if not value:
-        return False
-    if exact:
-        return terms.matches(index_field, value)
-    if index_field.endswith("_names"):
-        return any(terms.matches(index_field, t.text) for t in analysis.type_tokens(value))
-    return any(
-        terms.matches(index_field, t.text)
-        for word in analysis.words(value)
-        for t in analysis.word_tokens(word, stemmed=False, drop_stop_words=False)
+            "matched_fields": [],
+        },
     )
 
 
-def _first(doc: dict[str, list[Any]], key: str) -> str:
-    values = doc.get(key) or [""]
-    return str(values[0])
-
-
-def highlight(
-    text: str, terms: MatchTerms, fields: Sequence[str], *, stemmed_stop: bool = False
-) -> str | None:
-    """``text`` with matching words wrapped in ``<mark>``; None when nothing in it matches.
-
-    A whole word is marked when it (or one of its merged identifier forms) matches; otherwise
-    each identifier part is marked when its analyzed or plain form matches."""
-    match = terms.matcher(fields)
-    if match is None or not text:
-        return None
-    spans: list[tuple[int, int]] = []
-    for found in analysis.WORD_RE.finditer(text):
-        word = found.group()
-        lower = word.lower()
-        if match(lower) or (
-            len(word) > 3 and any(match(form) for form in analysis.merged_forms(word))
-        ):
-            spans.append((found.start(), found.end()))
-            continue
-        for tok in analysis.word_tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
-            if match(tok.text) or match(lower[tok.start : tok.end]):
-                spans.append((found.start() + tok.start, found.start() + tok.end))
-    if not spans:
-        return None
-    out, last = [], 0
-    for start, end in spans:
-        out += [text[last:start], HIGHLIGHT_OPEN, text[start:end], HIGHLIGHT_CLOSE]
-        last = end
-    out.append(text[last:])
-    return "".join(out)
-
-
-def snippet(marked: str, width: int = SNIPPET_CHARS) -> str:
-    """A window of ``marked`` text around its first highlight, with ellipses where cut."""
-    first = marked.find(HIGHLIGHT_OPEN)
-    if len(marked) <= width or first < 0:
-        return marked
-    start = max(0, first - width // 3)
-    end = start + width
-    while end < len(marked) and marked.rfind(HIGHLIGHT_OPEN, start, end) > marked.rfind(
-        HIGHLIGHT_CLOSE, start, end
-    ):
-        end += 1  # never cut inside a highlight
-    return ("…" if start else "") + marked[start:end].strip() + ("…" if end < len(marked) else "")
+def explained(hit: BrainHit, entry: CatalogEntry, terms: MatchTerms) -> BrainHit:
+    """``hit`` with the highlights and matched fields of ``terms`` in ``entry``."""
+    match = describe_match(entry, terms)
+    return hit.model_copy(
+        update={
+            "matched_fields": tuple(match.fields),
+            "highlights": match.highlights,
+            "explanation": {**hit.explanation, "matched_fields": match.fields},
+        }
+    )

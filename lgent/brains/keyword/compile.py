@@ -40,20 +40,28 @@ FIELD_TARGETS: Mapping[str, tuple[tuple[str, Kind], ...]] = {
     "id": (("id", "exact_case"),),
 }
 
+FIELD_WISE_TARGETS: tuple[tuple[str, Kind], ...] = (
+    ("name", "stemmed"),
+    ("name_exact", "exact"),
+    ("keywords", "stemmed"),
+    ("keywords_exact", "exact"),
+    ("description", "stemmed_stop"),
+    ("author", "exact"),
+    ("author_text", "plain"),
+    ("input_text", "plain"),
+    ("output_text", "plain"),
+)
+"""A word with no field, field by field: each field scored on its own, the best one counts."""
+
 DEFAULT_TARGETS: Mapping[str, tuple[tuple[str, Kind], ...]] = {
-    "fields": (
-        ("name", "stemmed"),
-        ("name_exact", "exact"),
-        ("keywords", "stemmed"),
-        ("keywords_exact", "exact"),
-        ("description", "stemmed_stop"),
-        ("author", "exact"),
-        ("author_text", "plain"),
-        ("input_text", "plain"),
-        ("output_text", "plain"),
-    ),
-    "combined": (("all", "stemmed_stop"), ("name", "stemmed"), ("name_exact", "exact")),
+    "fields": FIELD_WISE_TARGETS,
+    "combined": (("all", "stemmed_stop"), ("name_exact", "exact"), ("keywords_exact", "exact")),
 }
+"""Where a word with no field is looked for, per ``KeywordSettings.field_mode``. ``combined``
+scores the one field holding name, keywords, description, author and types, and boosts a word
+that is a whole name part or keyword: as good on the labeled queries as ``fields`` and several
+times cheaper to search (docs/quality.md, docs/benchmarks.md). A wildcard with no field always
+goes field by field, so that on names it stays anchored at the name's start."""
 
 TIE_BREAKER = 0.3
 MAX_WILDCARD_LENGTH = 64
@@ -220,12 +228,15 @@ class QueryCompiler:
 
     # -- leaves ----------------------------------------------------------------------------
 
-    def _targets(self, query_field: str | None) -> tuple[tuple[str, Kind], ...]:
-        return self.default_targets if query_field is None else FIELD_TARGETS[query_field]
+    def _targets(self, node: ast.Node) -> tuple[tuple[str, Kind], ...]:
+        query_field: str | None = getattr(node, "field", None)
+        if query_field is not None:
+            return FIELD_TARGETS[query_field]
+        return FIELD_WISE_TARGETS if isinstance(node, ast.Wildcard) else self.default_targets
 
     def _leaf(self, node: ast.Node, terms: MatchTerms) -> tantivy.Query | None:
         per_target: list[tantivy.Query] = []
-        for index_field, kind in self._targets(getattr(node, "field", None)):
+        for index_field, kind in self._targets(node):
             query = self._leaf_target(node, index_field, kind, terms)
             if query is not None:
                 per_target.append(

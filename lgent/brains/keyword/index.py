@@ -1,6 +1,9 @@
 """The tantivy index of the keyword brain: schema, documents, persistence and its manifest.
 
 Text fields are pre-tokenized by ``analysis`` so that indexing and querying share one analyzer.
+Only the artifact id is stored: the catalog is the one copy of every entry's text, and a doc store
+that held it all would make fetching the ids of the top hits several times slower (a stored
+document is read by decompressing its whole block; with ids alone the blocks stay cached).
 The index lives in ``<home>/indexes/keyword`` beside ``manifest.json`` (format version and the
 catalog change number it reflects), written to a temporary file and renamed after each commit.
 """
@@ -20,7 +23,9 @@ from lgent.brains.keyword import analysis
 from lgent.errors import IndexError_
 from lgent.models import CatalogEntry
 
-FORMAT_VERSION = 2  # 2: name_prefix field; input_names/output_names hold whole type names
+FORMAT_VERSION = (
+    3  # 2: name_prefix; input/output_names hold whole type names. 3: only id stored; author in all
+)
 MANIFEST = "manifest.json"
 
 EXACT_FIELDS = (
@@ -47,19 +52,7 @@ TOKEN_FIELDS = (
     "output_names",
     "all",
 )
-STORED = (
-    "id",
-    "name",
-    "keywords",
-    "description",
-    "author",
-    "entity_type",
-    "status",
-    "execution",
-    "version",
-    "input",
-    "output",
-)
+STORED = ("id",)
 
 
 def build_schema() -> tantivy.Schema:
@@ -123,7 +116,9 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
             _add_tokens(doc, f"{field}_text", value, stemmed=False, stop=False)
             doc.add_pre_tokenized_text(f"{field}_names", _pre(value, analysis.type_tokens(value)))
     signature = f"{entry.input_type or ''} {entry.output_type or ''}"
-    combined = " . ".join([entry.name, " ".join(entry.keywords), entry.description, signature])
+    combined = " . ".join(
+        [entry.name, " ".join(entry.keywords), entry.description, entry.author or "", signature]
+    )
     _add_tokens(doc, "all", combined, stemmed=True, stop=True)
     return doc
 

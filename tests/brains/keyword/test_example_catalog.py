@@ -12,13 +12,14 @@ import pytest
 from lgent.brains.keyword.brain import KeywordBrain
 from lgent.catalog.store import CatalogStore
 from lgent.models import CatalogEntry
+from tests.conftest import entry_lookup
 
 
 @pytest.fixture(scope="module")
 def catalog(example_home: Path) -> tuple[KeywordBrain, list[CatalogEntry]]:
     with CatalogStore(example_home / "catalog.db") as store:
         entries = list(store.iter_latest())
-        brain = KeywordBrain(None)
+        brain = KeywordBrain(None, entries=entry_lookup(entries))
         brain.build(entries, [], store.change_number())
     return brain, entries
 

@@ -12,10 +12,12 @@ from lgent.brains.keyword.grammar import (
     Node,
     Not,
     Or,
+    Term,
     iter_nodes,
     parse,
     parse_lenient,
 )
+from lgent.brains.keyword.grammar.parser import _Parser, plain_words
 from lgent.errors import QuerySyntaxError
 
 SPECIAL = [
@@ -123,3 +125,35 @@ def test_any_string_parses_or_fails_cleanly(text: str, operator: str) -> None:
         assert result.warnings == []
     else:
         assert result.warnings
+
+
+plain_or_not = st.lists(
+    st.one_of(
+        st.sampled_from([*SPECIAL, "pdf", "parser", "R&D", "a\\b", "x-y", "über", "v2.1"]),
+        st.text(min_size=1, max_size=6),
+    ),
+    min_size=1,
+    max_size=8,
+).map(" ".join)
+
+
+@settings(deadline=None, max_examples=3_000)
+@given(text=plain_or_not, operator=st.sampled_from(["AND", "OR"]))
+def test_plain_word_shortcut_builds_the_parsers_tree(text: str, operator: str) -> None:
+    """Free text of plain words skips the full parser; when it does, the tree is the same."""
+    shortcut = plain_words(text, operator)  # type: ignore[arg-type]
+    full = _Parser(text, operator, lenient=False)
+    try:
+        tree = full.parse()
+    except QuerySyntaxError:
+        assert shortcut is None
+        return
+    if shortcut is not None:
+        assert shortcut == tree
+        assert all(isinstance(n, Term | And | Or) for n in iter_nodes(tree))
+
+
+def test_plain_word_shortcut_takes_free_text_and_leaves_syntax_alone() -> None:
+    assert plain_words("clean up messy text") == parse("clean up messy text")
+    for syntax in ("pdf AND parser", "-draft", "News*", "parsr~1", "name:x", '"a b"', "(a)", "||"):
+        assert plain_words(f"pdf {syntax}") is None, syntax

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lgent.brains.keyword.brain import KeywordBrain
 from lgent.errors import QuerySyntaxError
 from lgent.models import SearchFilters
-from tests.conftest import make_entry
+from tests.conftest import entry_lookup, make_entry
 
 ENTRIES = [
     make_entry(
@@ -74,7 +74,7 @@ ENTRIES = [
 
 @pytest.fixture(scope="module")
 def brain() -> KeywordBrain:
-    b = KeywordBrain(None)
+    b = KeywordBrain(None, entries=entry_lookup(ENTRIES))
     b.build(ENTRIES, [], change_number=len(ENTRIES))
     return b
 
@@ -202,21 +202,40 @@ def test_persistence_and_incremental_changes(tmp_path: Path) -> None:
     from lgent.brains.base import ChangeSet
 
     path = tmp_path / "kw"
-    brain = KeywordBrain(path)
+    catalog = entry_lookup([*ENTRIES, make_entry("BrandNewTool", description="fresh")])
+    brain = KeywordBrain(path, entries=catalog)
     assert brain.change_number == -1
     brain.build(ENTRIES, [], 6)
     brain.apply_changes(
         ChangeSet([make_entry("BrandNewTool", description="fresh")], ["NewsParser"], None, 8)
     )
     assert ids(brain, "BrandNewTool") == ["BrandNewTool"] and ids(brain, "NewsParser") == []
-    reopened = KeywordBrain(path)
+    reopened = KeywordBrain(path, entries=catalog)
     assert reopened.change_number == 8
     assert ids(reopened, "BrandNewTool") == ["BrandNewTool"] and ids(reopened, "NewsParser") == []
     assert reopened.status().documents == 6
 
 
 QUERY_ALPHABET = st.sampled_from(
-    [*list('()"*:~-+\\?'), "AND", "OR", "NOT", "&&", "||", "name:", "tag:", "version:", " ", "pdf", "Parser", "é", "日本", "\x00", "~2", "~9"]
+    [
+        *list('()"*:~-+\\?'),
+        "AND",
+        "OR",
+        "NOT",
+        "&&",
+        "||",
+        "name:",
+        "tag:",
+        "version:",
+        " ",
+        "pdf",
+        "Parser",
+        "é",
+        "日本",
+        "\x00",
+        "~2",
+        "~9",
+    ]
 )
 
 

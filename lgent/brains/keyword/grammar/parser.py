@@ -31,7 +31,7 @@ from lgent.brains.keyword.grammar.ast import (
     Term,
     Wildcard,
 )
-from lgent.brains.keyword.grammar.lexer import Kind, Token, tokenize
+from lgent.brains.keyword.grammar.lexer import OPERATOR_WORDS, Kind, Token, tokenize
 from lgent.errors import QueryError, QuerySyntaxError
 
 DefaultOperator = Literal["AND", "OR"]
@@ -77,6 +77,9 @@ _OPERAND_START = frozenset(
     }
 )
 _NON_SPACE = re.compile(r"\S+")
+# A chunk that can only lex as a plain word: no grouping, quote, colon, wildcard or fuzzy mark,
+# and no leading -/+ (operator words are checked apart).
+_PLAIN_WORD = re.compile(r'[^\s()":*?~+\-][^\s()":*?~]*')
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +91,25 @@ class LenientResult:
     warnings: list[str]
 
 
+def plain_words(text: str, default_operator: DefaultOperator = "AND") -> Node | None:
+    """The tree of a query of plain words only (most free text), built without the full parser;
+    None when ``text`` is blank or holds anything else. The tree is the one ``parse`` builds."""
+    terms: list[Node] = []
+    for found in _NON_SPACE.finditer(text):
+        word = found.group()
+        if word in OPERATOR_WORDS or not _PLAIN_WORD.fullmatch(word):
+            return None
+        terms.append(Term(word, start=found.start(), end=found.end()))
+    if default_operator == "AND":
+        return make_and(terms)
+    return make_or(terms) if default_operator == "OR" else None
+
+
 def parse(text: str, default_operator: DefaultOperator = "AND") -> Node:
     """The syntax tree of ``text``; raises ``QuerySyntaxError`` at the first problem."""
+    plain = plain_words(text, default_operator)
+    if plain is not None:
+        return plain
     node = _Parser(text, default_operator, lenient=False).parse()
     assert node is not None  # strict mode raises rather than returning nothing
     return node
