@@ -35,6 +35,9 @@ async def test_semantic_intent_targets_in_the_top_three(open_example: OpenHome) 
 
 
 async def test_graph_answers_composition_and_relationship_queries(open_example: OpenHome) -> None:
+    """Every artifact judged relevant (grade 1 and up) to a composition or relationship query is
+    among the graph brain's 50 answers: pipeline steps (deprecated ones too, and those only on
+    longer pipelines than the best few), and drop-in substitutes for "alternatives to X"."""
     misses: list[str] = []
     async with open_example() as lg:
         graph = lg.graph_brain()
@@ -46,7 +49,7 @@ async def test_graph_answers_composition_and_relationship_queries(open_example: 
             result = graph.search(q["query"], None, 50, operation=kind.graph_operation)
             ids = [h.id for h in result.hits]
             runs.append(ids)
-            wanted = {i for i, grade in q["relevant"].items() if grade == 3}
+            wanted = {i for i, grade in q["relevant"].items() if grade >= 1}
             if not wanted <= set(ids):
                 misses.append(f"{q['qid']} {q['query']!r}: missing {sorted(wanted - set(ids))}")
         again = [

@@ -11,9 +11,10 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import itertools
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 from lgent.brains.base import BrainStatus, ChangeSet
 from lgent.brains.graph.compose import CompositionIndex, CompositionPath, Direction, Signature
 from lgent.brains.graph.lineage import LineageGraph, LineageHit, bfs
+from lgent.brains.graph.names import NameIndex
 from lgent.brains.graph.query import (
     Composition,
     GraphQuery,
@@ -39,12 +41,8 @@ UNKNOWN_HEALTH = 0.7
 """Health of an artifact with no recorded success rate: usable, below proven ones."""
 
 USABLE = (Status.ACTIVE, Status.EXPERIMENTAL)
-_NORMALIZE = re.compile(r"[^0-9a-z]+")
-
-
-def normalized(text: str) -> str:
-    """Lowercase with every non-alphanumeric removed: ``Summarizer_v4`` -> ``summarizerv4``."""
-    return _NORMALIZE.sub("", text.lower())
+UNUSABLE_FACTOR = 0.3
+"""Scales the score of a deprecated or retired hit: it stays, below the usable ones."""
 
 
 def health_of(entry: CatalogEntry) -> float:
@@ -115,7 +113,7 @@ class GraphBrain:
         self.lineage = LineageGraph()
         self.composition = CompositionIndex(self.lattice)
         self.info: dict[str, ArtifactInfo] = {}
-        self._names: dict[str, str] = {}
+        self.names = NameIndex()
         self._type_names: dict[str, str] = {}
         self._index_type_names()
 
@@ -132,12 +130,14 @@ class GraphBrain:
         self._reset(types)
         for entry in entries:
             self._add(entry)
-        self._rebuild_names()
         self.composition.warm()
         self._change_number = change_number
 
     @_locked
     def apply_changes(self, changes: ChangeSet) -> None:
+        """Apply a batch of catalog changes; each entry costs what its own names, relations and
+        type group cost, never a pass over the catalog (new type declarations rebuild the
+        lattice and the type tables, which are as large as the type vocabulary)."""
         if changes.types is not None:
             self.lattice = _lattice(changes.types)
             self.composition.set_lattice(self.lattice)
@@ -147,7 +147,6 @@ class GraphBrain:
         for entry in changes.upserts:
             self._remove(entry.id)
             self._add(entry)
-        self._rebuild_names()
         self._change_number = changes.change_number
 
     @_locked
@@ -183,6 +182,7 @@ class GraphBrain:
             entry.contracts,
         )
         self.info[entry.id] = info
+        self.names.add(entry.id, entry.name)
         self.lineage.set_relations(entry.id, [(r.type.value, r.target) for r in entry.relations])
         # a malformed type matches nothing; status() lists the problems
         with contextlib.suppress(TypeLatticeError):
@@ -191,17 +191,11 @@ class GraphBrain:
             )
 
     def _remove(self, artifact_id: str) -> None:
-        if self.info.pop(artifact_id, None) is not None:
+        info = self.info.pop(artifact_id, None)
+        if info is not None:
+            self.names.remove(artifact_id, info.name)
             self.lineage.remove_relations_of(artifact_id)
             self.composition.remove(artifact_id)
-
-    def _rebuild_names(self) -> None:
-        names: dict[str, str] = {}
-        for info in sorted(self.info.values(), key=lambda i: i.id):
-            names.setdefault(normalized(info.name), info.id)
-        for info in self.info.values():
-            names[normalized(info.id)] = info.id  # an id always wins over a look-alike name
-        self._names = names
 
     def _index_type_names(self) -> None:
         self._type_names = {t.lower(): t for t in self.lattice.types()}
@@ -235,17 +229,10 @@ class GraphBrain:
 
     @_locked
     def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
-        """The artifact ``text`` names: by id or name, ignoring case and punctuation; then fuzzy."""
-        key = normalized(text)
-        if not key:
-            return None
-        if key in self._names:
-            return self._names[key]
-        if fuzzy and len(key) >= 5:
-            close = difflib.get_close_matches(key, self._names.keys(), n=1, cutoff=0.88)
-            if close:
-                return self._names[close[0]]
-        return None
+        """The artifact ``text`` names: by id or name, ignoring case and punctuation (an id wins
+        over a look-alike name, then the smallest id); then, if ``fuzzy``, the closest name or
+        id by ``difflib`` ratio (at least 0.88, keys of 5 characters or more; see ``names``)."""
+        return self.names.lookup(text, fuzzy=fuzzy)
 
     # -- search ----------------------------------------------------------------------------
 
@@ -275,18 +262,23 @@ class GraphBrain:
                 self._named(named), None, filters, limit, "the query names an artifact"
             )
         if isinstance(op, Composition):
+            max_length = op.max_length or 4
             paths = self.composition.find_paths(
                 op.source,
                 op.target,
-                max_length=op.max_length or 4,
+                max_length=max_length,
                 k=max(limit, 5),
                 include_unusable=include_unusable,
             )
             rows = _path_members(paths)
-            return self._finish(rows, op, filters, limit, op.describe(), paths)
+            more = self._member_rows(op.source, op.target, max_length, include_unusable, rows)
+            return self._finish(rows, op, filters, limit, op.describe(), paths, more)
         if isinstance(op, TypeQuery):
             rows, paths = self._type_rows(op, limit, include_unusable)
-            return self._finish(rows, op, filters, limit, op.describe(), paths)
+            extra = None
+            if op.input and op.output:  # artifacts on a pipeline of up to 3 steps
+                extra = self._member_rows(op.input, op.output, 3, include_unusable, rows)
+            return self._finish(rows, op, filters, limit, op.describe(), paths, extra)
         return self._finish(self._relationship_rows(op), op, filters, limit, op.describe())
 
     def _finish(
@@ -297,10 +289,16 @@ class GraphBrain:
         limit: int,
         reason: str,
         paths: list[CompositionPath] | None = None,
+        more: Iterator[_Row] | None = None,
     ) -> GraphResult:
+        """The first ``limit`` admitted rows by score, then, while short of ``limit``, the rows
+        of ``more`` in its order (lazily: it is only run when needed)."""
         hits: list[BrainHit] = []
         seen: set[str] = set()
-        for row in sorted(rows, key=lambda r: -r.score):  # stable: equal scores keep their order
+        ranked = sorted(rows, key=lambda r: -r.score)  # stable: equal scores keep their order
+        for row in itertools.chain(ranked, more or ()):
+            if len(hits) >= limit:
+                break
             info = self.info.get(row.id)
             if info is None or row.id in seen or not _admits(filters, info):
                 continue
@@ -321,9 +319,33 @@ class GraphBrain:
                     },
                 )
             )
-            if len(hits) >= limit:
-                break
         return GraphResult(hits, op, reason, paths or [])
+
+    def _member_rows(
+        self,
+        source: str,
+        target: str,
+        max_length: int,
+        include_unusable: bool,
+        above: Sequence[_Row],
+    ) -> Iterator[_Row]:
+        """Every artifact that can be a step of a pipeline from ``source`` to ``target``, in
+        ``CompositionIndex.members`` order (usable first), each explained by a shortest pipeline
+        through it and scored below every row of ``above``, decreasing."""
+        floor = min((r.score for r in above), default=1.0)
+        members = self.composition.members(
+            source, target, max_length, include_unusable=include_unusable
+        )
+        for n, (artifact_id, path) in enumerate(members):
+            step = path.ids.index(artifact_id)
+            yield _Row(
+                artifact_id,
+                floor / (n + 2),
+                "composition",
+                path.ids,
+                f"step {step + 1} of {len(path)} in {' -> '.join(path.ids)}"
+                f" ({' -> '.join(path.types)}), the best pipeline through it",
+            )
 
     def _named(self, artifact_id: str) -> list[_Row]:
         rows = [_Row(artifact_id, 1.0, "named", (artifact_id,), "the query names this artifact")]
@@ -450,29 +472,71 @@ class GraphBrain:
         return rows
 
     def _similar_rows(self, x: str) -> list[_Row]:
+        """Declared ``similar_to`` neighbours, then the artifacts that can stand in for ``x``:
+        those with its exact signature, then those whose input accepts what ``x`` accepts and
+        whose output fits where ``x``'s does (a subtype), deprecated and retired ones lowest."""
         rows = [
             _Row(h.id, self._lineage_score(h), h.relation, h.path, f"declared similar to {x}")
             for h in self.lineage.similar(x)
         ]
         me = self.info.get(x)
-        if me is not None and (me.input_type or me.output_type):
-            same = [
-                i
-                for i in self.info.values()
-                if i.id != x and i.input_type == me.input_type and i.output_type == me.output_type
-            ]
-            same.sort(key=lambda i: (not i.usable, -i.health, i.id))
-            rows += [
-                _Row(
-                    i.id,
-                    0.5 * i.health,
-                    "same_signature",
-                    (x, i.id),
-                    f"same signature as {x}: {i.input_type} -> {i.output_type}",
+        if me is None or not (me.input_type or me.output_type):
+            return rows
+        found: list[_Row] = []
+        for i in self._substitutes(me):
+            usable = 1.0 if i.usable else UNUSABLE_FACTOR
+            if i.input_type == me.input_type and i.output_type == me.output_type:
+                found.append(
+                    _Row(
+                        i.id,
+                        0.5 * i.health * usable,
+                        "same_signature",
+                        (x, i.id),
+                        f"same signature as {x}: {i.input_type} -> {i.output_type}",
+                    )
                 )
-                for i in same
-            ]
-        return rows
+            else:
+                found.append(
+                    _Row(
+                        i.id,
+                        0.4 * i.health * usable,
+                        "substitute",
+                        (x, i.id),
+                        f"can stand in for {x} ({me.input_type} -> {me.output_type}):"
+                        f" takes {i.input_type}, gives {i.output_type}",
+                    )
+                )
+        found.sort(key=lambda r: (-r.score, r.id))
+        return rows + found
+
+    def _substitutes(self, me: ArtifactInfo) -> list[ArtifactInfo]:
+        """Artifacts other than ``me`` with an input exactly when ``me`` has one, accepting
+        ``me``'s input, and an output exactly when ``me`` has one, a subtype of ``me``'s."""
+        try:
+            if me.output_type is not None:
+                pool = self.producing(me.output_type)
+            else:
+                assert me.input_type is not None
+                pool = self.accepting(me.input_type)
+        except TypeLatticeError:  # a malformed type matches nothing (status() lists it)
+            return []
+        return [
+            i
+            for i in pool
+            if i.id != me.id
+            and (i.output_type is None) == (me.output_type is None)
+            and (i.input_type is None) == (me.input_type is None)
+            and (me.input_type is None or self._accepts(i.input_type, me.input_type))
+        ]
+
+    def _accepts(self, input_type: str | None, given: str) -> bool:
+        """True when an input of ``input_type`` accepts a ``given`` (False if malformed)."""
+        if input_type is None:
+            return False
+        try:
+            return self.lattice.is_subtype(given, input_type)
+        except TypeLatticeError:
+            return False
 
     def _usable(self, artifact_id: str) -> bool:
         info = self.info.get(artifact_id)

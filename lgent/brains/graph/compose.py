@@ -25,7 +25,7 @@ import bisect
 import heapq
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -555,6 +555,191 @@ class CompositionIndex:
                 found.append(CompositionPath(ids, types, -neg_health))
         return found
 
+    def members(
+        self,
+        source_type: str,
+        target_type: str,
+        max_length: int = 5,
+        *,
+        include_unusable: bool = False,
+    ) -> Iterator[tuple[str, CompositionPath]]:
+        """Every artifact that is a step of some pipeline from ``source_type`` to
+        ``target_type`` with at most ``max_length`` artifacts, each with its best such pipeline
+        (its *witness*: the first in ``find_paths`` order among those through it), lazily.
+
+        Order: by the length of the witness, then its weakest-link health (higher first), then
+        by id. Unless ``include_unusable``, the other steps of a witness are usable, and the
+        unusable artifacts come after all usable ones (so callers see what a step replaced).
+
+        Best first over the per-type tables: a cell (input type, output type) is bounded by its
+        healthiest artifact and the best routes from the source to its input and from its
+        output to the target; an artifact's own bound is checked by a branch-and-bound search
+        pinned to it, and it is let out once no cell or artifact left can rank above it.
+        """
+        _check_search(max_length, 1)
+        self._sync()
+        source = str(self._lattice.check(source_type))
+        target = str(self._lattice.check(target_type))
+        n_in, n_out = len(self._in), len(self._out)
+        if n_in == 0 or n_out == 0:
+            return
+        before, before_health = _first_reached(
+            self._reach_from(source, include_unusable, max_length)
+        )
+        after_bounds = self._bounds_for(target, include_unusable, max_length)
+        after, after_health = _first_reached(after_bounds[:max_length])
+        shortest = before[:, None] + 1 + after[None, :]
+        routes = np.minimum(before_health[:, None], after_health[None, :])
+        for usable in (None,) if include_unusable else (True, False):
+            best = (self._best_usable if usable else self._best_all)[:n_in, :n_out]
+            bound = np.minimum(routes, best)
+            cells = np.argwhere((shortest <= max_length) & (best >= 0.0))
+            cell_length = shortest[cells[:, 0], cells[:, 1]]
+            cell_bound = bound[cells[:, 0], cells[:, 1]]
+            order = np.lexsort((cells[:, 1], cells[:, 0], -cell_bound, cell_length)).tolist()
+            # (length, -health bound, id, exact, input, output); a cell has the id "" so it
+            # opens before any artifact ranked at or below its bound is let out
+            heap: list[tuple[int, float, str, int, int, int]] = []
+            witness: dict[str, CompositionPath] = {}
+            opened = 0
+            while heap or opened < len(order):
+                if opened < len(order):
+                    j = order[opened]
+                    s, u = int(cells[j, 0]), int(cells[j, 1])
+                    cell = (int(cell_length[j]), -float(cell_bound[j]), "", 0, s, u)
+                    if not heap or cell < heap[0]:
+                        opened += 1
+                        for sig in self._cells[(s, u)].values():
+                            if usable is None or sig.usable == usable:
+                                weakest = min(float(routes[s, u]), sig.health)
+                                heapq.heappush(heap, (cell[0], -weakest, sig.id, 0, s, u))
+                        continue
+                length, _, artifact, exact, s, u = heapq.heappop(heap)
+                if exact:
+                    yield artifact, witness.pop(artifact)
+                    continue
+                path = self._through(
+                    source,
+                    target,
+                    artifact,
+                    length,
+                    int(before[s]),
+                    int(after[u]),
+                    include_unusable,
+                )
+                if path is not None:
+                    witness[artifact] = path
+                    heapq.heappush(heap, (length, -path.health, artifact, 1, s, u))
+                elif length < max_length:  # every route of this length repeats an artifact
+                    health = self._entries[artifact].sig.health
+                    heapq.heappush(heap, (length + 1, -health, artifact, 0, s, u))
+
+    def _through(
+        self,
+        source: str,
+        target: str,
+        artifact: str,
+        length: int,
+        before: int,
+        after: int,
+        include_unusable: bool,
+    ) -> CompositionPath | None:
+        """The first pipeline in ``find_paths`` order of exactly ``length`` artifacts with
+        ``artifact`` among them (at least ``before`` steps before it and ``after`` after it)."""
+        found: list[tuple[float, tuple[str, ...]]] = []
+        for position in range(before + 1, length - after + 1):
+            found.extend(
+                self._search_through(source, target, artifact, length, position, include_unusable)
+            )
+        if not found:
+            return None
+        neg_health, ids = min(found)
+        return CompositionPath(ids, (source, *(self._output_name(i) for i in ids)), -neg_health)
+
+    def _search_through(
+        self,
+        source: str,
+        target: str,
+        pinned: str,
+        length: int,
+        position: int,
+        include_unusable: bool,
+    ) -> list[tuple[float, tuple[str, ...]]]:
+        """The best path of exactly ``length`` artifacts with ``pinned`` at ``position``
+        (1-based), as a one-element list of its ``(-health, ids)`` key (empty: none): the
+        branch and bound of ``_search``, bounded before the pin by the routes to its input."""
+        entry = self._entries[pinned]
+        assert entry.input is not None and entry.output is not None
+        s, u, health = entry.input, entry.output, entry.sig.health
+        after = self._bounds_for(target, include_unusable, length)
+        before = self._bounds_for(self._in.names[s], include_unusable, position)
+        rest = min(health, float(after[length - position][u]))  # the pin and what follows it
+        if rest < 0.0:
+            return []
+        best: list[tuple[float, tuple[str, ...]]] = []
+        out_names = self._out.names
+
+        def expand(state: str, prefix: tuple[str, ...], weakest: float) -> None:
+            step = len(prefix) + 1
+            if step == position:
+                bound = min(weakest, rest)
+                if not self._row(state)[s] or (best and (-bound, (*prefix, pinned)) > best[0]):
+                    return
+                if step == length:
+                    best[:] = [(-bound, (*prefix, pinned))]
+                else:
+                    expand(out_names[u], (*prefix, pinned), min(weakest, health))
+                return
+            children = self._children_of(state).group
+            if not children.ids:
+                return
+            if step < position:
+                reach = np.minimum(children.health, before[position - 1 - step][children.output])
+                reach = np.minimum(reach, min(weakest, rest))
+            else:
+                reach = np.minimum(children.health, after[length - step][children.output])
+                reach = np.minimum(reach, weakest)
+            mask = reach >= 0.0
+            if not include_unusable:
+                mask &= children.usable
+            if best:
+                mask &= reach >= -best[0][0]
+            picked = np.flatnonzero(mask)
+            order = picked[np.argsort(-reach[picked], kind="stable")]
+            for i, bound in zip(order.tolist(), reach[order].tolist(), strict=True):
+                artifact = children.ids[i]
+                if artifact in prefix or artifact == pinned:
+                    continue
+                ids = (*prefix, artifact)
+                if best:
+                    if bound < -best[0][0]:
+                        break
+                    if (-bound, ids) > best[0]:
+                        continue
+                if step == length:
+                    best[:] = [(-bound, ids)]
+                else:
+                    expand(
+                        out_names[children.output[i]], ids, min(weakest, float(children.health[i]))
+                    )
+
+        expand(source, (), _FREE)
+        return best
+
+    def _reach_from(self, source: str, include_unusable: bool, steps: int) -> list[FloatArray]:
+        """``reach[r][s]``: the best weakest-link health of ``r`` artifacts leading from
+        ``source`` to a type that input type ``s`` accepts (``_FREE`` for r=0 when
+        ``source <: s``, ``_NONE`` if impossible), for r = 0..steps-1, ignoring the no-repeat
+        rule (the mirror of ``_bounds_for``)."""
+        n_in, n_out = len(self._in), len(self._out)
+        best = (self._best_usable if not include_unusable else self._best_all)[:n_in, :n_out]
+        accept = self._accept_matrix()
+        reach = [np.where(self._row(source), _FREE, _NONE)]
+        while len(reach) < steps:
+            by_output = np.minimum(best, reach[-1][:, None]).max(axis=0)
+            reach.append(np.where(accept, by_output[:, None], _NONE).max(axis=0))
+        return reach
+
     def _output_name(self, artifact_id: str) -> str:
         output = self._entries[artifact_id].output
         assert output is not None  # only artifacts with both types are in paths
@@ -610,6 +795,19 @@ class CompositionIndex:
 
         expand(source, (), _FREE, length)
         return best
+
+
+_UNREACHED = 1 << 30
+
+
+def _first_reached(levels: Sequence[FloatArray]) -> tuple[IntArray, FloatArray]:
+    """For each type, the first level ``r`` at which ``levels[r]`` reaches it (``_UNREACHED``
+    if none does) and the health it is reached with there."""
+    stacked = np.stack(list(levels))
+    reached = stacked >= 0.0
+    first = reached.argmax(axis=0)
+    health = np.take_along_axis(stacked, first[None, :], axis=0)[0]
+    return np.where(reached.any(axis=0), first, _UNREACHED), health
 
 
 __all__ = [

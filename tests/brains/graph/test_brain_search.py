@@ -1,0 +1,89 @@
+"""GraphBrain.search on a small catalog: pipeline members beyond the best paths, deprecated steps,
+and substitutes as alternatives."""
+
+from __future__ import annotations
+
+from lgent.brains.graph.brain import GraphBrain
+from lgent.models import TypeDecl
+from tests.conftest import make_entry
+
+TYPES = [
+    TypeDecl.parse({"type": "Doc"}),
+    TypeDecl.parse({"type": "Content"}),
+    TypeDecl.parse({"type": "Text", "subtype_of": ["Content"]}),
+    TypeDecl.parse({"type": "Score"}),
+    TypeDecl.parse({"type": "FinScore", "subtype_of": ["Score"]}),
+    TypeDecl.parse({"type": "Mid"}),
+]
+
+
+def brain() -> GraphBrain:
+    entries = [
+        make_entry("parser2", input_type="Doc", output_type="Text", success_rate=0.95),
+        make_entry(
+            "parser1",
+            input_type="Doc",
+            output_type="Text",
+            status="deprecated",
+            success_rate=0.7,
+            relations=[{"type": "successor_to", "target": "parser0"}],
+        ),
+        make_entry(
+            "scorer",
+            input_type="Text",
+            output_type="Score",
+            success_rate=0.9,
+            relations=[{"type": "similar_to", "target": "lite"}],
+        ),
+        make_entry("lite", input_type="Text", output_type="Score", success_rate=0.5),
+        make_entry("finscorer", input_type="Text", output_type="FinScore", success_rate=0.8),
+        make_entry("old_scorer", input_type="Text", output_type="Score", status="retired"),
+        make_entry("general", input_type="Text", output_type="Mid", success_rate=0.9),
+        make_entry("mid_scorer", input_type="Mid", output_type="Score", success_rate=0.9),
+        make_entry("anything", input_type="Content", output_type="Score", success_rate=0.6),
+    ]
+    b = GraphBrain()
+    b.build(entries, TYPES, 1)
+    return b
+
+
+def ids(brain: GraphBrain, text: str, limit: int = 50) -> list[str]:
+    return [h.id for h in brain.search(text, None, limit).hits]
+
+
+def test_a_composition_lists_every_step_then_deprecated_ones_with_their_pipeline() -> None:
+    b = brain()
+    k = 5  # the best paths searched for limit 5: their members come first
+    first = ids(b, "a path from Doc to Score in two steps", limit=k)
+    assert first == ["parser2", "scorer", "finscorer", "anything", "lite"]
+    result = b.search("a path from Doc to Score in two steps", None, 50)
+    found = [h.id for h in result.hits]
+    assert found[:5] == first
+    assert found[5:] == ["old_scorer", "parser1"]  # pipelines with one unusable step
+    why = {h.id: h.explanation for h in result.hits}
+    assert why["parser1"]["path"] == ["parser1", "finscorer"]  # 0.7 either way: ids decide
+    assert why["old_scorer"]["path"] == ["parser2", "old_scorer"]
+    assert "the best pipeline through it" in why["old_scorer"]["reason"]
+    assert [h.score for h in result.hits] == sorted((h.score for h in result.hits), reverse=True)
+    assert ids(b, "a path from Doc to Score in one step") == []  # no artifact does it alone
+
+
+def test_a_type_query_lists_artifacts_on_three_step_pipelines() -> None:
+    found = ids(brain(), "Doc -> Score")
+    assert found[5:7] == ["general", "mid_scorer"]  # Doc -> Text -> Mid -> Score
+    assert ids(brain(), "Doc -> Score", limit=5) == found[:5]
+    assert ids(brain(), "Doc -> Score") == found  # deterministic
+
+
+def test_alternatives_are_declared_ones_then_substitutes_usable_first() -> None:
+    result = brain().search("alternatives to scorer", None, 50)
+    found = [(h.id, h.explanation["relationship"]) for h in result.hits]
+    assert found == [
+        ("lite", "similar_to"),
+        ("finscorer", "substitute"),  # gives a FinScore, which is a Score
+        ("anything", "substitute"),  # accepts any Content, so Text
+        ("old_scorer", "same_signature"),  # retired: last
+    ]
+    # a supertype output, or an input that does not accept Text, is no substitute
+    assert "mid_scorer" not in [h.id for h in result.hits]
+    assert [h.id for h in brain().search("alternatives to finscorer", None, 50).hits] == []
