@@ -250,7 +250,13 @@ class GraphBrain:
         operation: GraphQuery | None = None,
         include_unusable: bool = False,
     ) -> GraphResult:
-        """Answer a graph question in ``text`` (or the given ``operation``)."""
+        """Answer a graph question in ``text`` (or the given ``operation``).
+
+        A composition (or an ``A -> B`` type query, after the artifacts doing it in one step)
+        lists the steps of the best paths, then, while short of ``limit``, every other
+        artifact on some pipeline of the allowed length (``pipeline_member``), deprecated and
+        retired ones last. "Alternatives to X" lists the declared ``similar_to`` neighbours,
+        then artifacts that can stand in for X (its signature, or a subtype output)."""
         op = operation if operation is not None else self.interpret(text)
         if op is None:
             named = self.artifact_id(text, fuzzy=False)
@@ -297,8 +303,6 @@ class GraphBrain:
         seen: set[str] = set()
         ranked = sorted(rows, key=lambda r: -r.score)  # stable: equal scores keep their order
         for row in itertools.chain(ranked, more or ()):
-            if len(hits) >= limit:
-                break
             info = self.info.get(row.id)
             if info is None or row.id in seen or not _admits(filters, info):
                 continue
@@ -319,6 +323,8 @@ class GraphBrain:
                     },
                 )
             )
+            if len(hits) >= limit:  # before asking ``more`` for another row
+                break
         return GraphResult(hits, op, reason, paths or [])
 
     def _member_rows(
@@ -330,8 +336,9 @@ class GraphBrain:
         above: Sequence[_Row],
     ) -> Iterator[_Row]:
         """Every artifact that can be a step of a pipeline from ``source`` to ``target``, in
-        ``CompositionIndex.members`` order (usable first), each explained by a shortest pipeline
-        through it and scored below every row of ``above``, decreasing."""
+        ``CompositionIndex.members`` order (usable first), each explained by the best pipeline
+        through it and scored below every row of ``above``, decreasing. Their relationship is
+        ``pipeline_member`` (not ``composition``: they are not on the best paths found)."""
         floor = min((r.score for r in above), default=1.0)
         members = self.composition.members(
             source, target, max_length, include_unusable=include_unusable
@@ -341,7 +348,7 @@ class GraphBrain:
             yield _Row(
                 artifact_id,
                 floor / (n + 2),
-                "composition",
+                "pipeline_member",
                 path.ids,
                 f"step {step + 1} of {len(path)} in {' -> '.join(path.ids)}"
                 f" ({' -> '.join(path.types)}), the best pipeline through it",

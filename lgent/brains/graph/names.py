@@ -15,8 +15,9 @@ of at least ``M`` characters. Along it, each of the ``d_b = |b| - M`` unmatched 
 ``a`` (at most ``d_a = |a| - M`` of them) at most two; every other trigram position of ``b`` is
 a trigram of ``a``. So ``a`` shares at least ``tau = (|b| - 2) - 3 d_b - 2 d_a`` of ``b``'s
 trigram positions. For each key length where ``tau >= 1`` a candidate must contain one of the
-rarest trigrams of ``b`` that leave fewer than ``tau`` positions uncovered (pigeonhole); keys of
-the few lengths where ``tau <= 0`` (a 5-letter query and 4-letter keys) are all scored.
+rarest trigrams of ``b`` that leave fewer than ``tau`` positions uncovered (pigeonhole), and
+contain trigrams of at least ``tau`` of ``b``'s positions in all; only those are scored, plus
+every key of the few lengths where ``tau <= 0`` (a 5-letter query and 4-letter keys).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import bisect
 import difflib
 import math
 import re
+from collections import Counter
 
 FUZZY_CUTOFF = 0.88
 """The lowest ``difflib`` ratio a fuzzy match may have."""
@@ -152,19 +154,27 @@ class NameIndex:
         for length, tau in taus.items():
             if tau <= 0:
                 found |= self._by_length[length]
-        strong = {length for length, tau in taus.items() if tau > 0}
+        strong = {length: tau for length, tau in taus.items() if tau > 0}
         if not strong:
             return found
-        need = min(taus[length] for length in strong)
-        positions: dict[str, int] = {}
-        for gram in trigrams(key):
-            positions[gram] = positions.get(gram, 0) + 1
+        need = min(strong.values())
+        positions = Counter(trigrams(key))
+        rarest = sorted(positions, key=lambda g: (len(self._grams.get(g, ())), g))
+        # shared[k]: positions of `key` whose trigram `k` contains, counted over the rarest
+        # trigrams until fewer than `need` positions are left: a close key has one of those
+        shared: Counter[str] = Counter()
         uncovered = len(key) - 2
-        for gram in sorted(positions, key=lambda g: (len(self._grams.get(g, ())), g)):
-            if uncovered < need:
-                break
-            found.update(k for k in self._grams.get(gram, ()) if len(k) in strong)
+        while rarest and uncovered >= need:
+            gram = rarest.pop(0)
+            for _ in range(positions[gram]):
+                shared.update(self._grams.get(gram, ()))
             uncovered -= positions[gram]
+        for candidate, count in shared.items():
+            tau = strong.get(len(candidate))
+            if tau is None or count + uncovered < tau:
+                continue
+            if count + sum(positions[g] for g in rarest if g in candidate) >= tau:
+                found.add(candidate)
         return found
 
     def fuzzy(self, key: str, cutoff: float = FUZZY_CUTOFF) -> str | None:

@@ -3,7 +3,10 @@ and substitutes as alternatives."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from lgent.brains.graph.brain import GraphBrain
+from lgent.brains.graph.compose import CompositionPath
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
 
@@ -64,8 +67,21 @@ def test_a_composition_lists_every_step_then_deprecated_ones_with_their_pipeline
     assert why["parser1"]["path"] == ["parser1", "finscorer"]  # 0.7 either way: ids decide
     assert why["old_scorer"]["path"] == ["parser2", "old_scorer"]
     assert "the best pipeline through it" in why["old_scorer"]["reason"]
+    assert {why[i]["relationship"] for i in found} == {"composition", "pipeline_member"}
+    assert why["old_scorer"]["relationship"] == "pipeline_member"
     assert [h.score for h in result.hits] == sorted((h.score for h in result.hits), reverse=True)
     assert ids(b, "a path from Doc to Score in one step") == []  # no artifact does it alone
+
+
+def test_members_are_not_searched_when_the_best_paths_fill_the_limit() -> None:
+    b = brain()
+
+    def refuse(*args: object, **kwargs: object) -> Iterator[tuple[str, CompositionPath]]:
+        raise AssertionError("members searched although the limit was already reached")
+
+    b.composition.members = refuse  # type: ignore[method-assign]
+    assert len(ids(b, "a path from Doc to Score in two steps", limit=5)) == 5
+    assert len(ids(b, "Doc -> Score", limit=5)) == 5
 
 
 def test_a_type_query_lists_artifacts_on_three_step_pipelines() -> None:
