@@ -67,12 +67,17 @@ def _shared_trigrams(query_length: int, key_length: int, cutoff: float) -> int |
     return (query_length - 2) - 3 * (query_length - m) - 2 * (key_length - m)
 
 
+Owners = str | list[str]
+"""The ids a key belongs to: one id, or two or more sorted (few keys have several, and a plain
+string keeps the garbage collector's work down at catalog scale)."""
+
+
 class NameIndex:
     """Which artifact a key names, with a trigram index over the keys for fuzzy lookup."""
 
     def __init__(self) -> None:
-        self._by_id: dict[str, list[str]] = {}  # key -> ids giving it, sorted
-        self._by_name: dict[str, list[str]] = {}  # key -> ids whose name gives it, sorted
+        self._by_id: dict[str, Owners] = {}  # key -> the ids giving it
+        self._by_name: dict[str, Owners] = {}  # key -> the ids whose name gives it
         self._grams: dict[str, set[str]] = {}  # trigram -> keys containing it
         self._by_length: dict[int, set[str]] = {}  # length -> keys
 
@@ -85,10 +90,14 @@ class NameIndex:
                 continue
             if key not in self._by_id and key not in self._by_name:
                 self._index_key(key)
-            owners = table.setdefault(key, [])
-            at = bisect.bisect_left(owners, artifact_id)
-            if at == len(owners) or owners[at] != artifact_id:
-                owners.insert(at, artifact_id)
+            owners = table.get(key)
+            if owners is None:
+                table[key] = artifact_id
+            elif isinstance(owners, str):
+                if owners != artifact_id:
+                    table[key] = sorted((owners, artifact_id))
+            elif artifact_id not in owners:
+                bisect.insort(owners, artifact_id)
 
     def remove(self, artifact_id: str, name: str) -> None:
         """Forget ``artifact_id`` as indexed under its id and ``name`` (absent: nothing)."""
@@ -96,15 +105,18 @@ class NameIndex:
             owners = table.get(key)
             if owners is None:
                 continue
-            at = bisect.bisect_left(owners, artifact_id)
-            if at < len(owners) and owners[at] == artifact_id:
-                del owners[at]
-            if not owners:
+            if isinstance(owners, str):
+                if owners != artifact_id:
+                    continue
                 del table[key]
                 if key not in self._by_id and key not in self._by_name:
                     self._unindex_key(key)
+            elif artifact_id in owners:
+                owners.remove(artifact_id)
+                if len(owners) == 1:
+                    table[key] = owners[0]
 
-    def _keys(self, artifact_id: str, name: str) -> list[tuple[dict[str, list[str]], str]]:
+    def _keys(self, artifact_id: str, name: str) -> list[tuple[dict[str, Owners], str]]:
         return [(self._by_id, normalized(artifact_id)), (self._by_name, normalized(name))]
 
     def _index_key(self, key: str) -> None:
@@ -132,15 +144,21 @@ class NameIndex:
     def resolve(self, key: str) -> str | None:
         """The artifact ``key`` (already normalized) names exactly, or None."""
         owners = self._by_id.get(key) or self._by_name.get(key)
-        return owners[0] if owners else None
+        if owners is None or isinstance(owners, str):
+            return owners
+        return owners[0]
 
     def mapping(self) -> dict[str, str]:
         """Every key and the artifact it resolves to."""
         return {key: str(self.resolve(key)) for key in sorted({*self._by_id, *self._by_name})}
 
-    def state(self) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, set[str]]]:
+    def state(self) -> tuple[dict[str, Owners], dict[str, Owners], dict[str, set[str]]]:
         """The whole index (id keys, name keys, trigram postings), for comparing two indexes."""
-        return dict(self._by_id), dict(self._by_name), dict(self._grams)
+
+        def copy(table: dict[str, Owners]) -> dict[str, Owners]:
+            return {k: v if isinstance(v, str) else list(v) for k, v in table.items()}
+
+        return copy(self._by_id), copy(self._by_name), {g: set(k) for g, k in self._grams.items()}
 
     def candidates(self, key: str, cutoff: float = FUZZY_CUTOFF) -> set[str]:
         """The keys whose ``difflib`` ratio with ``key`` can reach ``cutoff`` (a superset of those
