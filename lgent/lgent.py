@@ -37,6 +37,7 @@ from lgent.models import (
     Resolution,
     ResolutionPreferences,
     SearchFilters,
+    SearchResult,
     TypeDecl,
     TypeRequirement,
 )
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
-    from lgent.brains.keyword.brain import KeywordBrain, KeywordResult
+    from lgent.brains.keyword.brain import KeywordBrain
     from lgent.brains.semantic.brain import SemanticBrain
     from lgent.brains.semantic.embedders import Embedder
     from lgent.fusion.fusion import BrainSet
@@ -230,28 +231,33 @@ class LGent:
         filters: SearchFilters | None = None,
         limit: int = 10,
         lenient: bool = False,
-    ) -> KeywordResult:
+    ) -> SearchResult:
         """Search one brain directly. ``lenient`` turns syntax errors into plain terms."""
         check_query(query, limit)
         if filters is not None:
             filters = as_model(filters, SearchFilters, "filters")
         if brain == "keyword":
-            return await self._read(
+            found = await self._read(
                 lambda: self.keyword_brain().search(query, filters, limit, lenient=lenient)
             )
+            return SearchResult(
+                query=query,
+                hits=tuple(found.hits),
+                total=found.total,
+                warnings=tuple(found.warnings),
+            )
         if brain == "semantic":
-            from lgent.brains.keyword.brain import KeywordResult
-
             hits = await self._read(
                 lambda: self.semantic_brain().search(query, filters, None, limit)
             )
-            return KeywordResult(hits, len(hits), query)
+            return SearchResult(query=query, hits=tuple(hits), total=len(hits))
         if brain == "graph":
-            from lgent.brains.keyword.brain import KeywordResult
-
             result = await self._read(lambda: self.graph_brain().search(query, filters, limit))
-            return KeywordResult(
-                result.hits, len(result.hits), query, [] if result.operation else [result.reason]
+            return SearchResult(
+                query=query,
+                hits=tuple(result.hits),
+                total=len(result.hits),
+                warnings=() if result.operation else (result.reason,),
             )
         raise QueryError(f"unknown brain {brain!r} (expected keyword, semantic or graph)")
 

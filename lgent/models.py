@@ -285,6 +285,18 @@ class BrainHit(BaseModel):
     explanation: dict[str, Any] = Field(default_factory=dict)
 
 
+class SearchResult(BaseModel):
+    """One brain's answer to ``LGent.search``: its hits, best first, how many artifacts matched
+    in all, and anything the caller should know (lenient repairs, an unrecognised question)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    hits: tuple[BrainHit, ...]
+    total: int
+    warnings: tuple[str, ...] = ()
+
+
 class QueryType(StrEnum):
     """How a query was understood; it picks the brain weights."""
 

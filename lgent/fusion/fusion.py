@@ -40,6 +40,15 @@ T = TypeVar("T")
 Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 
+class KeywordAnswer(Protocol):
+    """What the keyword brain answers: its ranking, its warnings, and hits made on demand."""
+
+    ranking: list[tuple[str, float]]
+    warnings: list[str]
+
+    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None: ...
+
+
 class KeywordSearcher(Protocol):
     def search(
         self,
@@ -51,7 +60,7 @@ class KeywordSearcher(Protocol):
         default_operator: Any = None,
         min_should_match: float = 0.0,
         explain_top: int | None = None,
-    ) -> Any: ...
+    ) -> KeywordAnswer: ...
 
 
 class SemanticSearcher(Protocol):
@@ -119,11 +128,11 @@ class QueryFusion:
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
-        rankings, brain_hits, warnings, explain = await self._ask(
+        rankings, brain_hits, warnings, keyword = await self._ask(
             query, classification, plan, filters, fetch
         )
 
-        ids = list(dict.fromkeys(h.id for hits in brain_hits.values() for h in hits))
+        ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))
         change_number, found = await self.run(lambda: self.snapshot(ids))
         entries = dict(found)
         admitted = {i: i in entries and all(c.admits(entries[i]) for c in parsed) for i in ids}
@@ -149,10 +158,9 @@ class QueryFusion:
         ordered, notes = await self._lineage_order(fused, entries, classification, parsed)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
         by_brain = {b: {h.id: h for h in hits} for b, hits in brain_hits.items()}
-        keyword_hits = by_brain.get("keyword", {})
-        for f in top:  # highlights and matched fields, for the shown results only
-            if explain is not None and f.id in keyword_hits:
-                keyword_hits[f.id] = explain(keyword_hits[f.id], entries[f.id])
+        if keyword is not None:  # keyword hits, with highlights, for the shown results only
+            shown = ((f.id, keyword.explain(f.id, entries[f.id])) for f in top)
+            by_brain["keyword"] = {i: hit for i, hit in shown if hit is not None}
         results = [self._result(f, entries[f.id], by_brain, notes.get(f.id, ())) for f in top]
         serendipity = await self.run(
             lambda: suggest(
@@ -166,7 +174,7 @@ class QueryFusion:
         runs = tuple(
             BrainRun(
                 brain=b,
-                ran=b in brain_hits,
+                ran=b in rankings,
                 weight=plan.weights.get(b, 0.0),
                 hits=len(rankings.get(b, [])),
                 reason=plan.skipped.get(b, ""),
@@ -230,13 +238,13 @@ class QueryFusion:
         dict[str, list[tuple[str, float]]],
         dict[str, list[BrainHit]],
         list[str],
-        Callable[[BrainHit, CatalogEntry], BrainHit] | None,
+        KeywordAnswer | None,
     ]:
-        """Each brain's ranking and hits, the keyword brain's warnings, and its ``explain``
-        (highlights are worked out later, for the results that are shown)."""
+        """Each brain's ranking, the semantic and graph brains' hits, the keyword brain's
+        warnings and its result (its hits and highlights are made later, for what is shown)."""
         tasks: dict[str, Awaitable[Any]] = {}
         warnings: list[str] = []
-        explain = None
+        keyword: KeywordAnswer | None = None
         kw = self.brains.keyword
         if "keyword" not in plan.skipped:
             share = self.settings.free_text_min_match
@@ -264,13 +272,15 @@ class QueryFusion:
                 plan.skipped[name] = f"failed: {outcome}"
                 plan.weights[name] = 0.0
                 continue
-            brain_hits: list[BrainHit] = list(getattr(outcome, "hits", outcome))
             if name == "keyword":
-                warnings.extend(getattr(outcome, "warnings", []))
-                explain = getattr(outcome, "explain", None)
+                keyword = outcome
+                warnings.extend(outcome.warnings)
+                rankings[name] = list(outcome.ranking)
+                continue
+            brain_hits: list[BrainHit] = list(getattr(outcome, "hits", outcome))
             hits[name] = brain_hits
             rankings[name] = [(h.id, h.score) for h in brain_hits]
-        return rankings, hits, warnings, explain
+        return rankings, hits, warnings, keyword
 
     def _fuse(
         self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
@@ -398,7 +408,7 @@ def keyword_search(
     limit: int,
     free_text_min_match: float,
     explain_top: int | None = None,
-) -> Any:
+) -> KeywordAnswer:
     """Ask the keyword brain the way the query type calls for.
 
     Keyword syntax: strict grammar (a syntax error is the answer). A name: the words ANDed,
@@ -413,7 +423,7 @@ def keyword_search(
         result = brain.search(
             query, filters, limit, lenient=True, default_operator="AND", explain_top=top
         )
-        if result.hits:
+        if result.ranking:
             return result
         return brain.search(
             query, filters, limit, lenient=True, default_operator="OR", explain_top=top

@@ -24,17 +24,66 @@ EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
 
 @dataclass(slots=True)
 class KeywordResult:
-    """Hits plus what the caller should know: total matches, lenient repairs, the parsed query."""
+    """The ranking (id and BM25 score, best first) and what the caller should know: total
+    matches, lenient repairs, the parsed query. ``hits`` are built from the ranking when asked
+    for, so a caller that only ranks (fusion) builds hit objects only for what it shows."""
 
-    hits: list[BrainHit]
+    ranking: list[tuple[str, float]]
     total: int
     query: str
     warnings: list[str] = field(default_factory=list)
     terms: MatchTerms | None = None
+    parsed: ast.Node | None = None
+    explained: dict[str, BrainHit] = field(default_factory=dict)
+    """Hits already worked out with their highlights, by id."""
 
-    def explain(self, hit: BrainHit, entry: CatalogEntry) -> BrainHit:
-        """``hit`` with its highlights and matched fields, worked out from its catalog entry."""
-        return hit if self.terms is None else explained(hit, entry, self.terms)
+    @property
+    def tree(self) -> str:
+        """The parsed query as the explanations show it (``And(Term('pdf'), Term('parser'))``)."""
+        return "" if self.parsed is None else self.parsed.dump()
+
+    @property
+    def ids(self) -> list[str]:
+        return [artifact_id for artifact_id, _ in self.ranking]
+
+    @property
+    def hits(self) -> list[BrainHit]:
+        tree = self.tree
+        return [
+            self.explained.get(artifact_id) or self.hit(artifact_id, score, rank, tree)
+            for rank, (artifact_id, score) in enumerate(self.ranking, start=1)
+        ]
+
+    def hit(self, artifact_id: str, score: float, rank: int, tree: str | None = None) -> BrainHit:
+        """The hit at ``rank``, without highlights (``tree``: ``self.tree``, if already made)."""
+        return BrainHit(
+            id=artifact_id,
+            score=score,
+            brain="keyword",
+            rank=rank,
+            explanation={
+                "brain": "keyword",
+                "score": round(score, 4),
+                "rank": rank,
+                "description": "BM25 over boosted fields (tantivy)",
+                "query": self.tree if tree is None else tree,
+                "matched_fields": [],
+            },
+        )
+
+    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
+        """The hit for ``artifact_id`` with its highlights and matched fields, worked out from
+        its catalog entry; None when the ranking does not hold it."""
+        if artifact_id in self.explained:
+            return self.explained[artifact_id]
+        for rank, (ranked_id, score) in enumerate(self.ranking, start=1):
+            if ranked_id == artifact_id:
+                hit = self.hit(artifact_id, score, rank)
+                if self.terms is not None:
+                    hit = explained(hit, entry, self.terms)
+                self.explained[artifact_id] = hit
+                return hit
+        return None
 
 
 class KeywordBrain:
@@ -122,24 +171,20 @@ class KeywordBrain:
         searcher = self.index.searcher()
         try:
             found = searcher.search(compiled, limit=max(limit, 1), count=True)
-            top = found.hits[:limit]
-            ids = [str(searcher.doc(address)["id"][0]) for _, address in top]
+            ranking = [
+                (str(searcher.doc(address)["id"][0]), float(score))
+                for score, address in found.hits[:limit]
+            ]
         except ValueError as err:
             raise IndexError_(f"keyword search failed: {err}") from err
-        dumped = node.dump()
-        hits = [
-            _hit(artifact_id, float(score), rank, dumped)
-            for rank, (artifact_id, (score, _)) in enumerate(zip(ids, top, strict=True), 1)
-        ]
         total = getattr(found, "count", None)  # set because count=True (not in tantivy's stubs)
-        result = KeywordResult(hits, int(total or 0), query, warnings, terms)
-        shown = len(hits) if explain_top is None else min(explain_top, len(hits))
-        if shown > 0:
-            entries = self.entries(ids[:shown])
-            hits[:shown] = [
-                result.explain(hit, entries[hit.id]) if hit.id in entries else hit
-                for hit in hits[:shown]
-            ]
+        result = KeywordResult(ranking, int(total or 0), query, warnings, terms, node)
+        shown = result.ids[: len(ranking) if explain_top is None else max(explain_top, 0)]
+        if shown:
+            entries = self.entries(shown)
+            for artifact_id in shown:
+                if artifact_id in entries:
+                    result.explain(artifact_id, entries[artifact_id])
         return result
 
     def _filtered(self, query: tantivy.Query, filters: SearchFilters | None) -> tantivy.Query:
@@ -157,23 +202,6 @@ class KeywordBrain:
                 allowed = tantivy.Query.term_set_query(schema, index_field, values)
                 clauses.append((tantivy.Occur.Must, allowed))
         return tantivy.Query.boolean_query(clauses)
-
-
-def _hit(artifact_id: str, score: float, rank: int, dumped: str) -> BrainHit:
-    return BrainHit(
-        id=artifact_id,
-        score=score,
-        brain="keyword",
-        rank=rank,
-        explanation={
-            "brain": "keyword",
-            "score": round(score, 4),
-            "rank": rank,
-            "description": "BM25 over boosted fields (tantivy)",
-            "query": dumped,
-            "matched_fields": [],
-        },
-    )
 
 
 def explained(hit: BrainHit, entry: CatalogEntry, terms: MatchTerms) -> BrainHit:

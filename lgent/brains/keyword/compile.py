@@ -75,6 +75,9 @@ class MatchTerms:
     tokens: dict[str, set[str]] = field(default_factory=dict)
     patterns: dict[str, list[re.Pattern[str]]] = field(default_factory=dict)
     fuzzy: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    _matchers: dict[tuple[str, ...], Callable[[str], bool] | None] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def add_tokens(self, index_field: str, values: list[str]) -> None:
         self.tokens.setdefault(index_field, set()).update(values)
@@ -96,6 +99,13 @@ class MatchTerms:
     def empty(self) -> bool:
         return not (self.tokens or self.patterns or self.fuzzy)
 
+    def matcher_for(self, fields: tuple[str, ...]) -> Callable[[str], bool] | None:
+        """``matcher(fields)``, made once per field set (every hit shown asks for the same ones;
+        the terms must not change after that)."""
+        if fields not in self._matchers:
+            self._matchers[fields] = self.matcher(fields)
+        return self._matchers[fields]
+
     def matcher(self, fields: Sequence[str]) -> Callable[[str], bool] | None:
         """One test for "matches in any of ``fields``" (None when nothing can match there)."""
         tokens = set().union(*(self.tokens.get(f, ()) for f in fields))
@@ -103,6 +113,8 @@ class MatchTerms:
         fuzzy = [v for f in fields for v in self.fuzzy.get(f, ())]
         if not (tokens or patterns or fuzzy):
             return None
+        if not (patterns or fuzzy):
+            return tokens.__contains__  # the common case: plain words, one set lookup
 
         def match(token: str) -> bool:
             return (
@@ -235,17 +247,23 @@ class QueryCompiler:
         return FIELD_WISE_TARGETS if isinstance(node, ast.Wildcard) else self.default_targets
 
     def _leaf(self, node: ast.Node, terms: MatchTerms) -> tantivy.Query | None:
+        """One leaf over its targets: field by field the best field counts (disjunction-max);
+        over the combined field and its exact forms the matches add up (and search faster)."""
+        targets = self._targets(node)
         per_target: list[tantivy.Query] = []
-        for index_field, kind in self._targets(node):
+        for index_field, kind in targets:
             query = self._leaf_target(node, index_field, kind, terms)
             if query is not None:
+                boost = self.boosts.get(index_field, 1.0)
                 per_target.append(
-                    tantivy.Query.boost_query(query, self.boosts.get(index_field, 1.0))
+                    query if boost == 1.0 else tantivy.Query.boost_query(query, boost)
                 )
         if not per_target:
             return None
         if len(per_target) == 1:
             return per_target[0]
+        if targets is DEFAULT_TARGETS["combined"]:
+            return _bool([(tantivy.Occur.Should, q) for q in per_target])
         return tantivy.Query.disjunction_max_query(per_target, tie_breaker=TIE_BREAKER)
 
     def _leaf_target(

@@ -7,7 +7,7 @@ Only the hits a caller shows need this; the search itself returns ids and scores
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lgent.brains.keyword import analysis
@@ -86,13 +86,13 @@ def describe_match(entry: CatalogEntry, terms: MatchTerms) -> Match:
 
 
 def highlight(
-    text: str, terms: MatchTerms, fields: Sequence[str], *, stemmed_stop: bool = False
+    text: str, terms: MatchTerms, fields: tuple[str, ...], *, stemmed_stop: bool = False
 ) -> str | None:
     """``text`` with matching words wrapped in ``<mark>``; None when nothing in it matches.
 
     A whole word is marked when it (or one of its merged identifier forms) matches; otherwise
     each identifier part is marked when its analyzed or plain form matches."""
-    match = terms.matcher(fields)
+    match = terms.matcher_for(fields)
     if match is None or not text:
         return None
     spans: list[tuple[int, int]] = []

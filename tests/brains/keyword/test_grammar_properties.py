@@ -157,3 +157,8 @@ def test_plain_word_shortcut_takes_free_text_and_leaves_syntax_alone() -> None:
     assert plain_words("clean up messy text") == parse("clean up messy text")
     for syntax in ("pdf AND parser", "-draft", "News*", "parsr~1", "name:x", '"a b"', "(a)", "||"):
         assert plain_words(f"pdf {syntax}") is None, syntax
+
+
+def test_lenient_parsing_takes_the_same_shortcut() -> None:
+    result = parse_lenient("clean up messy text", default_operator="OR")
+    assert result.ast == plain_words("clean up messy text", "OR") and result.warnings == []

@@ -124,6 +124,9 @@ def parse_lenient(text: str, default_operator: DefaultOperator = "AND") -> Lenie
     lowered to 2; groups nested deeper than ``MAX_DEPTH`` are flattened. A query with nothing
     searchable left is searched as its plain whitespace-separated words.
     """
+    plain = plain_words(text, default_operator)
+    if plain is not None:
+        return LenientResult(plain, [])
     parser = _Parser(text, default_operator, lenient=True)
     node = parser.parse()
     warnings = [
