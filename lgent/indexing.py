@@ -7,10 +7,15 @@ change number the catalog never reached (a catalog restored from an older copy),
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lgent.brains.base import Brain, ChangeSet
 from lgent.catalog.store import CatalogStore
+
+BuildProgress = Callable[[str, int, int], None]
+"""Called as ``progress(brain, done, total)`` while a brain builds (the semantic brain reports
+entries embedded, the slow part of building a large catalog)."""
 
 REBUILD_FRACTION = 0.5
 """Rebuild instead of catching up when more than this share of the catalog changed."""

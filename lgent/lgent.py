@@ -26,7 +26,7 @@ from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
 from lgent.config import Settings, load_settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
-from lgent.indexing import SyncReport, sync
+from lgent.indexing import BuildProgress, SyncReport, sync
 from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.models import (
     BrainHit,
@@ -68,11 +68,13 @@ class LGent:
         store: CatalogStore,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        progress: BuildProgress | None = None,
     ) -> None:
         self.home = home
         self.store = store
         self.settings = settings or Settings()
         self.embedder = embedder
+        self.progress = progress
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
         self._brains: dict[str, Brain] = {}
         self._responses: TTLCache[tuple[Any, ...], QueryResponse] | None = (
@@ -90,12 +92,16 @@ class LGent:
         settings: Settings | None = None,
         *,
         embedder: Embedder | None = None,
+        progress: BuildProgress | None = None,
     ) -> AsyncIterator[LGent]:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
         Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults.
-        ``embedder`` replaces the configured model (e.g. one already loaded, shared by homes)."""
-        lg = await asyncio.to_thread(cls.open_sync, home, settings, embedder=embedder)
+        ``embedder`` replaces the configured model (e.g. one already loaded, shared by homes);
+        ``progress(brain, done, total)`` hears how a long index build is going."""
+        lg = await asyncio.to_thread(
+            cls.open_sync, home, settings, embedder=embedder, progress=progress
+        )
         try:
             yield lg
         finally:
@@ -108,12 +114,13 @@ class LGent:
         settings: Settings | None = None,
         *,
         embedder: Embedder | None = None,
+        progress: BuildProgress | None = None,
     ) -> LGent:
         """Open a home without an event loop; call ``close()`` when done."""
         layout = Home(None if home is None else Path(home))
         layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
-        return cls(layout, CatalogStore(layout.catalog_db), chosen, embedder)
+        return cls(layout, CatalogStore(layout.catalog_db), chosen, embedder, progress)
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -133,8 +140,12 @@ class LGent:
         if name == "semantic":
             from lgent.brains.semantic.brain import SemanticBrain
 
+            report = self.progress
             return SemanticBrain(
-                self.home.index_dir("semantic"), self.settings.semantic, self.embedder
+                self.home.index_dir("semantic"),
+                self.settings.semantic,
+                self.embedder,
+                progress=None if report is None else lambda d, t: report("semantic", d, t),
             )
         if name == "graph":
             from lgent.brains.graph.brain import GraphBrain

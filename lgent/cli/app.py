@@ -54,13 +54,19 @@ def _root(
 
 def _with_lgent(fn: Callable[[Any], Awaitable[T]]) -> T:
     """Open the home, run ``fn(lg)``, close; LGentErrors become one line on stderr and exit 1."""
+    from lgent.cli.progress import StderrBuildProgress
     from lgent.lgent import LGent
 
+    progress = StderrBuildProgress()
+
     async def runner() -> T:
-        async with LGent.open(State.home) as lg:
+        async with LGent.open(State.home, progress=progress) as lg:
             return await fn(lg)
 
-    return asyncio.run(runner())
+    try:
+        return asyncio.run(runner())
+    finally:
+        progress.close()
 
 
 def handles_errors(command: Callable[..., None]) -> Callable[..., None]:

@@ -29,14 +29,22 @@ def serve(
 ) -> None:
     """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm."""
     from lgent.cli.app import State
+    from lgent.cli.progress import StderrBuildProgress
 
     if mcp == http:
         raise typer.BadParameter("give exactly one of --mcp or --http", param_hint="--mcp/--http")
     if mcp:
         from lgent.mcp.server import run_stdio
 
-        run_stdio(State.home, allow_writes=allow_writes)  # stdout carries only the protocol
+        # stdout carries only the protocol; build progress goes to stderr
+        run_stdio(State.home, allow_writes=allow_writes, progress=StderrBuildProgress())
     else:
         from lgent.http.app import run_http
 
-        run_http(State.home, host=host, port=port, allow_writes=allow_writes)
+        run_http(
+            State.home,
+            host=host,
+            port=port,
+            allow_writes=allow_writes,
+            progress=StderrBuildProgress(),
+        )

@@ -39,6 +39,7 @@ from lgent.errors import (
     TypeLatticeError,
     ValidationError,
 )
+from lgent.indexing import BuildProgress
 from lgent.lgent import LGent
 from lgent.models import (
     CatalogEntry,
@@ -389,11 +390,12 @@ async def serve_http(
     host: str = "127.0.0.1",
     port: int = 8765,
     allow_writes: bool = False,
+    progress: BuildProgress | None = None,
 ) -> None:
     """Serve until interrupted, with one LGent open throughout; brains warm in the background."""
     import uvicorn
 
-    async with LGent.open(home) as lg:
+    async with LGent.open(home, progress=progress) as lg:
         app = build_http_app(lg, allow_writes=allow_writes)
         config = uvicorn.Config(
             app, host=host, port=port, access_log=False, log_level="info", lifespan="off"
@@ -411,7 +413,10 @@ def run_http(
     host: str = "127.0.0.1",
     port: int = 8765,
     allow_writes: bool = False,
+    progress: BuildProgress | None = None,
 ) -> None:
     """Blocking entry point of ``lgent serve --http``."""
     logging.basicConfig(level=logging.WARNING, format="lgent-http: %(message)s")
-    asyncio.run(serve_http(home, host=host, port=port, allow_writes=allow_writes))
+    asyncio.run(
+        serve_http(home, host=host, port=port, allow_writes=allow_writes, progress=progress)
+    )

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, PlainValidator
 
 from lgent import __version__, limits
 from lgent.errors import LGentError
+from lgent.indexing import BuildProgress
 from lgent.lgent import LGent
 from lgent.models import (
     CatalogEntry,
@@ -296,13 +297,23 @@ def build_mcp_server(
     return server
 
 
-async def serve_stdio(home: str | os.PathLike[str] | None, *, allow_writes: bool = False) -> None:
+async def serve_stdio(
+    home: str | os.PathLike[str] | None,
+    *,
+    allow_writes: bool = False,
+    progress: BuildProgress | None = None,
+) -> None:
     """Serve over stdin/stdout until the client hangs up, with one LGent open throughout."""
-    async with LGent.open(home) as lg:
+    async with LGent.open(home, progress=progress) as lg:
         await build_mcp_server(lg, allow_writes=allow_writes, warm=True).run_stdio_async()
 
 
-def run_stdio(home: str | os.PathLike[str] | None, *, allow_writes: bool = False) -> None:
+def run_stdio(
+    home: str | os.PathLike[str] | None,
+    *,
+    allow_writes: bool = False,
+    progress: BuildProgress | None = None,
+) -> None:
     """Blocking entry point of ``lgent serve --mcp``. Logs go to stderr; stdout is the protocol."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="lgent-mcp: %(message)s")
-    asyncio.run(serve_stdio(home, allow_writes=allow_writes))
+    asyncio.run(serve_stdio(home, allow_writes=allow_writes, progress=progress))

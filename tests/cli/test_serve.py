@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lgent.cli.app import app
+from lgent.cli.progress import StderrBuildProgress
 
 
 @pytest.fixture
@@ -18,12 +19,17 @@ def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     import lgent.mcp.server
 
     calls: dict[str, Any] = {}
-    monkeypatch.setattr(
-        lgent.mcp.server, "run_stdio", lambda home, **kw: calls.update(mcp=(Path(home), kw))
-    )
-    monkeypatch.setattr(
-        lgent.http.app, "run_http", lambda home, **kw: calls.update(http=(Path(home), kw))
-    )
+
+    def recorder(name: str) -> Any:
+        def record(home: str, **kw: Any) -> None:
+            # build progress goes to stderr (the servers' stdout may carry the protocol)
+            assert isinstance(kw.pop("progress"), StderrBuildProgress)
+            calls[name] = (Path(home), kw)
+
+        return record
+
+    monkeypatch.setattr(lgent.mcp.server, "run_stdio", recorder("mcp"))
+    monkeypatch.setattr(lgent.http.app, "run_http", recorder("http"))
     return calls
 
 

@@ -1,0 +1,43 @@
+"""Build progress: the facade reports the semantic build; the CLI draws it or logs each tenth."""
+
+from __future__ import annotations
+
+import io
+
+from lgent import LGent
+from lgent.brains.semantic.embedders import HashingEmbedder
+from lgent.cli.progress import LOG_MIN_TOTAL, StderrBuildProgress
+from tests.conftest import make_entry
+
+
+async def test_the_semantic_build_reports_its_progress() -> None:
+    calls: list[tuple[str, int, int]] = []
+    async with LGent.open(
+        None, embedder=HashingEmbedder(), progress=lambda *call: calls.append(call)
+    ) as lg:
+        await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(40)])
+        lg.semantic_brain()
+    assert calls and {brain for brain, _, _ in calls} == {"semantic"}
+    assert calls[-1][1] == calls[-1][2] == 40
+    assert [done for _, done, _ in calls] == sorted(done for _, done, _ in calls)
+
+
+def test_off_a_terminal_a_large_build_logs_each_tenth() -> None:
+    stream = io.StringIO()
+    progress = StderrBuildProgress(stream)
+    total = LOG_MIN_TOTAL * 2
+    for done in range(0, total + 1, 250):
+        progress("semantic", done, total)
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == f"building the semantic index: 0/{total:,}"
+    assert lines[-1] == f"building the semantic index: {total:,}/{total:,}"
+    assert len(lines) == 11
+
+
+def test_off_a_terminal_a_small_build_is_quiet() -> None:
+    stream = io.StringIO()
+    progress = StderrBuildProgress(stream)
+    for done in range(0, 331, 30):
+        progress("semantic", done, 330)
+    assert stream.getvalue() == ""
