@@ -130,6 +130,7 @@ class GraphBrain:
         self._reset(types)
         for entry in entries:
             self._add(entry)
+        self.names = NameIndex.of((i.id, i.name) for i in self.info.values())
         self.composition.warm()
         self._change_number = change_number
 
@@ -147,6 +148,7 @@ class GraphBrain:
         for entry in changes.upserts:
             self._remove(entry.id)
             self._add(entry)
+            self.names.add(entry.id, entry.name)
         self._change_number = changes.change_number
 
     @_locked
@@ -165,6 +167,7 @@ class GraphBrain:
         """Nothing to release (in memory)."""
 
     def _add(self, entry: CatalogEntry) -> None:
+        """Index ``entry`` (its names are indexed by the caller: in bulk by ``build``)."""
         info = ArtifactInfo(
             entry.id,
             entry.name,
@@ -182,7 +185,6 @@ class GraphBrain:
             entry.contracts,
         )
         self.info[entry.id] = info
-        self.names.add(entry.id, entry.name)
         self.lineage.set_relations(entry.id, [(r.type.value, r.target) for r in entry.relations])
         # a malformed type matches nothing; status() lists the problems
         with contextlib.suppress(TypeLatticeError):

@@ -15,8 +15,22 @@ from tests.conftest import FIXTURES
 
 
 def build(pairs: list[tuple[str, str]]) -> NameIndex:
+    """An index grown one artifact at a time (every key in the trigram overlay)."""
     index = NameIndex()
     for artifact_id, name in pairs:
+        index.add(artifact_id, name)
+    return index
+
+
+def mixed(pairs: list[tuple[str, str]]) -> NameIndex:
+    """Half built in bulk, the rest added; a few bulk ones removed and added back."""
+    half = len(pairs) // 2
+    index = NameIndex.of(pairs[:half])
+    for artifact_id, name in pairs[half:]:
+        index.add(artifact_id, name)
+    for artifact_id, name in pairs[: half // 2]:
+        index.remove(artifact_id, name)
+    for artifact_id, name in pairs[: half // 4]:
         index.add(artifact_id, name)
     return index
 
@@ -95,12 +109,15 @@ names = st.sampled_from(["Summarizer", "summarizer!", "B 1", "a2", "Parser", "pa
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.booleans(), ids, names), max_size=25))
+@given(
+    st.dictionaries(ids, names, max_size=6),
+    st.lists(st.tuples(st.booleans(), ids, names), max_size=25),
+)
 def test_any_sequence_of_changes_equals_a_fresh_index(
-    changes: list[tuple[bool, str, str]],
+    initial: dict[str, str], changes: list[tuple[bool, str, str]]
 ) -> None:
-    index = NameIndex()
-    current: dict[str, str] = {}
+    index = NameIndex.of(initial.items())
+    current = dict(initial)
     for remove, artifact_id, name in changes:
         if artifact_id in current:  # an upsert or a removal first drops the old name
             index.remove(artifact_id, current.pop(artifact_id))
@@ -108,10 +125,10 @@ def test_any_sequence_of_changes_equals_a_fresh_index(
             index.add(artifact_id, name)
             current[artifact_id] = name
     pairs = sorted(current.items())
-    fresh = build(pairs)
-    assert index.state() == fresh.state()
+    fresh = NameIndex.of(pairs)
+    assert index.state() == fresh.state() == build(pairs).state()
     assert index.mapping() == fresh.mapping() == reference_mapping(pairs)
-    assert len(index) == len(fresh.mapping())
+    assert len(index) == len(fresh) == len(fresh.mapping())
 
 
 # ------------------------------------------------------------------------------ fuzzy
@@ -142,17 +159,19 @@ keys = st.text(ALPHABET, min_size=1, max_size=12)
 @settings(max_examples=300, deadline=None)
 @given(st.lists(keys, min_size=1, max_size=30, unique=True), st.lists(keys, max_size=10))
 def test_fuzzy_equals_difflib_over_every_key(stored: list[str], queries: list[str]) -> None:
-    index = build([(k, k) for k in stored])
-    for query in [*queries, *(k[1:] + k[:1] for k in stored), *(k + "a" for k in stored)]:
-        close = {
-            k
-            for k in stored
-            if difflib.SequenceMatcher(None, k, query).ratio() >= FUZZY_CUTOFF or k == query
-        }
-        assert close <= index.candidates(query)
-        expected = difflib.get_close_matches(query, stored, n=1, cutoff=FUZZY_CUTOFF)
-        if len(query) >= 5:
-            assert index.fuzzy(query) == (expected[0] if expected else None), query
+    pairs = [(k, k) for k in stored]
+    for index in (NameIndex.of(pairs), build(pairs), mixed(pairs)):
+        keys = list(index.mapping())  # mixed() leaves some out
+        for query in [*queries, *(k[1:] + k[:1] for k in stored), *(k + "a" for k in stored)]:
+            close = {
+                k
+                for k in keys
+                if difflib.SequenceMatcher(None, k, query).ratio() >= FUZZY_CUTOFF or k == query
+            }
+            assert close <= index.candidates(query)
+            expected = difflib.get_close_matches(query, keys, n=1, cutoff=FUZZY_CUTOFF)
+            if len(query) >= 5:
+                assert index.fuzzy(query) == (expected[0] if expected else None), query
 
 
 def near_misses(key: str, rng: random.Random) -> list[str]:
@@ -176,16 +195,17 @@ def near_misses(key: str, rng: random.Random) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def example_index() -> NameIndex:
-    return build([(e.id, e.name) for e in read_path(FIXTURES).entries])
+@pytest.fixture(scope="module", params=["bulk", "mixed"])
+def example_index(request: pytest.FixtureRequest) -> NameIndex:
+    pairs = [(e.id, e.name) for e in read_path(FIXTURES).entries]
+    return NameIndex.of(pairs) if request.param == "bulk" else mixed(pairs)
 
 
 def test_fuzzy_lookup_equals_difflib_on_the_example_catalog(example_index: NameIndex) -> None:
     rng = random.Random(5)
     queries = [q for key in example_index.mapping() for q in near_misses(key, rng)]
     queries += ["sentimentengin", "pdfparserv3", "Summariser v4", "stock tickr", "ocr reader"]
-    assert len(queries) > 2000
+    assert len(queries) > 1500
     differ = [q for q in queries if example_index.lookup(q) != reference_fuzzy(example_index, q)]
     assert differ == []
     fuzzy_hits = sum(
