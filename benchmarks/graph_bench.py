@@ -30,7 +30,9 @@ IS_SUBTYPE_P99_US = 50.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--types", type=int, default=200)
     parser.add_argument("--queries", type=int, default=500)
@@ -49,7 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     brain = GraphBrain()
     with runner.Timer() as t_build:
         brain.build(entries, types, 1)
-    print(f"generated in {t_gen.seconds:.1f} s, parsed in {t_parse.seconds:.1f} s, built in {t_build.seconds:.2f} s")
+    print(
+        f"generated in {t_gen.seconds:.1f} s, parsed in {t_parse.seconds:.1f} s, built in {t_build.seconds:.2f} s"
+    )
 
     used = sorted({t for e in entries for t in (e.input_type, e.output_type) if t})
     plain = [t for t in used if "[" not in t]
@@ -68,33 +72,57 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     rows: list[tuple[str, runner.LatencyStats, str]] = []
 
-    def row(label: str, fn: Callable[[Any], object], inputs: Sequence[Any], target: str = "") -> runner.LatencyStats:
+    def row(
+        label: str, fn: Callable[[Any], object], inputs: Sequence[Any], target: str = ""
+    ) -> runner.LatencyStats:
         stats = runner.time_calls(fn, inputs)
         rows.append((label, stats, target))
         print(f"{label:55s} p50 {stats.p50 * 1000:9.1f} us  p99 {stats.p99 * 1000:9.1f} us")
         return stats
 
     sub = row("is_subtype, first pass after build", lambda p: brain.is_subtype(*p), subtype_pairs)
-    sub_warm = row("is_subtype, warm", lambda p: brain.is_subtype(*p), subtype_pairs,
-                   f"<= {IS_SUBTYPE_P99_US:.0f} us")
+    sub_warm = row(
+        "is_subtype, warm",
+        lambda p: brain.is_subtype(*p),
+        subtype_pairs,
+        f"<= {IS_SUBTYPE_P99_US:.0f} us",
+    )
     found = [brain.find_paths(s, t) for s, t in path_pairs]
     answered = [p for p in found if p]
-    paths_first = row("find_paths k=5, first pass", lambda p: brain.find_paths(*p),
-                      [(some_type(), some_type()) for _ in range(args.queries)])
-    paths = row("find_paths k=5 (max_length 5)", lambda p: brain.find_paths(*p), path_pairs,
-                f"<= {FIND_PATHS_P99_MS:.0f} ms")
+    paths_first = row(
+        "find_paths k=5, first pass",
+        lambda p: brain.find_paths(*p),
+        [(some_type(), some_type()) for _ in range(args.queries)],
+    )
+    paths = row(
+        "find_paths k=5 (max_length 5)",
+        lambda p: brain.find_paths(*p),
+        path_pairs,
+        f"<= {FIND_PATHS_P99_MS:.0f} ms",
+    )
     row("find_paths k=20", lambda p: brain.find_paths(*p, k=20), path_pairs)
-    row("find_paths k=5, include_unusable", lambda p: brain.find_paths(*p, include_unusable=True),
-        path_pairs[:100])
+    row(
+        "find_paths k=5, include_unusable",
+        lambda p: brain.find_paths(*p, include_unusable=True),
+        path_pairs[:100],
+    )
     row("find_compatible downstream (limit 50)", brain.find_compatible, compat)
-    row("find_compatible upstream (limit 50)", lambda a: brain.find_compatible(a, "upstream"), compat)
+    row(
+        "find_compatible upstream (limit 50)",
+        lambda a: brain.find_compatible(a, "upstream"),
+        compat,
+    )
     row("lineage_of (all relations, depth unbounded)", brain.lineage_of, artifacts)
     row("latest (successor chain)", brain.latest, artifacts)
     texts = [
         phrase.format(a=a)
         for i, a in enumerate(artifacts)
-        for phrase in ("what depends on {a}", "compatible with {a}", "what evolved from {a}",
-                       "what can receive {a}'s output")[i % 4: i % 4 + 1]
+        for phrase in (
+            "what depends on {a}",
+            "compatible with {a}",
+            "what evolved from {a}",
+            "what can receive {a}'s output",
+        )[i % 4 : i % 4 + 1]
     ]
     parsed = sum(brain.interpret(t) is not None for t in texts)
     row("search: relationship text queries (parse + answer)", brain.search, texts)
@@ -106,14 +134,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     # incremental: one changed entry per change set (its types re-drawn), as the change log feeds it
     by_id = {e.id: e for e in entries}
     updates = [
-        ChangeSet([by_id[a].model_copy(update={"input_type": some_type(), "output_type": some_type()})],
-                  [], None, n)
+        ChangeSet(
+            [by_id[a].model_copy(update={"input_type": some_type(), "output_type": some_type()})],
+            [],
+            None,
+            n,
+        )
         for n, a in enumerate(artifacts[:200], start=2)
     ]
     row("apply_changes (one entry)", brain.apply_changes, updates)
-    after = row("find_paths k=5 after the updates (first pass)", lambda p: brain.find_paths(*p), path_pairs[:200])
+    after = row(
+        "find_paths k=5 after the updates (first pass)",
+        lambda p: brain.find_paths(*p),
+        path_pairs[:200],
+    )
 
-    table = runner.Table(["operation", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "target (p99)"], digits=3)
+    table = runner.Table(
+        ["operation", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "target (p99)"], digits=3
+    )
     for label, stats, target in rows:
         table.add(label, stats.n, stats.p50, stats.p95, stats.p99, stats.max, target or "-")
     lengths = [len(p[-1]) for p in answered]
@@ -135,7 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{statistics.mean(lengths) if lengths else 0:.2f} artifacts); {parsed}/{len(texts)} "
         f"relationship texts parsed as graph questions. `is_subtype`: {len(subtype_pairs):,} "
         "pairs (5% parametric). One thread, calls through the brain's public methods.\n\n"
-        + table.markdown() + "\n\nAcceptance (issue 5, point 3):\n\n" + "\n".join(verdicts)
+        + table.markdown()
+        + "\n\nAcceptance (issue 5, point 3):\n\n"
+        + "\n".join(verdicts)
     )
     print(text)
     if not args.no_write:
