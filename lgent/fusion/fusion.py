@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from lgent.brains.graph.brain import GraphBrain
 from lgent.config import FusionSettings
@@ -40,13 +40,33 @@ T = TypeVar("T")
 Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 
-class KeywordAnswer(Protocol):
-    """What the keyword brain answers: its ranking, its warnings, and hits made on demand."""
+class RankedAnswer(Protocol):
+    """What a brain answers fusion: its ranking (id, score; best first), and the explained hit
+    of any id in it, made on demand (fusion explains only the results it returns)."""
 
-    ranking: list[tuple[str, float]]
-    warnings: list[str]
+    @property
+    def ranking(self) -> list[tuple[str, float]]: ...
 
     def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None: ...
+
+
+class KeywordAnswer(RankedAnswer, Protocol):
+    @property
+    def warnings(self) -> list[str]: ...
+
+
+@dataclass(slots=True)
+class HitList:
+    """A ranked answer over hits already made (the graph brain's, each with its path)."""
+
+    hits: list[BrainHit]
+
+    @property
+    def ranking(self) -> list[tuple[str, float]]:
+        return [(h.id, h.score) for h in self.hits]
+
+    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
+        return next((h for h in self.hits if h.id == artifact_id), None)
 
 
 class KeywordSearcher(Protocol):
@@ -64,13 +84,13 @@ class KeywordSearcher(Protocol):
 
 
 class SemanticSearcher(Protocol):
-    def search(
+    def rank(
         self,
         intent: str,
         filters: SearchFilters | None = None,
         threshold: float | None = None,
         limit: int = 10,
-    ) -> list[BrainHit]: ...
+    ) -> RankedAnswer: ...
 
 
 @dataclass(slots=True)
@@ -128,9 +148,8 @@ class QueryFusion:
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
-        rankings, brain_hits, warnings, keyword = await self._ask(
-            query, classification, plan, filters, fetch
-        )
+        answers, warnings = await self._ask(query, classification, plan, filters, fetch)
+        rankings = {b: answer.ranking for b, answer in answers.items()}
 
         ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))
         change_number, found = await self.run(lambda: self.snapshot(ids))
@@ -157,10 +176,7 @@ class QueryFusion:
             fused.sort(key=lambda f: (graph_rank.get(f.id, len(graph_rank)), -f.score))
         ordered, notes = await self._lineage_order(fused, entries, classification, parsed)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
-        by_brain = {b: {h.id: h for h in hits} for b, hits in brain_hits.items()}
-        if keyword is not None:  # keyword hits, with highlights, for the shown results only
-            shown = ((f.id, keyword.explain(f.id, entries[f.id])) for f in top)
-            by_brain["keyword"] = {i: hit for i, hit in shown if hit is not None}
+        by_brain = {b: _explained(answer, top, entries) for b, answer in answers.items()}
         results = [self._result(f, entries[f.id], by_brain, notes.get(f.id, ())) for f in top]
         serendipity = await self.run(
             lambda: suggest(
@@ -234,17 +250,10 @@ class QueryFusion:
         plan: _Plan,
         filters: SearchFilters,
         fetch: int,
-    ) -> tuple[
-        dict[str, list[tuple[str, float]]],
-        dict[str, list[BrainHit]],
-        list[str],
-        KeywordAnswer | None,
-    ]:
-        """Each brain's ranking, the semantic and graph brains' hits, the keyword brain's
-        warnings and its result (its hits and highlights are made later, for what is shown)."""
-        tasks: dict[str, Awaitable[Any]] = {}
+    ) -> tuple[dict[str, RankedAnswer], list[str]]:
+        """Each brain's answer (all asked at once) and the keyword brain's warnings."""
+        tasks: dict[str, Awaitable[RankedAnswer]] = {}
         warnings: list[str] = []
-        keyword: KeywordAnswer | None = None
         kw = self.brains.keyword
         if "keyword" not in plan.skipped:
             share = self.settings.free_text_min_match
@@ -253,16 +262,17 @@ class QueryFusion:
             )
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
-            tasks["semantic"] = self.run(lambda: sem.search(query, filters, None, fetch))
+            tasks["semantic"] = self.run(lambda: sem.rank(query, filters, None, fetch))
         if "graph" not in plan.skipped:
             graph = self.brains.graph
             tasks["graph"] = self.run(
-                lambda: graph.search(query, filters, fetch, operation=c.graph_operation)
+                lambda: HitList(
+                    graph.search(query, filters, fetch, operation=c.graph_operation).hits
+                )
             )
         names = list(tasks)
         outcomes = await asyncio.gather(*tasks.values(), return_exceptions=True)
-        rankings: dict[str, list[tuple[str, float]]] = {}
-        hits: dict[str, list[BrainHit]] = {}
+        answers: dict[str, RankedAnswer] = {}
         for name, outcome in zip(names, outcomes, strict=True):
             if isinstance(outcome, BaseException):
                 if name == "keyword" and c.query_type == QueryType.KEYWORD_SYNTAX:
@@ -273,14 +283,9 @@ class QueryFusion:
                 plan.weights[name] = 0.0
                 continue
             if name == "keyword":
-                keyword = outcome
-                warnings.extend(outcome.warnings)
-                rankings[name] = list(outcome.ranking)
-                continue
-            brain_hits: list[BrainHit] = list(getattr(outcome, "hits", outcome))
-            hits[name] = brain_hits
-            rankings[name] = [(h.id, h.score) for h in brain_hits]
-        return rankings, hits, warnings, keyword
+                warnings.extend(cast(KeywordAnswer, outcome).warnings)
+            answers[name] = outcome
+        return answers, warnings
 
     def _fuse(
         self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
@@ -398,6 +403,14 @@ class QueryFusion:
             return [c.description for c in constraints if not c.admits(entry)]
 
         return violations
+
+
+def _explained(
+    answer: RankedAnswer, top: Sequence[Fused], entries: Mapping[str, CatalogEntry]
+) -> dict[str, BrainHit]:
+    """The brain's explained hits for the results shown."""
+    shown = ((f.id, answer.explain(f.id, entries[f.id])) for f in top)
+    return {artifact_id: hit for artifact_id, hit in shown if hit is not None}
 
 
 def keyword_search(

@@ -20,7 +20,7 @@ import json
 import re
 import threading
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -204,6 +204,32 @@ def content_words(text: str) -> list[str]:
     """Lowercased words of ``text`` (identifiers split), without stop words and 1-2 letter words."""
     words = (w.lower() for w in _WORD.findall(_CAMEL.sub(" ", text)))
     return [w for w in dict.fromkeys(words) if len(w) > 2 and w not in _STOP_WORDS]
+
+
+@dataclass(slots=True)
+class SemanticRanking:
+    """Ids and cosine similarities, best first. A hit's explanation (the words it shares with
+    the query, or what it is closest to) is worked out when the hit is asked for, so a caller
+    that only ranks (fusion) explains only what it shows."""
+
+    ranking: list[tuple[str, float]]
+    explain_hit: Callable[[str, float, int], BrainHit | None]
+
+    @property
+    def hits(self) -> list[BrainHit]:
+        made = (
+            self.explain_hit(artifact_id, score, rank)
+            for rank, (artifact_id, score) in enumerate(self.ranking, start=1)
+        )
+        return [hit for hit in made if hit is not None]
+
+    def explain(self, artifact_id: str, entry: CatalogEntry | None = None) -> BrainHit | None:
+        """The hit for ``artifact_id`` with its reason; None when the ranking does not hold it
+        (or the artifact left the index since)."""
+        for rank, (ranked_id, score) in enumerate(self.ranking, start=1):
+            if ranked_id == artifact_id:
+                return self.explain_hit(artifact_id, score, rank)
+        return None
 
 
 class SemanticBrain:
@@ -506,10 +532,20 @@ class SemanticBrain:
         threshold: float | None = None,
         limit: int = 10,
     ) -> list[BrainHit]:
-        """Artifacts whose text is closest in meaning to ``intent``, best first.
+        """Artifacts whose text is closest in meaning to ``intent``, best first, explained.
 
         Hits below ``threshold`` (default ``settings.threshold``) cosine similarity are left out.
         """
+        return self.rank(intent, filters, threshold, limit).hits
+
+    def rank(
+        self,
+        intent: str,
+        filters: SearchFilters | None = None,
+        threshold: float | None = None,
+        limit: int = 10,
+    ) -> SemanticRanking:
+        """``search``'s ranking, with each hit explained only when asked for."""
         intent = intent.strip()
         if not intent:
             raise QueryError("a semantic search needs a non-empty intent")
@@ -519,19 +555,21 @@ class SemanticBrain:
         if isinstance(cutoff, bool) or not isinstance(cutoff, int | float) or not -1 <= cutoff <= 1:
             raise QueryError(f"threshold must be a number in [-1, 1], got {cutoff!r}")
         self._require_built()
-        if limit == 0 or not len(self._vectors):
-            return []
-        vector = self.query_vector(intent)
         query_words = content_words(intent)
+
+        def explain(artifact_id: str, score: float, rank: int) -> BrainHit | None:
+            with self._lock:
+                if artifact_id not in self._entries:
+                    return None
+                return self._hit(artifact_id, score, rank, query_words, None)
+
+        if limit == 0 or not len(self._vectors):
+            return SemanticRanking([], explain)
+        vector = self.query_vector(intent)
         with self._lock:
             self._require_built()
             pairs = self._vectors.search(vector, limit, self._allowed(filters))
-            return [
-                self._hit(artifact_id, score, rank, query_words, None)
-                for rank, (artifact_id, score) in enumerate(
-                    (p for p in pairs if p[1] >= cutoff), start=1
-                )
-            ]
+        return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain)
 
     def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
         """The artifacts closest in meaning to ``artifact_id``, without it or its own versions."""

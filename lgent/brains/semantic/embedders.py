@@ -123,7 +123,7 @@ class SentenceTransformerEmbedder:
     def __init__(
         self,
         model_path: str | None = None,
-        batch_size: int = 64,
+        batch_size: int = 32,
         progress: Progress | None = None,
         *,
         chunk_size: int = 1024,
