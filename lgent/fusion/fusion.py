@@ -156,9 +156,11 @@ class QueryFusion:
         entries = dict(found)
         admitted = {i: i in entries and all(c.admits(entries[i]) for c in parsed) for i in ids}
         # For "what depends on X" and its kind, the graph's answer is the candidate set (an
-        # artifact that does not depend on X is no answer, however similar) and the relation's
-        # order is kept (measured: letting the 0.2-weight semantic votes reorder it lost nDCG);
-        # X itself is no answer.
+        # artifact that does not depend on X is no answer, however similar); X itself is none.
+        # For relationship and type questions ("A -> B", a path from A to B) the graph's order
+        # leads and the other brains' finds follow it, in fused order (measured on the labeled
+        # queries: letting their votes reorder the graph's answer lost nDCG@10, relationship
+        # 0.987 against 0.995, type_compat 0.977 against 0.994, composition 0.876 against 0.888).
         relationship = classification.query_type == QueryType.RELATIONSHIP
         subject = classification.named_artifact if relationship else None
         answered = {i for i, _ in rankings.get("graph", [])} if relationship else set()
@@ -171,7 +173,7 @@ class QueryFusion:
             for b, r in rankings.items()
         }
         fused = self._fuse(rankings, plan.weights)
-        if answered:
+        if classification.query_type in (QueryType.RELATIONSHIP, QueryType.TYPE_QUERY):
             graph_rank = {i: n for n, (i, _) in enumerate(rankings.get("graph", []))}
             fused.sort(key=lambda f: (graph_rank.get(f.id, len(graph_rank)), -f.score))
         ordered, notes = await self._lineage_order(fused, entries, classification, parsed)

@@ -50,7 +50,8 @@ async def test_seed_scenario(open_example: OpenHome) -> None:
         ("NewsParser", QueryType.EXACT_NAME, "NewsParser"),
         ("summarizer v4", QueryType.EXACT_NAME, "Summarizer_v4"),
         ("author:ToolForge type:agent", QueryType.KEYWORD_SYNTAX, None),
-        ("PDF -> SentimentScore", QueryType.TYPE_QUERY, "FinancialPDFAnalyzer"),
+        # the graph's order leads a type query: the exact signature before a subtype output
+        ("PDF -> SentimentScore", QueryType.TYPE_QUERY, "ReportToneScorer"),
         ("a path from RawHTML to Summary", QueryType.TYPE_QUERY, None),
         ("what replaced PDFParser", QueryType.RELATIONSHIP, "PDFParser_v2"),
         ("something that cleans up messy text", QueryType.SEMANTIC_INTENT, None),
