@@ -366,22 +366,26 @@ class CatalogStore:
 
     def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
         """Latest versions of the ids that exist (missing ids are simply absent)."""
-        found: dict[str, CatalogEntry] = {}
+        return {i: _entry(data) for i, (_, data) in self._latest_rows(artifact_ids).items()}
+
+    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
+        found: dict[str, tuple[str, str]] = {}
         for start in range(0, len(artifact_ids), 500):
             chunk = list(artifact_ids[start : start + 500])
             marks = ",".join("?" * len(chunk))
             for row in self._read(
-                f"SELECT data FROM entries WHERE is_latest = 1 AND id IN ({marks})", chunk
+                f"SELECT id, status, data FROM entries WHERE is_latest = 1 AND id IN ({marks})",
+                chunk,
             ):
-                entry = _entry(row[0])
-                found[entry.id] = entry
+                found[row[0]] = (row[1], row[2])
         return found
 
-    def snapshot(self, artifact_ids: Sequence[str]) -> tuple[int, dict[str, CatalogEntry]]:
+    def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         """The change number and the latest versions of ``artifact_ids``, read together: no write
         can fall between them, so every entry returned is in the catalog at that number."""
         with self._lock:
-            return self.change_number(), self.get_many(artifact_ids)
+            return Snapshot(self.change_number(), self._latest_rows(artifact_ids))
 
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""
@@ -470,6 +474,33 @@ class CatalogStore:
             "by_status": by_status,
             "change_number": self.change_number(),
         }
+
+
+class Snapshot:
+    """Latest entries of some ids as the catalog held them at ``change_number``. Each entry is
+    decoded when first asked for (decoding is most of the cost of a read, and a caller often
+    needs only a few of the entries it had to check for existence or status)."""
+
+    def __init__(self, change_number: int, rows: dict[str, tuple[str, str]]) -> None:
+        self.change_number = change_number
+        self._rows = rows
+        self._entries: dict[str, CatalogEntry] = {}
+
+    def __contains__(self, artifact_id: object) -> bool:
+        return artifact_id in self._rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def status(self, artifact_id: str) -> Status:
+        """The entry's status, without decoding it (KeyError for an id the snapshot lacks)."""
+        return Status(self._rows[artifact_id][0])
+
+    def entry(self, artifact_id: str) -> CatalogEntry:
+        """The entry (KeyError for an id the snapshot lacks)."""
+        if artifact_id not in self._entries:
+            self._entries[artifact_id] = _entry(self._rows[artifact_id][1])
+        return self._entries[artifact_id]
 
 
 def _entry(data: str) -> CatalogEntry:

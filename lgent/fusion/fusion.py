@@ -1,7 +1,7 @@
 """QueryFusion: classify, ask the right brains concurrently, fuse, explain, suggest.
 
 The brains are handed in (any object with the search method each needs), so tests can plug in
-fakes. Catalog entries come from an ``entries`` callable. Sync brain calls run through ``run``
+fakes. Catalog entries come from a ``snapshot`` callable. Sync brain calls run through ``run``
 (the facade passes a thread-pool runner), all brains at once with ``asyncio.gather``.
 """
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
 from lgent.brains.graph.brain import GraphBrain
+from lgent.catalog.store import Snapshot
 from lgent.config import FusionSettings
 from lgent.errors import LGentError
 from lgent.fusion.classify import Classification, classify
@@ -115,7 +116,7 @@ class QueryFusion:
     def __init__(
         self,
         brains: BrainSet,
-        snapshot: Callable[[Sequence[str]], tuple[int, Mapping[str, CatalogEntry]]],
+        snapshot: Callable[[Sequence[str]], Snapshot],
         settings: FusionSettings,
         run: Runner[Any],
     ) -> None:
@@ -126,8 +127,9 @@ class QueryFusion:
         self.settings = settings
         self.run = run
 
-    def entries(self, ids: Sequence[str]) -> Mapping[str, CatalogEntry]:
-        return self.snapshot(ids)[1]
+    def entry(self, artifact_id: str) -> CatalogEntry | None:
+        snap = self.snapshot([artifact_id])
+        return snap.entry(artifact_id) if artifact_id in snap else None
 
     async def query(
         self,
@@ -152,9 +154,9 @@ class QueryFusion:
         rankings = {b: answer.ranking for b, answer in answers.items()}
 
         ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))
-        change_number, found = await self.run(lambda: self.snapshot(ids))
-        entries = dict(found)
-        admitted = {i: i in entries and all(c.admits(entries[i]) for c in parsed) for i in ids}
+        snap = await self.run(lambda: self.snapshot(ids))
+        # entries are decoded only where needed: for constraints, and for the results shown
+        admitted = {i: i in snap and all(c.admits(snap.entry(i)) for c in parsed) for i in ids}
         # For "what depends on X" and its kind, the graph's answer is the candidate set (an
         # artifact that does not depend on X is no answer, however similar); X itself is none.
         # For relationship and type questions ("A -> B", a path from A to B) the graph's order
@@ -176,8 +178,9 @@ class QueryFusion:
         if classification.query_type in (QueryType.RELATIONSHIP, QueryType.TYPE_QUERY):
             graph_rank = {i: n for n, (i, _) in enumerate(rankings.get("graph", []))}
             fused.sort(key=lambda f: (graph_rank.get(f.id, len(graph_rank)), -f.score))
-        ordered, notes = await self._lineage_order(fused, entries, classification, parsed)
+        ordered, notes = await self._lineage_order(fused, snap, classification, parsed)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
+        entries = {f.id: snap.entry(f.id) for f in top}
         by_brain = {b: _explained(answer, top, entries) for b, answer in answers.items()}
         results = [self._result(f, entries[f.id], by_brain, notes.get(f.id, ())) for f in top]
         serendipity = await self.run(
@@ -215,7 +218,7 @@ class QueryFusion:
             brains=runs,
             constraints=tuple(c.description for c in parsed),
             warnings=tuple(warnings),
-            change_number=change_number,
+            change_number=snap.change_number,
         )
 
     # -- planning and asking ---------------------------------------------------------------
@@ -301,7 +304,7 @@ class QueryFusion:
     async def _lineage_order(
         self,
         fused: list[Fused],
-        entries: dict[str, CatalogEntry],
+        snap: Snapshot,
         c: Classification,
         constraints: list[Constraint],
     ) -> tuple[list[Fused], dict[str, tuple[str, ...]]]:
@@ -312,7 +315,7 @@ class QueryFusion:
         old = [
             f.id
             for f in fused[:100]
-            if f.id in entries and entries[f.id].status in (Status.DEPRECATED, Status.RETIRED)
+            if f.id in snap and snap.status(f.id) in (Status.DEPRECATED, Status.RETIRED)
         ]
         if not old:
             return fused, {}
@@ -399,7 +402,7 @@ class QueryFusion:
         def violations(artifact_id: str) -> list[str]:
             if not constraints:
                 return []
-            entry = self.entries([artifact_id]).get(artifact_id)
+            entry = self.entry(artifact_id)
             if entry is None:
                 return ["not in the catalog"]
             return [c.description for c in constraints if not c.admits(entry)]

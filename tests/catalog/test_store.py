@@ -160,3 +160,20 @@ def test_unknown_schema_version(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(CatalogCorruptError, match="schema version 99"):
         CatalogStore(path)
+
+
+def test_snapshot_reads_together_and_decodes_on_demand(store: CatalogStore) -> None:
+    store.register_batch(
+        [make_entry("A", version="1.0.0"), make_entry("B", status="deprecated")], []
+    )
+    store.register_batch([make_entry("A", version="2.0.0", description="newer")], [])
+    snap = store.snapshot(["A", "B", "missing"])
+    assert snap.change_number == store.change_number()
+    assert "missing" not in snap and len(snap) == 2
+    assert snap.status("B").value == "deprecated"
+    assert snap._entries == {}  # a status needs no decoding
+    assert snap.entry("A").version == "2.0.0" and snap.entry("A") is snap.entry("A")
+    with pytest.raises(KeyError):
+        snap.entry("missing")
+    store.remove("A")
+    assert "A" in snap and "A" not in store.snapshot(["A"])  # a snapshot keeps its moment
