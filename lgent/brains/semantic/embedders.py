@@ -204,6 +204,8 @@ class SentenceTransformerEmbedder:
         total = len(texts)
         if total == 0:
             return np.zeros((0, self.dimensions), dtype=np.float32)
+        if total == 1:
+            return self._embed_one(model, texts[0])
         parts: list[Vectors] = []
         for start in range(0, total, self.chunk_size):
             chunk = list(texts[start : start + self.chunk_size])
@@ -224,6 +226,23 @@ class SentenceTransformerEmbedder:
             if self.progress is not None:
                 self.progress(min(start + len(chunk), total), total)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    @staticmethod
+    def _embed_one(model: Any, text: str) -> Vectors:
+        """One text (a query) straight through the model's own preprocessing and modules:
+        the same vector as ``encode``, without its batching (about a millisecond of ten)."""
+        import torch
+
+        try:
+            with torch.inference_mode():
+                features = model.preprocess([text])
+                vector = model(features)["sentence_embedding"]
+                vector = torch.nn.functional.normalize(vector, dim=1)
+        except Exception as err:  # a torch/tokenizer failure must not escape as itself
+            raise ModelUnavailableError(
+                f"the embedding model failed on a query: {type(err).__name__}: {err}"
+            ) from err
+        return np.ascontiguousarray(vector.numpy(), dtype=np.float32)
 
 
 # -- the test stand-in ------------------------------------------------------------------------

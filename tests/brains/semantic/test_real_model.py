@@ -132,6 +132,17 @@ def test_embed_batch_shape_and_unit_norm(real_embedder: SentenceTransformerEmbed
     assert real_embedder.loaded and real_embedder.name.endswith(":384d")
 
 
+def test_one_text_takes_the_short_path_to_the_same_vector(
+    real_embedder: SentenceTransformerEmbedder,
+) -> None:
+    texts = ["something that cleans up messy text", "x" * 5000, "数据 pipeline", " "]
+    together = real_embedder.embed_batch(texts)  # the batched path (encode)
+    for i, text in enumerate(texts):
+        alone = real_embedder.embed_batch([text])
+        assert alone.shape == (1, 384) and alone.dtype == np.float32
+        np.testing.assert_allclose(alone[0], together[i], atol=1e-5)
+
+
 @pytest.mark.parametrize(("intent", "target"), INTENTS)
 def test_intent_ranks_target_in_top_3(brain: SemanticBrain, intent: str, target: str) -> None:
     assert target in [h.id for h in brain.search(intent, limit=3)]
