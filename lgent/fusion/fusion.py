@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
 from lgent.brains.graph.brain import GraphBrain
+from lgent.brains.graph.query import Composition, TypeQuery
 from lgent.catalog.store import Snapshot
 from lgent.config import FusionSettings
 from lgent.errors import LGentError
@@ -430,9 +431,14 @@ def keyword_search(
     """Ask the keyword brain the way the query type calls for.
 
     Keyword syntax: strict grammar (a syntax error is the answer). A name: the words ANDed,
-    then ORed if nothing matched. Plain language: lenient, ORed, and a hit must match
+    then ORed if nothing matched. A type or composition question: the artifacts whose input
+    names the source type or whose output names the target (its words would match every entry
+    that mentions the types). Plain language: lenient, ORed, and a hit must match
     ``free_text_min_match`` of the words."""
     top = explain_top
+    typed = _typed_query(c.graph_operation)
+    if typed is not None:
+        return brain.search(typed, filters, limit, default_operator="OR", explain_top=top)
     if c.query_type == QueryType.KEYWORD_SYNTAX:
         return brain.search(
             query, filters, limit, lenient=False, default_operator="AND", explain_top=top
@@ -455,6 +461,23 @@ def keyword_search(
         min_should_match=free_text_min_match,
         explain_top=top,
     )
+
+
+def _typed_query(op: object) -> str | None:
+    """``input:"A" OR output:"B"`` for a type or composition question, else None."""
+    sides: tuple[tuple[str, str | None], ...]
+    if isinstance(op, Composition):
+        sides = (("input", op.source), ("output", op.target))
+    elif isinstance(op, TypeQuery):
+        sides = (("input", op.input), ("output", op.output))
+    else:
+        return None
+    quoted = [f'{field}:"{_escape(name)}"' for field, name in sides if name]
+    return " OR ".join(quoted) or None
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _filters(constraints: Sequence[Constraint]) -> SearchFilters:

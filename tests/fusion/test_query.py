@@ -7,8 +7,12 @@ from pathlib import Path
 import pytest
 
 from lgent import ConstraintError, LGent, QueryContext, QuerySyntaxError, QueryType
+from lgent.brains.graph.query import Composition, TypeQuery
+from lgent.brains.keyword.analysis import type_tokens
 from lgent.brains.semantic.embedders import Embedder
 from lgent.errors import QueryError
+from lgent.fusion.classify import classify
+from lgent.fusion.fusion import _typed_query, keyword_search
 from tests.conftest import OpenHome, make_entry
 
 pytestmark = pytest.mark.real_model
@@ -147,3 +151,31 @@ async def test_query_errors(
         with pytest.raises(error) as info:
             await lg.query(**call)  # type: ignore[arg-type]
     assert message in str(info.value)
+
+
+def test_a_type_question_asks_the_keyword_brain_for_the_typed_fields() -> None:
+    assert _typed_query(TypeQuery("List[PDF]", "SentimentScore")) == (
+        'input:"List[PDF]" OR output:"SentimentScore"'
+    )
+    assert _typed_query(Composition('Odd"Type', "Summary")) == (
+        'input:"Odd\\"Type" OR output:"Summary"'
+    )
+    assert _typed_query(TypeQuery(None, "Summary")) == 'output:"Summary"'
+    assert _typed_query(None) is None
+
+
+async def test_the_keyword_answer_to_a_type_question_names_a_side(open_example: OpenHome) -> None:
+    async with open_example() as lg:
+        graph, keyword = lg.graph_brain(), lg.keyword_brain()
+        question = classify("PDF -> SentimentScore", graph)
+        answer = keyword_search(keyword, "PDF -> SentimentScore", question, None, 50, 0.5)
+        found = lg.store.get_many(answer.ids)
+    assert "ReportToneScorer" in answer.ids[:3]  # both sides named: it ranks near the top
+
+    def names(type_expr: str | None) -> set[str]:  # List[PDF] names list and pdf
+        return {t.text for t in type_tokens(type_expr or "")}
+
+    assert found and all(
+        "pdf" in names(e.input_type) or "sentimentscore" in names(e.output_type)
+        for e in found.values()
+    )
