@@ -120,13 +120,18 @@ class QueryFusion:
         snapshot: Callable[[Sequence[str]], Snapshot],
         settings: FusionSettings,
         run: Runner[Any],
+        *,
+        run_semantic: Runner[Any] | None = None,
     ) -> None:
         """``snapshot(ids)`` gives the catalog change number and those ids' latest entries, read
-        together; results are only ever artifacts the catalog holds at that number."""
+        together; results are only ever artifacts the catalog holds at that number. ``run``
+        runs a sync call off the event loop; ``run_semantic`` (default ``run``) the semantic
+        brain's, which embeds the query."""
         self.brains = brains
         self.snapshot = snapshot
         self.settings = settings
         self.run = run
+        self.run_semantic = run_semantic or run
 
     def entry(self, artifact_id: str) -> CatalogEntry | None:
         snap = self.snapshot([artifact_id])
@@ -268,7 +273,7 @@ class QueryFusion:
             )
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
-            tasks["semantic"] = self.run(lambda: sem.rank(query, filters, None, fetch))
+            tasks["semantic"] = self.run_semantic(lambda: sem.rank(query, filters, None, fetch))
         if "graph" not in plan.skipped:
             graph = self.brains.graph
             tasks["graph"] = self.run(
