@@ -132,3 +132,48 @@ def test_sync_with_a_catalog_reopens_for_free_and_re_embeds_one_change(
     assert reopened.search("legal contracts", limit=1)[0].id == "translator"
     reopened.close()
     store.close()
+
+
+def test_a_large_index_saves_at_checkpoints_and_a_crash_loses_no_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lgent.brains.semantic.brain as semantic
+
+    monkeypatch.setattr(semantic, "SAVE_EVERY_CHANGE_BELOW", 0)  # treat the catalog as large
+    monkeypatch.setattr(semantic, "CHECKPOINT_SHARE", 0.5)  # save once half of it changed
+    path = tmp_path / "semantic"
+
+    def on_disk() -> int:
+        return int(json.loads((path / "manifest.json").read_text())["change_number"])
+
+    with CatalogStore(tmp_path / "catalog.db") as store:
+        store.register_batch(CATALOG, [])
+        brain = SemanticBrain(path, SETTINGS, HashingEmbedder(64))
+        sync(brain, store)
+        built_at = store.change_number()
+        assert on_disk() == built_at  # a build is always saved
+
+        store.register_batch([entry("fresh-one", description="new")], [])
+        assert sync(brain, store).action == "caught_up"
+        assert brain.change_number == store.change_number() and on_disk() == built_at
+        assert brain.status().extra["unsaved_changes"] == 1
+        assert "fresh-one" in {h.id for h in brain.search("new", limit=10)}
+
+        # a crash now (no close): the next opener finds the older files and catches up from
+        # the change log, reading the new vector back from the embedding cache
+        reopened = SemanticBrain(path, SETTINGS, HashingEmbedder(64))
+        assert reopened.change_number == built_at
+        assert sync(reopened, store).action == "caught_up"
+        assert reopened.counters.texts_embedded == 0
+        assert "fresh-one" in {h.id for h in reopened.search("new", limit=10)}
+
+        more = [entry(f"more-{i}", description=f"more {i}") for i in range(len(CATALOG))]
+        store.register_batch(more, [])
+        sync(brain, store)  # past the checkpoint share: saved
+        assert on_disk() == store.change_number()
+        assert "unsaved_changes" not in brain.status().extra
+        store.remove("fresh-one")
+        sync(brain, store)
+        assert on_disk() == store.change_number() - 1
+        brain.close()  # close saves what is left
+        assert on_disk() == store.change_number()
