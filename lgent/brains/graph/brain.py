@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import heapq
 import itertools
 import re
 import threading
@@ -20,7 +21,13 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from lgent.brains.base import BrainStatus, ChangeSet
-from lgent.brains.graph.compose import CompositionIndex, CompositionPath, Direction, Signature
+from lgent.brains.graph.compose import (
+    CompositionIndex,
+    CompositionPath,
+    Direction,
+    Ranked,
+    Signature,
+)
 from lgent.brains.graph.lineage import LineageGraph, LineageHit, bfs
 from lgent.brains.graph.names import NameIndex
 from lgent.brains.graph.query import (
@@ -258,7 +265,10 @@ class GraphBrain:
         lists the steps of the best paths, then, while short of ``limit``, every other
         artifact on some pipeline of the allowed length (``pipeline_member``), deprecated and
         retired ones last. "Alternatives to X" lists the declared ``similar_to`` neighbours,
-        then artifacts that can stand in for X (its signature, or a subtype output)."""
+        then artifacts that can stand in for X (its signature, or a subtype output).
+
+        Rows are produced lazily in rank order and only until ``limit`` are admitted, so a
+        question with thousands of matches costs what its first ``limit`` answers cost."""
         op = operation if operation is not None else self.interpret(text)
         if op is None:
             named = self.artifact_id(text, fuzzy=False)
@@ -267,7 +277,7 @@ class GraphBrain:
                     [], None, "no type, composition or relationship question recognised"
                 )
             return self._finish(
-                self._named(named), None, filters, limit, "the query names an artifact"
+                _by_score(self._named(named)), None, filters, limit, "the query names an artifact"
             )
         if isinstance(op, Composition):
             max_length = op.max_length or 4
@@ -279,32 +289,30 @@ class GraphBrain:
                 include_unusable=include_unusable,
             )
             rows = _path_members(paths)
-            more = self._member_rows(op.source, op.target, max_length, include_unusable, rows)
-            return self._finish(rows, op, filters, limit, op.describe(), paths, more)
+            floor = min((r.score for r in rows), default=1.0)
+            more = self._member_rows(op.source, op.target, max_length, include_unusable, floor)
+            ranked = itertools.chain(_by_score(rows), more)
+            return self._finish(ranked, op, filters, limit, op.describe(), paths)
         if isinstance(op, TypeQuery):
-            rows, paths = self._type_rows(op, limit, include_unusable)
-            extra = None
-            if op.input and op.output:  # artifacts on a pipeline of up to 3 steps
-                extra = self._member_rows(op.input, op.output, 3, include_unusable, rows)
-            return self._finish(rows, op, filters, limit, op.describe(), paths, extra)
+            found: list[CompositionPath] = []
+            direct = self._type_rows(op, limit, include_unusable, found)
+            return self._finish(direct, op, filters, limit, op.describe(), found)
         return self._finish(self._relationship_rows(op), op, filters, limit, op.describe())
 
     def _finish(
         self,
-        rows: list[_Row],
+        ranked: Iterable[_Row],
         op: GraphQuery | None,
         filters: SearchFilters | None,
         limit: int,
         reason: str,
         paths: list[CompositionPath] | None = None,
-        more: Iterator[_Row] | None = None,
     ) -> GraphResult:
-        """The first ``limit`` admitted rows by score, then, while short of ``limit``, the rows
-        of ``more`` in its order (lazily: it is only run when needed)."""
+        """The first ``limit`` admitted rows of ``ranked`` (in its order; each id once), read
+        lazily: nothing past the last row needed is computed."""
         hits: list[BrainHit] = []
         seen: set[str] = set()
-        ranked = sorted(rows, key=lambda r: -r.score)  # stable: equal scores keep their order
-        for row in itertools.chain(ranked, more or ()):
+        for row in ranked:
             info = self.info.get(row.id)
             if info is None or row.id in seen or not _admits(filters, info):
                 continue
@@ -325,7 +333,7 @@ class GraphBrain:
                     },
                 )
             )
-            if len(hits) >= limit:  # before asking ``more`` for another row
+            if len(hits) >= limit:  # before asking ``ranked`` for another row
                 break
         return GraphResult(hits, op, reason, paths or [])
 
@@ -335,13 +343,13 @@ class GraphBrain:
         target: str,
         max_length: int,
         include_unusable: bool,
-        above: Sequence[_Row],
+        floor: float,
     ) -> Iterator[_Row]:
         """Every artifact that can be a step of a pipeline from ``source`` to ``target``, in
         ``CompositionIndex.members`` order (usable first), each explained by the best pipeline
-        through it and scored below every row of ``above``, decreasing. Their relationship is
-        ``pipeline_member`` (not ``composition``: they are not on the best paths found)."""
-        floor = min((r.score for r in above), default=1.0)
+        through it and scored below ``floor`` (the lowest score above them), decreasing. Their
+        relationship is ``pipeline_member`` (not ``composition``: they are not on the best
+        paths found)."""
         members = self.composition.members(
             source, target, max_length, include_unusable=include_unusable
         )
@@ -365,43 +373,43 @@ class GraphBrain:
         return rows
 
     def _type_rows(
-        self, op: TypeQuery, limit: int, include_unusable: bool
-    ) -> tuple[list[_Row], list[CompositionPath]]:
-        rows: list[_Row] = []
-        candidates = self.type_candidates(op)
-        direct = sorted(
-            candidates, key=lambda i: (not i.usable, -_exactness(i, op), -i.health, i.id)
-        )
-        for info in direct:  # unusable ones stay, ranked last, so callers see what was replaced
-            score = (
-                (1.0 if info.usable else 0.3)
-                * (0.5 + 0.5 * info.health)
-                * (1 + 0.1 * _exactness(info, op))
-            )
-            rows.append(
-                _Row(
-                    info.id,
-                    score,
+        self,
+        op: TypeQuery,
+        limit: int,
+        include_unusable: bool,
+        paths: list[CompositionPath],
+    ) -> Iterator[_Row]:
+        """The artifacts doing ``op`` in one step by score (usable before unusable ones, which
+        stay so callers see what was replaced; more exact signatures and healthier ones first),
+        then, for ``A -> B``, the steps of the best pipelines of 2 or 3 artifacts (found only
+        when reached, into ``paths``) and the other artifacts on such pipelines.
+
+        Every one-step score (at least 0.15) is above every pipeline score (at most 0.1), so
+        the one-step rows come first however many they are."""
+        groups = self.composition.matching(op.input, op.output)
+        last = 1.0
+        for usable in (True, False):
+            keys = heapq.merge(*(_type_keys(g, op, usable) for g in groups))
+            for neg_score, _, _, artifact_id in keys:
+                info = self.info[artifact_id]
+                last = -neg_score
+                yield _Row(
+                    artifact_id,
+                    last,
                     "type_match",
-                    (info.id,),
+                    (artifact_id,),
                     f"takes {info.input_type or '-'} and gives {info.output_type or '-'}",
                 )
-            )
-        paths: list[CompositionPath] = []
-        if op.input and op.output:
-            paths = [
-                p
-                for p in self.composition.find_paths(
-                    op.input,
-                    op.output,
-                    max_length=3,
-                    k=max(limit, 5),
-                    include_unusable=include_unusable,
-                )
-                if len(p) > 1
-            ]
-            rows.extend(r._replace_score(0.2 * r.score) for r in _path_members(paths))
-        return rows, paths
+        if not (op.input and op.output):
+            return
+        found = self.composition.find_paths(
+            op.input, op.output, max_length=3, k=max(limit, 5), include_unusable=include_unusable
+        )
+        paths.extend(p for p in found if len(p) > 1)
+        rows = [r._replace_score(0.2 * r.score) for r in _path_members(paths)]
+        yield from _by_score(rows)
+        floor = min((last, *(r.score for r in rows)))
+        yield from self._member_rows(op.input, op.output, 3, include_unusable, floor)
 
     @_locked
     def type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:
@@ -410,11 +418,11 @@ class GraphBrain:
         if op.input is None:
             assert op.output is not None
             return self.producing(op.output)
-        accepting = self.accepting(op.input)
         if op.output is None:
-            return accepting
-        fits = {i.id for i in self.producing(op.output)}
-        return [i for i in accepting if i.id in fits]
+            return self.accepting(op.input)
+        groups = self.composition.matching(op.input, op.output)
+        keys = sorted(itertools.chain(*(g.healthiest(u) for g in groups for u in (True, False))))
+        return [self.info[i] for _, i in keys if i in self.info]
 
     @_locked
     def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
@@ -434,23 +442,11 @@ class GraphBrain:
         )
         return [self.info[s.id] for s in sigs if s.id in self.info]
 
-    def _relationship_rows(self, op: Relationship) -> list[_Row]:
+    def _relationship_rows(self, op: Relationship) -> Iterator[_Row]:
         x = op.artifact_id
         kind = op.kind
         if kind in ("downstream", "upstream"):
-            sigs = self.composition.find_compatible(x, kind, include_unusable=True)
-            ordered = sorted(sigs, key=lambda s: (not s.usable, -s.health, s.id))
-            verb = "consumes the output of" if kind == "downstream" else "feeds the input of"
-            return [
-                _Row(
-                    s.id,
-                    (1.0 if s.usable else 0.3) * (0.5 + 0.5 * s.health),
-                    f"compatible_{kind}",
-                    (x, s.id) if kind == "downstream" else (s.id, x),
-                    f"{verb} {x}",
-                )
-                for s in ordered
-            ]
+            return self._compatible_rows(x, kind)
         lineage = self.lineage
         hits: list[LineageHit]
         if kind == "dependents":
@@ -478,65 +474,81 @@ class GraphBrain:
         if kind == "successors":  # the newest generation that is usable first
             rows.sort(key=lambda r: (not self._usable(r.id), -len(r.path), r.id))
             rows = [r._replace_score(1.0 / (i + 1)) for i, r in enumerate(rows)]
-        return rows
+        return iter(_by_score(rows))
 
-    def _similar_rows(self, x: str) -> list[_Row]:
+    def _compatible_rows(self, x: str, kind: Direction) -> Iterator[_Row]:
+        """What can follow (downstream) or precede (upstream) ``x``: usable ones first, each
+        healthiest first, then by id (``NotFoundError`` if ``x`` has no signature)."""
+        target = self.composition.get(x)
+        if target is None:
+            raise NotFoundError(x)
+        groups = self.composition.neighbours(target, kind)
+        verb = "consumes the output of" if kind == "downstream" else "feeds the input of"
+        for usable in (True, False):
+            factor = 1.0 if usable else 0.3
+            for neg_health, artifact_id in heapq.merge(*(g.healthiest(usable) for g in groups)):
+                if artifact_id == x:
+                    continue
+                yield _Row(
+                    artifact_id,
+                    factor * (0.5 + 0.5 * -neg_health),
+                    f"compatible_{kind}",
+                    (x, artifact_id) if kind == "downstream" else (artifact_id, x),
+                    f"{verb} {x}",
+                )
+
+    def _similar_rows(self, x: str) -> Iterator[_Row]:
         """Declared ``similar_to`` neighbours, then the artifacts that can stand in for ``x``:
         those with its exact signature, then those whose input accepts what ``x`` accepts and
-        whose output fits where ``x``'s does (a subtype), deprecated and retired ones lowest."""
-        rows = [
+        whose output fits where ``x``'s does (a subtype), deprecated and retired ones lowest;
+        all by score (a declared neighbour first on a tie, then by id)."""
+        declared = [
             _Row(h.id, self._lineage_score(h), h.relation, h.path, f"declared similar to {x}")
             for h in self.lineage.similar(x)
         ]
+        keyed = ((-r.score, 0, str(n), r) for n, r in enumerate(_by_score(declared)))
         me = self.info.get(x)
         if me is None or not (me.input_type or me.output_type):
-            return rows
-        found: list[_Row] = []
-        for i in self._substitutes(me):
-            usable = 1.0 if i.usable else UNUSABLE_FACTOR
-            if i.input_type == me.input_type and i.output_type == me.output_type:
-                found.append(
-                    _Row(
-                        i.id,
-                        0.5 * i.health * usable,
-                        "same_signature",
-                        (x, i.id),
-                        f"same signature as {x}: {i.input_type} -> {i.output_type}",
-                    )
-                )
-            else:
-                found.append(
-                    _Row(
-                        i.id,
-                        0.4 * i.health * usable,
-                        "substitute",
-                        (x, i.id),
-                        f"can stand in for {x} ({me.input_type} -> {me.output_type}):"
-                        f" takes {i.input_type}, gives {i.output_type}",
-                    )
-                )
-        found.sort(key=lambda r: (-r.score, r.id))
-        return rows + found
+            return (row for *_, row in keyed)
+        found = ((-r.score, 1, r.id, r) for r in self._substitute_rows(x, me))
+        merged = heapq.merge(keyed, found, key=lambda k: k[:3])
+        return (row for *_, row in merged)
 
-    def _substitutes(self, me: ArtifactInfo) -> list[ArtifactInfo]:
+    def _substitute_rows(self, x: str, me: ArtifactInfo) -> Iterator[_Row]:
         """Artifacts other than ``me`` with an input exactly when ``me`` has one, accepting
-        ``me``'s input, and an output exactly when ``me`` has one, a subtype of ``me``'s."""
+        ``me``'s input, and an output exactly when ``me`` has one, a subtype of ``me``'s: by
+        score (same signature 0.5, else 0.4, times health, times 0.3 if unusable), then id."""
         try:
-            if me.output_type is not None:
-                pool = self.producing(me.output_type)
-            else:
-                assert me.input_type is not None
-                pool = self.accepting(me.input_type)
+            groups = self.composition.matching(me.input_type, me.output_type, only=True)
         except TypeLatticeError:  # a malformed type matches nothing (status() lists it)
-            return []
-        return [
-            i
-            for i in pool
-            if i.id != me.id
-            and (i.output_type is None) == (me.output_type is None)
-            and (i.input_type is None) == (me.input_type is None)
-            and (me.input_type is None or self._accepts(i.input_type, me.input_type))
-        ]
+            return
+        streams: list[Iterator[tuple[float, str]]] = []
+        for g in groups:
+            same = g.input_type == me.input_type and g.output_type == me.output_type
+            for usable in (True, False):
+                factor = (0.5 if same else 0.4), (1.0 if usable else UNUSABLE_FACTOR)
+                streams.append(_ties_by_id(_scaled(g.healthiest(usable), *factor)))
+        for neg_score, artifact_id in heapq.merge(*streams):
+            if artifact_id == me.id:
+                continue
+            i = self.info[artifact_id]
+            if i.input_type == me.input_type and i.output_type == me.output_type:
+                yield _Row(
+                    i.id,
+                    -neg_score,
+                    "same_signature",
+                    (x, i.id),
+                    f"same signature as {x}: {i.input_type} -> {i.output_type}",
+                )
+            else:
+                yield _Row(
+                    i.id,
+                    -neg_score,
+                    "substitute",
+                    (x, i.id),
+                    f"can stand in for {x} ({me.input_type} -> {me.output_type}):"
+                    f" takes {i.input_type}, gives {i.output_type}",
+                )
 
     def _accepts(self, input_type: str | None, given: str) -> bool:
         """True when an input of ``input_type`` accepts a ``given`` (False if malformed)."""
@@ -663,6 +675,47 @@ class _Row:
         return _Row(self.id, score, self.relationship, self.path, self.reason)
 
 
+def _by_score(rows: list[_Row]) -> list[_Row]:
+    """``rows`` by score, highest first; equal scores keep their order."""
+    return sorted(rows, key=lambda r: -r.score)
+
+
+def _type_keys(
+    group: Ranked, op: TypeQuery, usable: bool
+) -> Iterator[tuple[float, int, float, str]]:
+    """``(-score, -exactness, -health, id)`` of the usable (or unusable) artifacts of
+    ``group`` answering ``op``, in order (lazily)."""
+    exact = int(op.input is not None and group.input_type == op.input) + int(
+        op.output is not None and group.output_type == op.output
+    )
+    factor = 1.0 if usable else 0.3
+    for neg_health, artifact_id in group.healthiest(usable):
+        score = factor * (0.5 + 0.5 * -neg_health) * (1 + 0.1 * exact)
+        yield -score, -exact, neg_health, artifact_id
+
+
+def _scaled(
+    keys: Iterator[tuple[float, str]], factor: float, usable: float
+) -> Iterator[tuple[float, str]]:
+    """``(-health, id)`` keys as ``(-(factor * health * usable), id)``."""
+    for neg_health, artifact_id in keys:
+        yield -(factor * -neg_health * usable), artifact_id
+
+
+def _ties_by_id(keys: Iterator[tuple[float, str]]) -> Iterator[tuple[float, str]]:
+    """Keys in order of their first item, sorted within runs of equal first items (a scaled
+    health can round two healths to one score: those then go by id)."""
+    run: list[tuple[float, str]] = []
+    for key in keys:
+        if run and key[0] != run[0][0]:
+            run.sort()
+            yield from run
+            run = []
+        run.append(key)
+    run.sort()
+    yield from run
+
+
 def _path_members(paths: list[CompositionPath]) -> list[_Row]:
     rows: list[_Row] = []
     for n, path in enumerate(paths):
@@ -678,12 +731,6 @@ def _path_members(paths: list[CompositionPath]) -> list[_Row]:
                 )
             )
     return rows
-
-
-def _exactness(info: ArtifactInfo, op: TypeQuery) -> int:
-    return int(op.input is not None and info.input_type == op.input) + int(
-        op.output is not None and info.output_type == op.output
-    )
 
 
 def _lineage_reason(hit: LineageHit, start: str) -> str:

@@ -25,6 +25,7 @@ import bisect
 import heapq
 import itertools
 import math
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -163,11 +164,38 @@ class _TypeTable:
         return len(self.names)
 
 
+_NO_TYPE = -1
+"""The input (output) number of an artifact without an input (output) type."""
+
+_Packed = tuple[str | None, str | None, bool, float, int, int]
+"""What the index keeps of an artifact: its input and output types as given, usable, health, and
+the numbers of its input and output types (``_NO_TYPE`` if none). A plain tuple of atoms, which
+the garbage collector stops tracking: no object per artifact for it to scan at catalog scale."""
+
+_RankedIds = tuple[tuple[str, ...], tuple[float, ...], int]
+"""Cached ``Ranked`` contents: ids, their healths, and how many of them are usable."""
+
+
 @dataclass(frozen=True, slots=True)
-class _Entry:
-    sig: Signature
-    input: int | None  # index into the input-type table
-    output: int | None  # index into the output-type table
+class Ranked:
+    """Artifacts sharing an input type, an output type, or both: usable first, then healthiest,
+    then by id. ``ids[:usable]`` are the usable ones; ``health[i]`` is ``ids[i]``'s. A type that
+    is None is not shared (any type, or none: see ``CompositionIndex.matching``)."""
+
+    input_type: str | None
+    output_type: str | None
+    ids: tuple[str, ...]
+    health: tuple[float, ...]
+    usable: int
+
+    def healthiest(self, usable: bool) -> Iterator[tuple[float, str]]:
+        """``(-health, id)`` of the usable (or the unusable) ones, in order (lazily)."""
+        start, stop = (0, self.usable) if usable else (self.usable, len(self.ids))
+        return zip(
+            map(operator.neg, itertools.islice(self.health, start, stop)),
+            itertools.islice(self.ids, start, stop),
+            strict=True,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,13 +245,16 @@ class CompositionIndex:
     def __init__(self, lattice: TypeLattice, signatures: Iterable[Signature] = ()) -> None:
         self._lattice = lattice
         self._lattice_version = lattice.version
-        self._entries: dict[str, _Entry] = {}
+        self._entries: dict[str, _Packed] = {}
         self._in = _TypeTable()
         self._out = _TypeTable()
-        self._by_in: dict[int, dict[str, Signature]] = {}
-        self._by_out: dict[int, dict[str, Signature]] = {}
-        self._ranked: dict[tuple[str, int], list[tuple[float, str]]] = {}  # (side, type) -> keys
-        self._cells: dict[tuple[int, int], dict[str, Signature]] = {}
+        # id sets as dicts with None values: plain atoms, so the garbage collector skips them
+        self._by_in: dict[int, dict[str, None]] = {}
+        self._by_out: dict[int, dict[str, None]] = {}
+        # (input, output) -> ids; either may be _NO_TYPE (an artifact with one type only)
+        self._cells: dict[tuple[int, int], dict[str, None]] = {}
+        # (input or None, output or None) -> ranked ids (None: any type on that side)
+        self._ranked: dict[tuple[int | None, int | None], _RankedIds] = {}
         self._cells_of_in: dict[int, set[int]] = {}
         self._best_all: FloatArray = np.full((8, 8), _NONE)  # [input, output] max health
         self._best_usable: FloatArray = np.full((8, 8), _NONE)
@@ -256,11 +287,19 @@ class CompositionIndex:
 
     def get(self, artifact_id: str) -> Signature | None:
         entry = self._entries.get(artifact_id)
-        return entry.sig if entry is not None else None
+        if entry is None:
+            return None
+        input_type, output_type, usable, health, _, _ = entry
+        return Signature(artifact_id, input_type, output_type, usable, health)
 
     def signatures(self) -> list[Signature]:
         """Every signature, by id."""
-        return [self._entries[i].sig for i in sorted(self._entries)]
+        return [self._signature(i) for i in sorted(self._entries)]
+
+    def _signature(self, artifact_id: str) -> Signature:
+        found = self.get(artifact_id)
+        assert found is not None
+        return found
 
     def problems(self) -> list[str]:
         """What is wrong with indexed types under the current lattice (e.g. a declared
@@ -311,20 +350,19 @@ class CompositionIndex:
         except TypeLatticeError as err:
             raise TypeLatticeError(f"artifact {sig.id!r}: {err}") from err
         self.remove(sig.id)
-        s = self._register_input(in_name) if in_name is not None else None
-        u = self._register_output(out_name) if out_name is not None else None
-        self._entries[sig.id] = _Entry(sig, s, u)
-        if s is not None:
-            self._by_in.setdefault(s, {})[sig.id] = sig
-            self._ranked.pop(("in", s), None)
-        if u is not None:
-            self._by_out.setdefault(u, {})[sig.id] = sig
-            self._ranked.pop(("out", u), None)
-        if s is not None and u is not None:
-            self._cells.setdefault((s, u), {})[sig.id] = sig
+        s = self._register_input(in_name) if in_name is not None else _NO_TYPE
+        u = self._register_output(out_name) if out_name is not None else _NO_TYPE
+        self._entries[sig.id] = (sig.input_type, sig.output_type, sig.usable, sig.health, s, u)
+        if s >= 0:
+            self._by_in.setdefault(s, {})[sig.id] = None
+        if u >= 0:
+            self._by_out.setdefault(u, {})[sig.id] = None
+        if s >= 0 or u >= 0:
+            self._cells.setdefault((s, u), {})[sig.id] = None
+        if s >= 0 and u >= 0:
             self._cells_of_in.setdefault(s, set()).add(u)
             self._refresh_cell(s, u)
-        self._touched(s)
+        self._touched(s, u)
 
     def update(self, sig: Signature) -> None:
         """Same as ``add``: replace the signature with ``sig.id``."""
@@ -335,35 +373,37 @@ class CompositionIndex:
         entry = self._entries.pop(artifact_id, None)
         if entry is None:
             return False
-        s, u = entry.input, entry.output
-        if s is not None:
+        s, u = entry[4], entry[5]
+        if s >= 0:
             del self._by_in[s][artifact_id]
-            self._ranked.pop(("in", s), None)
-        if u is not None:
+        if u >= 0:
             del self._by_out[u][artifact_id]
-            self._ranked.pop(("out", u), None)
-        if s is not None and u is not None:
+        if s >= 0 or u >= 0:
             cell = self._cells[(s, u)]
             del cell[artifact_id]
             if not cell:
                 del self._cells[(s, u)]
-                self._cells_of_in[s].discard(u)
+                if s >= 0 and u >= 0:
+                    self._cells_of_in[s].discard(u)
+        if s >= 0 and u >= 0:
             self._refresh_cell(s, u)
-        self._touched(s)
+        self._touched(s, u)
         return True
 
-    def _touched(self, s: int | None) -> None:
+    def _touched(self, s: int, u: int) -> None:
         self._bounds.clear()
-        if s is not None:
+        for key in ((s, u), (s, None), (None, u)):
+            self._ranked.pop(key, None)
+        if s >= 0:
             self._groups.pop(s, None)
             stale = [t for t, ch in self._children.items() if s >= len(ch.accepts) or ch.accepts[s]]
             for t in stale:
                 del self._children[t]
 
     def _refresh_cell(self, s: int, u: int) -> None:
-        cell = self._cells.get((s, u), {})
-        self._best_all[s, u] = max((x.health for x in cell.values()), default=_NONE)
-        self._best_usable[s, u] = max((x.health for x in cell.values() if x.usable), default=_NONE)
+        entries = [self._entries[i] for i in self._cells.get((s, u), ())]
+        self._best_all[s, u] = max((e[3] for e in entries), default=_NONE)
+        self._best_usable[s, u] = max((e[3] for e in entries if e[2]), default=_NONE)
 
     def _grow(self) -> None:
         rows, cols = self._best_all.shape
@@ -415,7 +455,11 @@ class CompositionIndex:
         """Input types that accept ``name`` (``name <: input``)."""
         row = self._rows.get(name)
         if row is None:
-            row = np.array([self._is_subtype(name, s) for s in self._in.names], dtype=np.bool_)
+            u = self._out.ids.get(name)
+            if u is not None and self._accept is not None and u < len(self._accept):
+                row = self._accept[u]  # a row of the accept matrix
+            else:
+                row = np.array([self._is_subtype(name, s) for s in self._in.names], dtype=np.bool_)
             if len(self._rows) >= 4096:
                 self._rows.clear()
             self._rows[name] = row
@@ -425,7 +469,13 @@ class CompositionIndex:
         """Output types that are subtypes of ``name``."""
         fits = self._fits.get(name)
         if fits is None:
-            fits = np.array([self._is_subtype(u, name) for u in self._out.names], dtype=np.bool_)
+            s = self._in.ids.get(name)
+            if s is not None:  # a column of the accept matrix
+                fits = np.ascontiguousarray(self._accept_matrix()[:, s])
+            else:
+                fits = np.array(
+                    [self._is_subtype(u, name) for u in self._out.names], dtype=np.bool_
+                )
             if len(self._fits) >= 4096:
                 self._fits.clear()
             self._fits[name] = fits
@@ -436,9 +486,10 @@ class CompositionIndex:
         if found is None:
             found = self._groups[s] = _Group.of(
                 [
-                    (sig.id, sig.health, u, sig.usable)
+                    (artifact, entry[3], u, entry[2])
                     for u in self._cells_of_in.get(s, ())
-                    for sig in self._cells[(s, u)].values()
+                    for artifact in self._cells[(s, u)]
+                    for entry in (self._entries[artifact],)
                 ]
             )
         return found
@@ -499,33 +550,94 @@ class CompositionIndex:
             if indexed is None:
                 raise NotFoundError(target)
             target = indexed
-        if direction == "downstream":
-            if target.output_type is None:
-                return []
-            accepts = self._row(canonical(target.output_type))
-            lists = [self._ranked_of("in", s) for s in np.flatnonzero(accepts).tolist()]
-        else:
-            if target.input_type is None:
-                return []
-            fits = self._fitting(canonical(target.input_type))
-            lists = [self._ranked_of("out", u) for u in np.flatnonzero(fits).tolist()]
+        groups = self.neighbours(target, direction)
+        parts = [g.healthiest(True) for g in groups]
+        if include_unusable:
+            parts += [g.healthiest(False) for g in groups]
         # timsort merges the pre-sorted runs in linear time; merge lazily when a few will do
-        keys = heapq.merge(*lists) if limit is not None else sorted(itertools.chain(*lists))
+        keys = heapq.merge(*parts) if limit is not None else sorted(itertools.chain(*parts))
         matches: list[Signature] = []
         for _, artifact in keys:
-            sig = self._entries[artifact].sig
-            if artifact != target.id and (include_unusable or sig.usable):
-                matches.append(sig)
+            if artifact != target.id:
+                matches.append(self._signature(artifact))
                 if limit is not None and len(matches) >= limit:
                     break
         return matches
 
-    def _ranked_of(self, side: Literal["in", "out"], t: int) -> list[tuple[float, str]]:
-        """The signatures with input (or output) type ``t`` as sorted ``(-health, id)`` keys."""
-        found = self._ranked.get((side, t))
+    def neighbours(self, target: Signature, direction: Direction) -> list[Ranked]:
+        """The artifacts (usable or not, ``target`` included if indexed) that can follow
+        ``target`` (downstream: grouped by input type) or precede it (upstream: by output type).
+        """
+        _check_direction(direction)
+        if direction == "downstream":
+            return self.matching(target.output_type, None) if target.output_type else []
+        return self.matching(None, target.input_type) if target.input_type else []
+
+    def matching(self, takes: str | None, gives: str | None, *, only: bool = False) -> list[Ranked]:
+        """The artifacts (usable or not) whose input accepts ``takes`` (``takes`` is a subtype of
+        it) and whose output fits ``gives`` (a subtype of ``gives``), checking only the sides
+        given, at least one. Grouped by input type if only ``takes`` is given, by output type if
+        only ``gives``, else by both; groups in no particular order. If ``only``, an artifact
+        must also lack the type of the side not given. Raises ``TypeLatticeError`` if a given
+        type is malformed."""
+        self._sync()
+        if takes is None and gives is None:
+            raise _problem("takes", "takes or gives must be given", None)
+        inputs = np.flatnonzero(self._row(canonical(takes))).tolist() if takes is not None else None
+        outputs = (
+            np.flatnonzero(self._fitting(canonical(gives))).tolist() if gives is not None else None
+        )
+        keys: list[tuple[int | None, int | None]]
+        if inputs is None:
+            assert outputs is not None
+            keys = [(_NO_TYPE if only else None, u) for u in outputs]
+        elif outputs is None:
+            keys = [(s, _NO_TYPE if only else None) for s in inputs]
+        else:
+            fits = set(outputs)
+            keys = [(s, u) for s in inputs for u in self._cells_of_in.get(s, ()) if u in fits]
+        found: list[Ranked] = []
+        for key in keys:
+            ids, health, usable = self._ranked_group(key)
+            if ids:
+                s, u = key
+                found.append(
+                    Ranked(
+                        self._in.names[s] if s is not None and s >= 0 else None,
+                        self._out.names[u] if u is not None and u >= 0 else None,
+                        ids,
+                        health,
+                        usable,
+                    )
+                )
+        return found
+
+    def _ranked_group(self, key: tuple[int | None, int | None]) -> _RankedIds:
+        """The ids of a cell (``(input, output)``, either possibly ``_NO_TYPE``) or of a type on
+        one side (the other None), usable first, then healthiest, then by id (cached)."""
+        found = self._ranked.get(key)
         if found is None:
-            group = (self._by_in if side == "in" else self._by_out).get(t, {})
-            found = self._ranked[(side, t)] = sorted((-x.health, x.id) for x in group.values())
+            s, u = key
+            if s is None:
+                assert u is not None
+                members = self._by_out.get(u, {})
+            elif u is None:
+                members = self._by_in.get(s, {})
+            else:
+                members = self._cells.get((s, u), {})
+            rows = sorted(
+                (not entry[2], -entry[3], artifact)
+                for artifact in members
+                for entry in (self._entries[artifact],)
+            )
+            found = (
+                tuple(r[2] for r in rows),
+                tuple(-r[1] for r in rows),
+                sum(1 for r in rows if not r[0]),
+            )
+            if len(self._ranked) >= 65536:
+                self._ranked.clear()
+            self._ranked[key] = found
         return found
 
     def find_paths(
@@ -609,10 +721,11 @@ class CompositionIndex:
                     cell = (int(cell_length[j]), -float(cell_bound[j]), "", 0, s, u)
                     if not heap or cell < heap[0]:
                         opened += 1
-                        for sig in self._cells[(s, u)].values():
-                            if usable is None or sig.usable == usable:
-                                weakest = min(float(routes[s, u]), sig.health)
-                                heapq.heappush(heap, (cell[0], -weakest, sig.id, 0, s, u))
+                        for member in self._cells[(s, u)]:
+                            _, _, member_usable, member_health, _, _ = self._entries[member]
+                            if usable is None or member_usable == usable:
+                                weakest = min(float(routes[s, u]), member_health)
+                                heapq.heappush(heap, (cell[0], -weakest, member, 0, s, u))
                         continue
                 length, _, artifact, exact, s, u = heapq.heappop(heap)
                 if exact:
@@ -631,7 +744,7 @@ class CompositionIndex:
                     witness[artifact] = path
                     heapq.heappush(heap, (length, -path.health, artifact, 1, s, u))
                 elif length < max_length:  # every route of this length repeats an artifact
-                    health = self._entries[artifact].sig.health
+                    health = self._entries[artifact][3]
                     heapq.heappush(heap, (length + 1, -health, artifact, 0, s, u))
 
     def _through(
@@ -668,9 +781,8 @@ class CompositionIndex:
         """The best path of exactly ``length`` artifacts with ``pinned`` at ``position``
         (1-based), as a one-element list of its ``(-health, ids)`` key (empty: none): the
         branch and bound of ``_search``, bounded before the pin by the routes to its input."""
-        entry = self._entries[pinned]
-        assert entry.input is not None and entry.output is not None
-        s, u, health = entry.input, entry.output, entry.sig.health
+        _, _, _, health, s, u = self._entries[pinned]
+        assert s >= 0 and u >= 0
         after = self._bounds_for(target, include_unusable, length)
         before = self._bounds_for(self._in.names[s], include_unusable, position)
         rest = min(health, float(after[length - position][u]))  # the pin and what follows it
@@ -741,8 +853,8 @@ class CompositionIndex:
         return reach
 
     def _output_name(self, artifact_id: str) -> str:
-        output = self._entries[artifact_id].output
-        assert output is not None  # only artifacts with both types are in paths
+        output = self._entries[artifact_id][5]
+        assert output >= 0  # only artifacts with both types are in paths
         return self._out.names[output]
 
     def _search(
@@ -815,6 +927,7 @@ __all__ = [
     "CompositionIndex",
     "CompositionPath",
     "Direction",
+    "Ranked",
     "Signature",
     "find_compatible",
     "find_paths",
