@@ -290,7 +290,9 @@ class GraphBrain:
             )
             rows = _path_members(paths)
             floor = min((r.score for r in rows), default=1.0)
-            more = self._member_rows(op.source, op.target, max_length, include_unusable, floor)
+            more = self._member_rows(
+                op.source, op.target, max_length, include_unusable, floor, paths
+            )
             ranked = itertools.chain(_by_score(rows), more)
             return self._finish(ranked, op, filters, limit, op.describe(), paths)
         if isinstance(op, TypeQuery):
@@ -344,14 +346,15 @@ class GraphBrain:
         max_length: int,
         include_unusable: bool,
         floor: float,
+        known: list[CompositionPath],
     ) -> Iterator[_Row]:
         """Every artifact that can be a step of a pipeline from ``source`` to ``target``, in
         ``CompositionIndex.members`` order (usable first), each explained by the best pipeline
         through it and scored below ``floor`` (the lowest score above them), decreasing. Their
         relationship is ``pipeline_member`` (not ``composition``: they are not on the best
-        paths found)."""
+        paths found). ``known``: what ``find_paths`` answered for the same pipelines."""
         members = self.composition.members(
-            source, target, max_length, include_unusable=include_unusable
+            source, target, max_length, include_unusable=include_unusable, known=known
         )
         for n, (artifact_id, path) in enumerate(members):
             step = path.ids.index(artifact_id)
@@ -409,7 +412,7 @@ class GraphBrain:
         rows = [r._replace_score(0.2 * r.score) for r in _path_members(paths)]
         yield from _by_score(rows)
         floor = min((last, *(r.score for r in rows)))
-        yield from self._member_rows(op.input, op.output, 3, include_unusable, floor)
+        yield from self._member_rows(op.input, op.output, 3, include_unusable, floor, found)
 
     @_locked
     def type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:

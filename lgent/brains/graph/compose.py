@@ -264,6 +264,7 @@ class CompositionIndex:
         self._groups: dict[int, _Group] = {}  # input type -> its artifacts with an output
         self._children: dict[str, _Children] = {}  # state type -> artifacts accepting it
         self._bounds: dict[tuple[str, bool], list[FloatArray]] = {}
+        self._reaches: dict[tuple[str, bool], list[FloatArray]] = {}
         for sig in signatures:
             self.add(sig)
 
@@ -331,6 +332,7 @@ class CompositionIndex:
             self._fits.clear()
             self._children.clear()
             self._bounds.clear()
+            self._reaches.clear()
 
     def _is_subtype(self, a: str, b: str) -> bool:
         try:
@@ -516,6 +518,7 @@ class CompositionIndex:
             bounds = [np.where(self._fitting(target), _FREE, _NONE)]
             if len(self._bounds) >= 1024:
                 self._bounds.clear()
+            self._reaches.clear()
             self._bounds[key] = bounds
         if len(bounds) < steps:
             n_in, n_out = len(self._in), len(self._out)
@@ -674,10 +677,13 @@ class CompositionIndex:
         max_length: int = 5,
         *,
         include_unusable: bool = False,
+        known: Sequence[CompositionPath] = (),
     ) -> Iterator[tuple[str, CompositionPath]]:
         """Every artifact that is a step of some pipeline from ``source_type`` to
         ``target_type`` with at most ``max_length`` artifacts, each with its best such pipeline
         (its *witness*: the first in ``find_paths`` order among those through it), lazily.
+        ``known`` may hold what ``find_paths`` answered for the same arguments: the witness of
+        an artifact on those paths is then read from them, not searched for.
 
         Order: by the length of the witness, then its weakest-link health (higher first), then
         by id. Unless ``include_unusable``, the other steps of a witness are usable, and the
@@ -700,38 +706,36 @@ class CompositionIndex:
         )
         after_bounds = self._bounds_for(target, include_unusable, max_length)
         after, after_health = _first_reached(after_bounds[:max_length])
+        first_through: dict[str, CompositionPath] = {}
+        for found in known:
+            for artifact in found.ids:
+                first_through.setdefault(artifact, found)
         shortest = before[:, None] + 1 + after[None, :]
         routes = np.minimum(before_health[:, None], after_health[None, :])
         for usable in (None,) if include_unusable else (True, False):
             best = (self._best_usable if usable else self._best_all)[:n_in, :n_out]
             bound = np.minimum(routes, best)
-            cells = np.argwhere((shortest <= max_length) & (best >= 0.0))
-            cell_length = shortest[cells[:, 0], cells[:, 1]]
-            cell_bound = bound[cells[:, 0], cells[:, 1]]
-            order = np.lexsort((cells[:, 1], cells[:, 0], -cell_bound, cell_length)).tolist()
+            cells = _cells_in_order(shortest, bound, (shortest <= max_length) & (best >= 0.0))
             # (length, -health bound, id, exact, input, output); a cell has the id "" so it
             # opens before any artifact ranked at or below its bound is let out
             heap: list[tuple[int, float, str, int, int, int]] = []
             witness: dict[str, CompositionPath] = {}
-            opened = 0
-            while heap or opened < len(order):
-                if opened < len(order):
-                    j = order[opened]
-                    s, u = int(cells[j, 0]), int(cells[j, 1])
-                    cell = (int(cell_length[j]), -float(cell_bound[j]), "", 0, s, u)
-                    if not heap or cell < heap[0]:
-                        opened += 1
-                        for member in self._cells[(s, u)]:
-                            _, _, member_usable, member_health, _, _ = self._entries[member]
-                            if usable is None or member_usable == usable:
-                                weakest = min(float(routes[s, u]), member_health)
-                                heapq.heappush(heap, (cell[0], -weakest, member, 0, s, u))
-                        continue
+            cell = next(cells, None)
+            while heap or cell is not None:
+                if cell is not None and (not heap or cell < heap[0]):
+                    s, u = cell[4], cell[5]
+                    opened, cell = cell, next(cells, None)
+                    for member in self._cells[(s, u)]:
+                        _, _, member_usable, member_health, _, _ = self._entries[member]
+                        if usable is None or member_usable == usable:
+                            weakest = min(float(routes[s, u]), member_health)
+                            heapq.heappush(heap, (opened[0], -weakest, member, 0, s, u))
+                    continue
                 length, _, artifact, exact, s, u = heapq.heappop(heap)
                 if exact:
                     yield artifact, witness.pop(artifact)
                     continue
-                path = self._through(
+                path = first_through.get(artifact) or self._through(
                     source,
                     target,
                     artifact,
@@ -742,7 +746,7 @@ class CompositionIndex:
                 )
                 if path is not None:
                     witness[artifact] = path
-                    heapq.heappush(heap, (length, -path.health, artifact, 1, s, u))
+                    heapq.heappush(heap, (len(path), -path.health, artifact, 1, s, u))
                 elif length < max_length:  # every route of this length repeats an artifact
                     health = self._entries[artifact][3]
                     heapq.heappush(heap, (length + 1, -health, artifact, 0, s, u))
@@ -843,14 +847,21 @@ class CompositionIndex:
         ``source`` to a type that input type ``s`` accepts (``_FREE`` for r=0 when
         ``source <: s``, ``_NONE`` if impossible), for r = 0..steps-1, ignoring the no-repeat
         rule (the mirror of ``_bounds_for``)."""
-        n_in, n_out = len(self._in), len(self._out)
-        best = (self._best_usable if not include_unusable else self._best_all)[:n_in, :n_out]
-        accept = self._accept_matrix()
-        reach = [np.where(self._row(source), _FREE, _NONE)]
-        while len(reach) < steps:
-            by_output = np.minimum(best, reach[-1][:, None]).max(axis=0)
-            reach.append(np.where(accept, by_output[:, None], _NONE).max(axis=0))
-        return reach
+        key = (source, include_unusable)
+        reach = self._reaches.get(key)
+        if reach is None:
+            reach = [np.where(self._row(source), _FREE, _NONE)]
+            if len(self._reaches) >= 1024:
+                self._reaches.clear()
+            self._reaches[key] = reach
+        if len(reach) < steps:
+            n_in, n_out = len(self._in), len(self._out)
+            best = (self._best_usable if not include_unusable else self._best_all)[:n_in, :n_out]
+            accept = self._accept_matrix()
+            while len(reach) < steps:
+                by_output = np.minimum(best, reach[-1][:, None]).max(axis=0)
+                reach.append(np.where(accept, by_output[:, None], _NONE).max(axis=0))
+        return reach[:steps]
 
     def _output_name(self, artifact_id: str) -> str:
         output = self._entries[artifact_id][5]
@@ -910,6 +921,41 @@ class CompositionIndex:
 
 
 _UNREACHED = 1 << 30
+
+
+def _cells_in_order(
+    length: IntArray, bound: FloatArray, wanted: BoolArray
+) -> Iterator[tuple[int, float, str, int, int, int]]:
+    """The ``wanted`` cells of the (input, output) matrices as ``members`` heap keys
+    ``(length, -bound, "", 0, input, output)``, in order, lazily: one length at a time, and
+    within it a few of the best bounds at a time (a query rarely needs more than the first
+    cells, and sorting tens of thousands of them would cost more than the rest of it)."""
+    width = wanted.shape[1]
+    flat = np.flatnonzero(wanted)
+    lengths = length.ravel()[flat]
+    keys = -bound.ravel()[flat]
+    for level in np.unique(lengths).tolist():
+        at = lengths == level
+        level_flat, level_keys = flat[at], keys[at]
+        for n in _ascending(level_keys):
+            cell = int(level_flat[n])
+            yield level, float(level_keys[n]), "", 0, cell // width, cell % width
+
+
+def _ascending(keys: FloatArray, chunk: int = 32) -> Iterator[int]:
+    """Positions in ``keys`` from the smallest key up, equal keys by position, lazily: each
+    step sorts only the smallest keys left (about ``chunk`` of them, doubling)."""
+    left = np.arange(len(keys))
+    while left.size:
+        part = keys[left]
+        if left.size > chunk:
+            taken = part <= np.partition(part, chunk)[chunk]  # ties with the last one too
+        else:
+            taken = np.ones(left.size, dtype=np.bool_)
+        picked = left[taken]
+        yield from picked[np.lexsort((picked, part[taken]))].tolist()
+        left = left[~taken]
+        chunk *= 2
 
 
 def _first_reached(levels: Sequence[FloatArray]) -> tuple[IntArray, FloatArray]:
