@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Protocol
 
 from lgent.models import ResolutionPreferences, ScoreBreakdown
@@ -22,6 +23,7 @@ def usage_score(usage_count: int, saturation: int) -> float:
     return min(usage_count / saturation, 1.0)
 
 
+@lru_cache(maxsize=4096)
 def version_score(version: str) -> float:
     """Maturity: ``1 - 0.5 ** (major + minor / 10)`` (0.x is young, 1.0 gives 0.5, 3.0 gives
     0.875), halved for a pre-release."""
@@ -46,31 +48,43 @@ class Rankable(Protocol):
     def version(self) -> str: ...
 
 
+def preference_total(entry: Rankable, prefs: ResolutionPreferences, now: datetime) -> float:
+    """``preference_score(...).total`` alone: what ranking many candidates needs."""
+    return round(_parts(entry, prefs, now)[4], 6)
+
+
 def preference_score(
     entry: Rankable, prefs: ResolutionPreferences, now: datetime
 ) -> ScoreBreakdown:
     """The weighted score of one candidate, with every component shown."""
-    success = entry.success_rate if entry.success_rate is not None else 0.0
-    recency = recency_score(entry.last_used, now, prefs.recency_half_life_days)
-    usage = usage_score(entry.usage_count, prefs.usage_saturation)
-    version = version_score(entry.version)
-    weights = {
-        "success": prefs.success_weight,
-        "recency": prefs.recency_weight,
-        "usage": prefs.usage_weight,
-        "version": prefs.version_weight,
-    }
-    total = (
-        weights["success"] * success
-        + weights["recency"] * recency
-        + weights["usage"] * usage
-        + weights["version"] * version
-    )
+    success, recency, usage, version, total = _parts(entry, prefs, now)
     return ScoreBreakdown(
         success=round(success, 6),
         recency=round(recency, 6),
         usage=round(usage, 6),
         version=round(version, 6),
         total=round(total, 6),
-        weights=weights,
+        weights={
+            "success": prefs.success_weight,
+            "recency": prefs.recency_weight,
+            "usage": prefs.usage_weight,
+            "version": prefs.version_weight,
+        },
     )
+
+
+def _parts(
+    entry: Rankable, prefs: ResolutionPreferences, now: datetime
+) -> tuple[float, float, float, float, float]:
+    """The four components and their weighted total."""
+    success = entry.success_rate if entry.success_rate is not None else 0.0
+    recency = recency_score(entry.last_used, now, prefs.recency_half_life_days)
+    usage = usage_score(entry.usage_count, prefs.usage_saturation)
+    version = version_score(entry.version)
+    total = (
+        prefs.success_weight * success
+        + prefs.recency_weight * recency
+        + prefs.usage_weight * usage
+        + prefs.version_weight * version
+    )
+    return success, recency, usage, version, total

@@ -9,6 +9,7 @@ constraint; the survivors are ranked by ``ResolutionPreferences``. When none sur
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
@@ -23,12 +24,11 @@ from lgent.models import (
     Rejection,
     Resolution,
     ResolutionPreferences,
-    ScoreBreakdown,
     Status,
     TypeRequirement,
     now_utc,
 )
-from lgent.resolver.ranking import preference_score
+from lgent.resolver.ranking import preference_score, preference_total
 
 HEALTHY_SUCCESS = 0.5
 RUNNERS_UP = 4
@@ -91,8 +91,8 @@ class DependencyResolver:
         # may ask for more (latency, ...), so only then are the candidates' entries read.
         entries = self.entries([i.id for i in infos]) if constraints else {}
         now = self.clock()
-        scored: list[tuple[ScoreBreakdown, str]] = []
-        rejected: list[Rejection] = []
+        scored: list[tuple[float, str]] = []
+        failed: list[tuple[int, str, list[str]]] = []
         for info in infos:
             reasons = health_problems(info)
             missing = [c for c in requirement.contracts if c not in info.contracts]
@@ -106,16 +106,25 @@ class DependencyResolver:
                     f"constraint: {c.description}" for c in constraints if not c.admits(entry)
                 ]
             if reasons:
-                rejected.append(Rejection(id=info.id, reasons=tuple(reasons)))
+                failed.append((len(reasons), info.id, reasons))
             else:
-                scored.append((preference_score(info, prefs, now), info.id))
-        rejected.sort(key=lambda r: (len(r.reasons), r.id))  # the closest misses first
+                scored.append((-preference_total(info, prefs, now), info.id))
+        # the closest misses first; only those reported are made into Rejections
+        rejected = [
+            Rejection(id=artifact_id, reasons=tuple(reasons))
+            for _, artifact_id, reasons in heapq.nsmallest(max(MAX_REJECTED, CLOSEST), failed)
+        ]
         if not scored:
-            raise self._no_candidate(requirement, wanted_in, wanted_out, rejected)
-        scored.sort(key=lambda pair: (-pair[0].total, pair[1]))
-        top = scored[: 1 + RUNNERS_UP]
-        found = entries or self.entries([artifact_id for _, artifact_id in top])
-        ranked = [RankedCandidate(entry=found[i], score=score) for score, i in top if i in found]
+            candidates = {i.id for i in infos}
+            raise self._no_candidate(requirement, wanted_in, wanted_out, rejected, candidates)
+        top = [artifact_id for _, artifact_id in heapq.nsmallest(1 + RUNNERS_UP, scored)]
+        found = entries or self.entries(top)
+        by_id = {info.id: info for info in infos}
+        ranked = [
+            RankedCandidate(entry=found[i], score=preference_score(by_id[i], prefs, now))
+            for i in top
+            if i in found
+        ]
         return Resolution(
             requirement=requirement,
             best=ranked[0].entry,
@@ -132,11 +141,18 @@ class DependencyResolver:
         return name
 
     def _no_candidate(
-        self, req: TypeRequirement, wanted_in: str, wanted_out: str, rejected: list[Rejection]
+        self,
+        req: TypeRequirement,
+        wanted_in: str,
+        wanted_out: str,
+        rejected: list[Rejection],
+        candidates: set[str],
     ) -> DependencyError:
         closest = list(rejected[:CLOSEST])
         if len(closest) < CLOSEST:
-            closest += self._type_near_misses(wanted_in, wanted_out, CLOSEST - len(closest))
+            closest += self._type_near_misses(
+                wanted_in, wanted_out, CLOSEST - len(closest), candidates
+            )
         what = f"{wanted_in} -> {wanted_out}"
         if req.contracts:
             what += f" with contracts {', '.join(req.contracts)}"
@@ -151,23 +167,25 @@ class DependencyResolver:
             )
         return DependencyError(message, closest)
 
-    def _type_near_misses(self, wanted_in: str, wanted_out: str, count: int) -> list[Rejection]:
-        """The healthiest artifacts that get one side of the signature right."""
-        takes = self.graph.accepting(wanted_in)
-        gives = self.graph.producing(wanted_out)
-        take_ids, give_ids = {i.id for i in takes}, {i.id for i in gives}
+    def _type_near_misses(
+        self, wanted_in: str, wanted_out: str, count: int, considered: set[str]
+    ) -> list[Rejection]:
+        """The healthiest artifacts that get one side of the signature right (``considered``:
+        the candidates, which get both). Both lists come healthiest first, then by id, so only
+        their heads are read."""
+        enough = count + len(considered)
+        takes = [i for i in self.graph.accepting(wanted_in, enough) if i.id not in considered]
+        gives = [i for i in self.graph.producing(wanted_out, enough) if i.id not in considered]
         misses = [
             (
                 -i.health,
                 i.id,
                 f"type mismatch: gives {i.output_type or 'nothing'}, not {wanted_out}",
             )
-            for i in takes
-            if i.id not in give_ids
+            for i in takes[:count]
         ] + [
             (-i.health, i.id, f"type mismatch: takes {i.input_type or 'nothing'}, not {wanted_in}")
-            for i in gives
-            if i.id not in take_ids
+            for i in gives[:count]
         ]
         misses.sort()
         return [
