@@ -323,6 +323,43 @@ class CompositionIndex:
         self._accept_matrix()
         for name in self._out.names:
             self._children_of(name)
+        self._rank_all()
+
+    def _rank_all(self) -> None:
+        """Rank every type's artifacts (what ``_ranked_group`` caches; cells, which are small,
+        are ranked when first asked) from one sort of the whole index, rather than one sort per
+        type when first asked."""
+        self._ranked.clear()
+        n = len(self._entries)
+        if n == 0:
+            return
+        ids = np.array(list(self._entries), dtype=object)
+        packed = self._entries.values()
+        usable = np.fromiter((e[2] for e in packed), dtype=np.bool_, count=n)
+        health = np.fromiter((e[3] for e in packed), dtype=np.float64, count=n)
+        inputs = np.fromiter((e[4] for e in packed), dtype=np.intp, count=n)
+        outputs = np.fromiter((e[5] for e in packed), dtype=np.intp, count=n)
+        by_id = np.empty(n, dtype=np.intp)
+        by_id[np.argsort(ids.astype(str), kind="stable")] = np.arange(n)
+        order = np.lexsort((by_id, -health, ~usable))  # usable, healthiest, smallest id first
+        for side, keys in (("in", inputs), ("out", outputs)):
+            ranked = order[np.argsort(keys[order], kind="stable")]
+            grouped = keys[ranked]
+            cuts = np.flatnonzero(np.diff(grouped)) + 1
+            starts = [0, *cuts.tolist()]
+            stops = [*cuts.tolist(), n]
+            ranked_ids = ids[ranked].tolist()
+            ranked_health = health[ranked].tolist()
+            usable_before = np.concatenate(([0], np.cumsum(usable[ranked]))).tolist()
+            for start, stop, key in zip(starts, stops, grouped[starts].tolist(), strict=True):
+                if key == _NO_TYPE:
+                    continue
+                group = (key, None) if side == "in" else (None, key)
+                self._ranked[group] = (
+                    tuple(ranked_ids[start:stop]),
+                    tuple(ranked_health[start:stop]),
+                    usable_before[stop] - usable_before[start],
+                )
 
     def _sync(self) -> None:
         if self._lattice.version != self._lattice_version:
@@ -628,17 +665,14 @@ class CompositionIndex:
                 members = self._by_in.get(s, {})
             else:
                 members = self._cells.get((s, u), {})
-            rows = sorted(
-                (not entry[2], -entry[3], artifact)
-                for artifact in members
-                for entry in (self._entries[artifact],)
+            found = _ranked_ids(
+                sorted(
+                    (not entry[2], -entry[3], artifact)
+                    for artifact in members
+                    for entry in (self._entries[artifact],)
+                )
             )
-            found = (
-                tuple(r[2] for r in rows),
-                tuple(-r[1] for r in rows),
-                sum(1 for r in rows if not r[0]),
-            )
-            if len(self._ranked) >= 65536:
+            if len(self._ranked) >= 2 * len(self._cells) + 4096:
                 self._ranked.clear()
             self._ranked[key] = found
         return found
@@ -921,6 +955,15 @@ class CompositionIndex:
 
 
 _UNREACHED = 1 << 30
+
+
+def _ranked_ids(rows: Sequence[tuple[bool, float, str]]) -> _RankedIds:
+    """``(not usable, -health, id)`` rows, sorted, as ``_RankedIds``."""
+    return (
+        tuple(r[2] for r in rows),
+        tuple(-r[1] for r in rows),
+        sum(1 for r in rows if not r[0]),
+    )
 
 
 def _cells_in_order(

@@ -14,7 +14,9 @@ query and 4-letter keys) is a candidate.
 
 The keys given to ``of`` are held as numpy postings (one sorted run per trigram); keys added
 later go to a small set-based overlay and removed ones are masked, so a change costs the key's
-own trigrams, never a pass over the index.
+own trigrams, never a pass over the index. The bulk keys' character counts are kept too, so
+that ``difflib``'s ``quick_ratio`` (an upper bound of its ratio) is checked over the survivors
+at once rather than one key at a time.
 """
 
 from __future__ import annotations
@@ -76,6 +78,9 @@ class TrigramIndex:
         self._alive: npt.NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         self._lengths: IntArray = np.zeros(0, dtype=np.int64)
         self._postings: IntArray = np.zeros(0, dtype=np.int64)  # base key numbers by trigram
+        # base key number -> how many of each character of ALPHABET it has (capped at 255)
+        self._counts: npt.NDArray[np.uint8] = np.zeros((0, _SIZE), dtype=np.uint8)
+        self._counted: npt.NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)  # counts are exact
         self._offsets: IntArray = np.zeros(_N_GRAMS + 1, dtype=np.int64)
         self._extra: dict[str, set[str]] = {}  # trigram -> keys added since
         self._by_length: dict[int, set[str]] = {}  # every key present, by length
@@ -93,8 +98,13 @@ class TrigramIndex:
         width = int(index._lengths.max(initial=0))
         if width < 3:
             return index
-        padded = "".join(k.ljust(width, " ") for k in base).encode("ascii")
+        padded = "".join(k.ljust(width, " ") for k in base).encode("ascii", "replace")
         chars = _CODES[np.frombuffer(padded, dtype=np.uint8)].reshape(len(base), width)
+        known = chars >= 0
+        rows = np.broadcast_to(np.arange(len(base))[:, None], chars.shape)
+        counts = np.bincount((rows * _SIZE + chars)[known], minlength=len(base) * _SIZE)
+        index._counts = np.minimum(counts, 255).astype(np.uint8).reshape(len(base), _SIZE)
+        index._counted = (known.sum(axis=1) == index._lengths) & (index._lengths <= 255)
         first, second, third = chars[:, :-2], chars[:, 1:-1], chars[:, 2:]
         valid = (first >= 0) & (second >= 0) & (third >= 0)
         codes = (first * _SIZE + second) * _SIZE + third
@@ -214,20 +224,44 @@ class TrigramIndex:
                 if length < len(bar):
                     bar[length] = tau
             hopeful = (counts > 0) & self._alive & (counts + uncovered >= bar[self._lengths])
-            survivors = [(self._base[n], int(counts[n])) for n in np.flatnonzero(hopeful).tolist()]
-        else:
-            survivors = []
+            numbers = np.flatnonzero(hopeful)
+            shared = counts[numbers]
+            for gram in rarest:  # the positions of the other trigrams each key contains
+                run = runs[gram]
+                if run.size:
+                    at = np.minimum(np.searchsorted(run, numbers), run.size - 1)
+                    shared += positions[gram] * (run[at] == numbers)
+            numbers = numbers[shared >= bar[self._lengths[numbers]]]
+            numbers = numbers[self._quick_ratio_reaches(query, numbers, cutoff)]
+            found.update(self._base[n] for n in numbers.tolist())
         extra: Counter[str] = Counter()
         for gram in taken:
             for _ in range(positions[gram]):
                 extra.update(self._extra.get(gram, ()))
-        for key, count in [*survivors, *extra.items()]:
+        for key, count in extra.items():
             tau = strong.get(len(key))
             if tau is None or count + uncovered < tau:
                 continue
             if count + sum(positions[g] for g in rarest if g in key) >= tau:
                 found.add(key)
         return found
+
+    def _quick_ratio_reaches(
+        self, query: str, numbers: IntArray, cutoff: float
+    ) -> npt.NDArray[np.bool_]:
+        """For each base key number, False when ``difflib``'s ``quick_ratio`` of the key and
+        ``query`` (twice the characters they share, counted as multisets, over their total
+        length) is below ``cutoff``; True when it is not, or when the counts cannot tell (a key
+        or a query with characters outside ALPHABET, or a key longer than 255)."""
+        codes = _CODES[np.frombuffer(query.encode("ascii", "replace"), dtype=np.uint8)]
+        if (codes < 0).any():
+            return np.ones(len(numbers), dtype=np.bool_)
+        wanted = np.bincount(codes, minlength=_SIZE)
+        shared = np.minimum(self._counts[numbers], wanted).sum(axis=1)
+        reaches: npt.NDArray[np.bool_] = (
+            2.0 * shared / (self._lengths[numbers] + len(query)) >= cutoff
+        ) | ~self._counted[numbers]
+        return reaches
 
 
 __all__ = ["ALPHABET", "TrigramIndex", "shared_trigrams", "trigrams"]
