@@ -230,6 +230,46 @@ class _Group:
 
 
 @dataclass(frozen=True, slots=True)
+class _Edges:
+    """Pairs ``(key, other)`` sorted by key, as runs: ``keys[i]`` owns ``others[starts[i]:]``
+    up to the next start, each with a health (or none)."""
+
+    keys: IntArray
+    starts: IntArray
+    others: IntArray
+    health: FloatArray | None
+
+    @classmethod
+    def of(cls, keys: IntArray, others: IntArray, health: FloatArray | None) -> _Edges:
+        """From pairs already sorted by key."""
+        starts = np.flatnonzero(np.concatenate(([keys.size > 0], keys[1:] != keys[:-1])))
+        return cls(keys[starts], starts, others, health)
+
+
+@dataclass(frozen=True, slots=True)
+class _Sparse:
+    """The non-empty (input, output) cells and the true entries of the accept matrix, each
+    grouped both ways, for bounds computed over them rather than over the dense matrices."""
+
+    cells_by_input: _Edges  # health: the cell's best
+    cells_by_output: _Edges
+    accept_by_output: _Edges
+    accept_by_input: _Edges
+
+
+def _max_min(edges: _Edges, values: FloatArray, size: int) -> FloatArray:
+    """``out[k]``: the greatest ``min(health, values[other])`` over the pairs ``(k, other)``
+    (``_NONE`` for a key with none), the max-min product of a sparse matrix and a vector."""
+    out = np.full(size, _NONE)
+    if edges.others.size:
+        picked = values[edges.others]
+        if edges.health is not None:
+            picked = np.minimum(edges.health, picked)
+        out[edges.keys] = np.maximum.reduceat(picked, edges.starts)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
 class _Children:
     """The artifacts accepting one state type, and the input-type row it was built from."""
 
@@ -265,6 +305,7 @@ class CompositionIndex:
         self._children: dict[str, _Children] = {}  # state type -> artifacts accepting it
         self._bounds: dict[tuple[str, bool], list[FloatArray]] = {}
         self._reaches: dict[tuple[str, bool], list[FloatArray]] = {}
+        self._sparse: dict[bool, _Sparse] = {}  # include_unusable -> the tables as index arrays
         for sig in signatures:
             self.add(sig)
 
@@ -370,6 +411,7 @@ class CompositionIndex:
             self._children.clear()
             self._bounds.clear()
             self._reaches.clear()
+            self._sparse.clear()
 
     def _is_subtype(self, a: str, b: str) -> bool:
         try:
@@ -431,6 +473,8 @@ class CompositionIndex:
 
     def _touched(self, s: int, u: int) -> None:
         self._bounds.clear()
+        self._reaches.clear()
+        self._sparse.clear()
         for key in ((s, u), (s, None), (None, u)):
             self._ranked.pop(key, None)
         if s >= 0:
@@ -555,19 +599,34 @@ class CompositionIndex:
             bounds = [np.where(self._fitting(target), _FREE, _NONE)]
             if len(self._bounds) >= 1024:
                 self._bounds.clear()
-            self._reaches.clear()
             self._bounds[key] = bounds
         if len(bounds) < steps:
             n_in, n_out = len(self._in), len(self._out)
-            best = (self._best_usable if not include_unusable else self._best_all)[:n_in, :n_out]
-            accept = self._accept_matrix()
+            sparse = self._sparse_of(include_unusable)
             while len(bounds) < steps:
-                if n_in == 0 or n_out == 0:
-                    bounds.append(np.full(n_out, _NONE))
-                    continue
-                by_input = np.minimum(best, bounds[-1][None, :]).max(axis=1)
-                bounds.append(np.where(accept, by_input[None, :], _NONE).max(axis=1))
+                by_input = _max_min(sparse.cells_by_input, bounds[-1], n_in)
+                bounds.append(_max_min(sparse.accept_by_output, by_input, n_out))
         return bounds
+
+    def _sparse_of(self, include_unusable: bool) -> _Sparse:
+        """The non-empty cells (with their best health, usable artifacts only unless
+        ``include_unusable``) and the accept matrix as index arrays (cached until a change)."""
+        found = self._sparse.get(include_unusable)
+        if found is None:
+            n_in, n_out = len(self._in), len(self._out)
+            best = (self._best_all if include_unusable else self._best_usable)[:n_in, :n_out]
+            accept = self._accept_matrix()
+            s, u = np.nonzero(best >= 0.0)  # by input, then output
+            u_t, s_t = np.nonzero(best.T >= 0.0)  # by output, then input
+            accepted_u, accepted_s = np.nonzero(accept)
+            accepting_s, accepting_u = np.nonzero(accept.T)
+            found = self._sparse[include_unusable] = _Sparse(
+                cells_by_input=_Edges.of(s, u, best[s, u]),
+                cells_by_output=_Edges.of(u_t, s_t, best[s_t, u_t]),
+                accept_by_output=_Edges.of(accepted_u, accepted_s, None),
+                accept_by_input=_Edges.of(accepting_s, accepting_u, None),
+            )
+        return found
 
     # ----------------------------------------------------------------------------- queries
 
@@ -890,11 +949,10 @@ class CompositionIndex:
             self._reaches[key] = reach
         if len(reach) < steps:
             n_in, n_out = len(self._in), len(self._out)
-            best = (self._best_usable if not include_unusable else self._best_all)[:n_in, :n_out]
-            accept = self._accept_matrix()
+            sparse = self._sparse_of(include_unusable)
             while len(reach) < steps:
-                by_output = np.minimum(best, reach[-1][:, None]).max(axis=0)
-                reach.append(np.where(accept, by_output[:, None], _NONE).max(axis=0))
+                by_output = _max_min(sparse.cells_by_output, reach[-1], n_out)
+                reach.append(_max_min(sparse.accept_by_input, by_output, n_in))
         return reach[:steps]
 
     def _output_name(self, artifact_id: str) -> str:
@@ -977,7 +1035,7 @@ def _cells_in_order(
     flat = np.flatnonzero(wanted)
     lengths = length.ravel()[flat]
     keys = -bound.ravel()[flat]
-    for level in np.unique(lengths).tolist():
+    for level in np.flatnonzero(np.bincount(lengths)).tolist():
         at = lengths == level
         level_flat, level_keys = flat[at], keys[at]
         for n in _ascending(level_keys):
