@@ -17,10 +17,14 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, TypeVar
 
 from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.graph.artifacts import (
+    ArtifactInfo,
+    ArtifactTable,
+    health_of,
+)
 from lgent.brains.graph.compose import (
     CompositionIndex,
     CompositionPath,
@@ -40,45 +44,12 @@ from lgent.brains.graph.query import (
 from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import NotFoundError, TypeLatticeError
-from lgent.models import BrainHit, CatalogEntry, SearchFilters, Status, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
 
 T = TypeVar("T")
 
-UNKNOWN_HEALTH = 0.7
-"""Health of an artifact with no recorded success rate: usable, below proven ones."""
-
-USABLE = (Status.ACTIVE, Status.EXPERIMENTAL)
 UNUSABLE_FACTOR = 0.3
 """Scales the score of a deprecated or retired hit: it stays, below the usable ones."""
-
-
-def health_of(entry: CatalogEntry) -> float:
-    return UNKNOWN_HEALTH if entry.success_rate is None else entry.success_rate
-
-
-@dataclass(frozen=True, slots=True)
-class ArtifactInfo:
-    """What the graph brain remembers of an entry besides its edges."""
-
-    id: str
-    name: str
-    status: Status
-    entity_type: str
-    author: str | None
-    execution: str | None
-    health: float
-    input_type: str | None
-    output_type: str | None
-    # what the resolver ranks by, so it need not read every candidate back from the catalog
-    success_rate: float | None = None
-    usage_count: int = 0
-    last_used: datetime | None = None
-    version: str = "0.1.0"
-    contracts: tuple[str, ...] = ()
-
-    @property
-    def usable(self) -> bool:
-        return self.status in USABLE
 
 
 @dataclass(slots=True)
@@ -119,7 +90,7 @@ class GraphBrain:
         self.lattice = _lattice(types)
         self.lineage = LineageGraph()
         self.composition = CompositionIndex(self.lattice)
-        self.info: dict[str, ArtifactInfo] = {}
+        self.info = ArtifactTable()
         self.names = NameIndex()
         self._type_names: dict[str, str] = {}
         self._index_type_names()
@@ -135,9 +106,16 @@ class GraphBrain:
         self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
     ) -> None:
         self._reset(types)
+        declared: dict[str, list[tuple[str, str]]] = {}
         for entry in entries:
             self._add(entry)
-        self.names = NameIndex.of((i.id, i.name) for i in self.info.values())
+            declared[entry.id] = _relations(entry)
+        self.lineage = LineageGraph.of(
+            (source, relation, target)
+            for source, pairs in declared.items()
+            for relation, target in pairs
+        )
+        self.names = NameIndex.of(self.info.names())
         self.composition.warm()
         self._change_number = change_number
 
@@ -155,6 +133,7 @@ class GraphBrain:
         for entry in changes.upserts:
             self._remove(entry.id)
             self._add(entry)
+            self.lineage.set_relations(entry.id, _relations(entry))
             self.names.add(entry.id, entry.name)
         self._change_number = changes.change_number
 
@@ -174,7 +153,8 @@ class GraphBrain:
         """Nothing to release (in memory)."""
 
     def _add(self, entry: CatalogEntry) -> None:
-        """Index ``entry`` (its names are indexed by the caller: in bulk by ``build``)."""
+        """Index ``entry`` (its names and relations are indexed by the caller: in bulk by
+        ``build``)."""
         info = ArtifactInfo(
             entry.id,
             entry.name,
@@ -191,8 +171,7 @@ class GraphBrain:
             entry.version,
             entry.contracts,
         )
-        self.info[entry.id] = info
-        self.lineage.set_relations(entry.id, [(r.type.value, r.target) for r in entry.relations])
+        self.info.add(info)
         # a malformed type matches nothing; status() lists the problems
         with contextlib.suppress(TypeLatticeError):
             self.composition.add(
@@ -200,7 +179,7 @@ class GraphBrain:
             )
 
     def _remove(self, artifact_id: str) -> None:
-        info = self.info.pop(artifact_id, None)
+        info = self.info.remove(artifact_id)
         if info is not None:
             self.names.remove(artifact_id, info.name)
             self.lineage.remove_relations_of(artifact_id)
@@ -315,8 +294,7 @@ class GraphBrain:
         hits: list[BrainHit] = []
         seen: set[str] = set()
         for row in ranked:
-            info = self.info.get(row.id)
-            if info is None or row.id in seen or not _admits(filters, info):
+            if row.id in seen or not self.info.admits(row.id, filters):
                 continue
             seen.add(row.id)
             rank = len(hits) + 1
@@ -394,14 +372,14 @@ class GraphBrain:
         for usable in (True, False):
             keys = heapq.merge(*(_type_keys(g, op, usable) for g in groups))
             for neg_score, _, _, artifact_id in keys:
-                info = self.info[artifact_id]
+                takes, gives = self.info.types(artifact_id)
                 last = -neg_score
                 yield _Row(
                     artifact_id,
                     last,
                     "type_match",
                     (artifact_id,),
-                    f"takes {info.input_type or '-'} and gives {info.output_type or '-'}",
+                    f"takes {takes or '-'} and gives {gives or '-'}",
                 )
         if not (op.input and op.output):
             return
@@ -534,23 +512,23 @@ class GraphBrain:
         for neg_score, artifact_id in heapq.merge(*streams):
             if artifact_id == me.id:
                 continue
-            i = self.info[artifact_id]
-            if i.input_type == me.input_type and i.output_type == me.output_type:
+            takes, gives = self.info.types(artifact_id)
+            if takes == me.input_type and gives == me.output_type:
                 yield _Row(
-                    i.id,
+                    artifact_id,
                     -neg_score,
                     "same_signature",
-                    (x, i.id),
-                    f"same signature as {x}: {i.input_type} -> {i.output_type}",
+                    (x, artifact_id),
+                    f"same signature as {x}: {takes} -> {gives}",
                 )
             else:
                 yield _Row(
-                    i.id,
+                    artifact_id,
                     -neg_score,
                     "substitute",
-                    (x, i.id),
+                    (x, artifact_id),
                     f"can stand in for {x} ({me.input_type} -> {me.output_type}):"
-                    f" takes {i.input_type}, gives {i.output_type}",
+                    f" takes {takes}, gives {gives}",
                 )
 
     def _accepts(self, input_type: str | None, given: str) -> bool:
@@ -740,15 +718,9 @@ def _lineage_reason(hit: LineageHit, start: str) -> str:
     return f"{hit.relation.replace('_', ' ')} (depth {hit.depth}) via {' -> '.join(hit.path)}"
 
 
-def _admits(filters: SearchFilters | None, info: ArtifactInfo) -> bool:
-    if filters is None or filters.empty:
-        return True
-    return (
-        (not filters.entity_type or info.entity_type in {e.value for e in filters.entity_type})
-        and (not filters.status or info.status in filters.status)
-        and (not filters.author or info.author in filters.author)
-        and (not filters.execution or info.execution in {x.value for x in filters.execution})
-    )
+def _relations(entry: CatalogEntry) -> list[tuple[str, str]]:
+    """The ``(relation, target)`` pairs ``entry`` declares."""
+    return [(r.type.value, r.target) for r in entry.relations]
 
 
 def _canonical_or_none(text: str | None) -> str | None:

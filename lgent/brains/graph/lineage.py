@@ -16,12 +16,11 @@ Unknown ids have no relations: traversals from them are empty.
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
-
-import networkx as nx
 
 from lgent.errors import FieldProblem, ValidationError
 
@@ -96,18 +95,46 @@ def _check_relation(source_id: object, relation: object, target_id: object) -> N
             raise ValidationError([FieldProblem(field, "must be a non-empty string", value)])
 
 
+Adjacency = tuple[tuple[str, str], ...]
+"""``(relation, other id)`` pairs, sorted and distinct: a tuple of atoms, which the garbage
+collector stops tracking (no container per artifact for it to scan at catalog scale)."""
+
+
 class LineageGraph:
-    """Relations between artifact ids, kept in a networkx ``MultiDiGraph`` keyed by relation."""
+    """Relations between artifact ids: for each id, the ``(relation, target)`` pairs it declares
+    and the ``(relation, source)`` pairs pointing at it. An id is in the graph while some
+    relation names it."""
 
     def __init__(self) -> None:
-        self._graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+        self._out: dict[str, Adjacency] = {}
+        self._in: dict[str, Adjacency] = {}
+        self._count = 0
+
+    @classmethod
+    def of(cls, relations: Iterable[tuple[str, str, str]]) -> LineageGraph:
+        """A graph of ``(source, relation, target)`` triples (checked; repeats count once), built
+        in bulk: one sort, where adding them one by one would copy a popular target's pairs
+        for each new one."""
+        triples = sorted(set(relations))
+        for source, relation, target in triples:
+            _check_relation(source, relation, target)
+        graph = cls()
+        out: dict[str, list[tuple[str, str]]] = {}
+        back: dict[str, list[tuple[str, str]]] = {}
+        for source, relation, target in triples:
+            out.setdefault(source, []).append((relation, target))
+            back.setdefault(target, []).append((relation, source))
+        graph._out = {node: tuple(sorted(pairs)) for node, pairs in out.items()}
+        graph._in = {node: tuple(sorted(pairs)) for node, pairs in back.items()}
+        graph._count = len(triples)
+        return graph
 
     # ----------------------------------------------------------------------------- changes
 
     def add_relation(self, source_id: str, relation: str, target_id: str) -> None:
         """Record ``source_id relation target_id`` (idempotent)."""
         _check_relation(source_id, relation, target_id)
-        self._graph.add_edge(source_id, target_id, key=relation)
+        self._add(source_id, relation, target_id)
 
     def set_relations(self, source_id: str, relations: Iterable[tuple[str, str]]) -> None:
         """Replace every relation declared by ``source_id`` with ``(relation, target)`` pairs
@@ -117,64 +144,46 @@ class LineageGraph:
             _check_relation(source_id, relation, target)
         self.remove_relations_of(source_id)
         for relation, target in pairs:
-            self._graph.add_edge(source_id, target, key=relation)
+            self._add(source_id, relation, target)
 
     def remove_relations_of(self, source_id: str) -> None:
         """Forget every relation ``source_id`` declared (relations pointing at it stay)."""
-        if source_id not in self._graph:
-            return
-        targets = set(self._graph.successors(source_id))
-        self._graph.remove_edges_from(list(self._graph.out_edges(source_id, keys=True)))
-        for node in (*targets, source_id):
-            if node in self._graph and self._graph.degree(node) == 0:
-                self._graph.remove_node(node)
+        for relation, target in self._out.pop(source_id, ()):
+            _discard(self._in, target, (relation, source_id))
+            self._count -= 1
 
     def remove_node(self, node_id: str) -> None:
         """Forget ``node_id`` and every relation from or to it."""
-        if node_id not in self._graph:
-            return
-        others = set(self._graph.successors(node_id)) | set(self._graph.predecessors(node_id))
-        self._graph.remove_node(node_id)
-        for node in others:
-            if node in self._graph and self._graph.degree(node) == 0:
-                self._graph.remove_node(node)
+        self.remove_relations_of(node_id)
+        for relation, source in self._in.pop(node_id, ()):
+            _discard(self._out, source, (relation, node_id))
+            self._count -= 1
+
+    def _add(self, source: str, relation: str, target: str) -> None:
+        if _insert(self._out, source, (relation, target)):
+            _insert(self._in, target, (relation, source))
+            self._count += 1
 
     # ----------------------------------------------------------------------------- reading
 
     def __contains__(self, node_id: object) -> bool:
-        return node_id in self._graph
+        return node_id in self._out or node_id in self._in
 
     def __len__(self) -> int:
         """Number of relations."""
-        return int(self._graph.number_of_edges())
+        return self._count
 
     def relations(self) -> list[tuple[str, str, str]]:
         """Every ``(source, relation, target)``, sorted."""
-        return sorted((s, r, t) for s, t, r in self._graph.edges(keys=True))
+        return sorted((s, r, t) for s, pairs in self._out.items() for r, t in pairs)
 
     def outgoing(self, *relations: str) -> Neighbors:
         """A ``neighbors`` function following ``relations`` from source to target."""
-        wanted = frozenset(relations)
-
-        def neighbors(node: str) -> Iterator[tuple[str, str]]:
-            if node in self._graph:
-                for _, target, relation in self._graph.out_edges(node, keys=True):
-                    if relation in wanted:
-                        yield relation, target
-
-        return neighbors
+        return _following(self._out, frozenset(relations))
 
     def incoming(self, *relations: str) -> Neighbors:
         """A ``neighbors`` function following ``relations`` backwards, from target to source."""
-        wanted = frozenset(relations)
-
-        def neighbors(node: str) -> Iterator[tuple[str, str]]:
-            if node in self._graph:
-                for source, _, relation in self._graph.in_edges(node, keys=True):
-                    if relation in wanted:
-                        yield relation, source
-
-        return neighbors
+        return _following(self._in, frozenset(relations))
 
     def either(self, *relations: str) -> Neighbors:
         """A ``neighbors`` function following ``relations`` in both directions."""
@@ -236,6 +245,37 @@ class LineageGraph:
         return list(bfs(node_id, self.either(SIMILAR_TO), 1))
 
 
+def _following(adjacency: dict[str, Adjacency], wanted: frozenset[str]) -> Neighbors:
+    def neighbors(node: str) -> Iterator[tuple[str, str]]:
+        for relation, other in adjacency.get(node, ()):
+            if relation in wanted:
+                yield relation, other
+
+    return neighbors
+
+
+def _insert(adjacency: dict[str, Adjacency], node: str, pair: tuple[str, str]) -> bool:
+    """Add ``pair`` to ``node``'s pairs; False if it was there."""
+    pairs = adjacency.get(node, ())
+    at = bisect.bisect_left(pairs, pair)
+    if at < len(pairs) and pairs[at] == pair:
+        return False
+    adjacency[node] = (*pairs[:at], pair, *pairs[at:])
+    return True
+
+
+def _discard(adjacency: dict[str, Adjacency], node: str, pair: tuple[str, str]) -> None:
+    """Remove ``pair`` from ``node``'s pairs (and ``node`` once it has none)."""
+    pairs = adjacency.get(node, ())
+    at = bisect.bisect_left(pairs, pair)
+    if at < len(pairs) and pairs[at] == pair:
+        rest = (*pairs[:at], *pairs[at + 1 :])
+        if rest:
+            adjacency[node] = rest
+        else:
+            del adjacency[node]
+
+
 __all__ = [
     "DEPENDS_ON",
     "FORGED_BY",
@@ -244,6 +284,7 @@ __all__ = [
     "SELF",
     "SIMILAR_TO",
     "SUCCESSOR_TO",
+    "Adjacency",
     "LineageGraph",
     "LineageHit",
     "Neighbors",

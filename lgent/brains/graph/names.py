@@ -13,7 +13,6 @@ scores only the keys a trigram index (``grams.TrigramIndex``) shows can reach th
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import re
 from collections.abc import Iterable
@@ -33,9 +32,10 @@ def normalized(text: str) -> str:
     return _NORMALIZE.sub("", text.lower())
 
 
-Owners = str | list[str]
-"""The ids a key belongs to: one id, or two or more sorted (few keys have several, and a plain
-string keeps the garbage collector's work down at catalog scale)."""
+Owners = str | tuple[str, ...]
+"""The ids a key belongs to: one id, or two or more sorted (few keys have several). Plain
+strings and tuples of them: the garbage collector stops tracking those, so the index adds no
+work to its collections at catalog scale."""
 
 
 class NameIndex:
@@ -81,9 +81,8 @@ class NameIndex:
                 if key not in self._by_id and key not in self._by_name:
                     self._keys_index.remove(key)
             elif artifact_id in owners:
-                owners.remove(artifact_id)
-                if len(owners) == 1:
-                    table[key] = owners[0]
+                rest = tuple(o for o in owners if o != artifact_id)
+                table[key] = rest[0] if len(rest) == 1 else rest
 
     def _keys(self, artifact_id: str, name: str) -> list[tuple[dict[str, Owners], str]]:
         return [(self._by_id, normalized(artifact_id)), (self._by_name, normalized(name))]
@@ -107,11 +106,7 @@ class NameIndex:
 
     def state(self) -> tuple[dict[str, Owners], dict[str, Owners], dict[str, set[str]]]:
         """The whole index (id keys, name keys, trigram postings), for comparing two indexes."""
-
-        def copy(table: dict[str, Owners]) -> dict[str, Owners]:
-            return {k: v if isinstance(v, str) else list(v) for k, v in table.items()}
-
-        return copy(self._by_id), copy(self._by_name), self._keys_index.state()
+        return dict(self._by_id), dict(self._by_name), self._keys_index.state()
 
     def candidates(self, key: str, cutoff: float = FUZZY_CUTOFF) -> set[str]:
         """The keys whose ``difflib`` ratio with ``key`` can reach ``cutoff`` (a superset of those
@@ -158,9 +153,9 @@ def _own(table: dict[str, Owners], key: str, artifact_id: str) -> None:
         table[key] = artifact_id
     elif isinstance(owners, str):
         if owners != artifact_id:
-            table[key] = sorted((owners, artifact_id))
+            table[key] = tuple(sorted((owners, artifact_id)))
     elif artifact_id not in owners:
-        bisect.insort(owners, artifact_id)
+        table[key] = tuple(sorted((*owners, artifact_id)))
 
 
 __all__ = ["FUZZY_CUTOFF", "FUZZY_MIN_LENGTH", "NameIndex", "normalized"]

@@ -3,12 +3,14 @@ one-entry change never walks the whole catalog."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lgent.brains.base import ChangeSet
+from lgent.brains.graph.artifacts import ArtifactTable
 from lgent.brains.graph.brain import GraphBrain
 from lgent.models import CatalogEntry, TypeDecl
 from tests.conftest import make_entry
@@ -121,13 +123,16 @@ def test_any_sequence_of_changes_equals_a_fresh_build(
     assert brain.change_number == len(changes) + 1 if changes else 1
 
 
-class _Untouchable(dict[str, Any]):
-    """A dict that refuses to be walked: a whole-catalog pass during a change fails the test."""
+class _Untouchable(ArtifactTable):
+    """A table that refuses to be walked while ``walled``: a whole-catalog pass during a change
+    fails the test (``keys``, ``values`` and ``items`` all walk through ``__iter__``)."""
 
-    def _refuse(self, *args: object) -> Any:
-        raise AssertionError("apply_changes walked every artifact")
+    walled = True
 
-    __iter__ = values = items = keys = _refuse  # type: ignore[assignment]
+    def __iter__(self) -> Iterator[str]:
+        if self.walled:
+            raise AssertionError("apply_changes walked every artifact")
+        return super().__iter__()
 
 
 def test_a_one_entry_change_touches_only_that_entry() -> None:
@@ -138,10 +143,13 @@ def test_a_one_entry_change_touches_only_that_entry() -> None:
     brain = GraphBrain()
     brain.build(catalog, TYPES, 1)
     brain.search("a path from T2 to T0")  # type tables and per-type lists built
-    brain.info = _Untouchable(brain.info)
+    walled = _Untouchable()
+    for info in brain.info.values():
+        walled.add(info)
+    brain.info = walled
     renamed = catalog[7].model_copy(update={"name": "Renamed Tool", "output_type": "T3"})
     brain.apply_changes(ChangeSet([renamed], ["tool8"], None, 2))
-    brain.info = dict(dict.items(brain.info))
+    walled.walled = False
     assert brain.artifact_id("renamed tool") == "tool7"
     assert brain.artifact_id("Tool 8", fuzzy=False) is None
     assert brain.artifact_id("tool 7", fuzzy=False) == "tool7"  # the id still names it

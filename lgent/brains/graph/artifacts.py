@@ -1,0 +1,142 @@
+"""What the graph brain remembers of each entry besides its edges, and which filters admit it.
+
+``ArtifactTable`` maps ids to ``ArtifactInfo`` but keeps one plain tuple of atoms per artifact
+(the status by its value) and makes the ``ArtifactInfo`` when asked for one: the garbage
+collector stops tracking such tuples, so a 100k-entry catalog adds no objects to its full
+collections. Ranking reads the few fields it needs (``types``, ``admits``) without making one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from lgent.models import CatalogEntry, SearchFilters, Status
+
+UNKNOWN_HEALTH = 0.7
+"""Health of an artifact with no recorded success rate: usable, below proven ones."""
+
+USABLE = (Status.ACTIVE, Status.EXPERIMENTAL)
+
+
+def health_of(entry: CatalogEntry) -> float:
+    return UNKNOWN_HEALTH if entry.success_rate is None else entry.success_rate
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactInfo:
+    """What the graph brain remembers of an entry besides its edges."""
+
+    id: str
+    name: str
+    status: Status
+    entity_type: str
+    author: str | None
+    execution: str | None
+    health: float
+    input_type: str | None
+    output_type: str | None
+    # what the resolver ranks by, so it need not read every candidate back from the catalog
+    success_rate: float | None = None
+    usage_count: int = 0
+    last_used: datetime | None = None
+    version: str = "0.1.0"
+    contracts: tuple[str, ...] = ()
+
+    @property
+    def usable(self) -> bool:
+        return self.status in USABLE
+
+
+_Packed = tuple[
+    str,  # name
+    str,  # status value
+    str,  # entity type
+    str | None,  # author
+    str | None,  # execution
+    float,  # health
+    str | None,  # input type
+    str | None,  # output type
+    float | None,  # success rate
+    int,  # usage count
+    datetime | None,  # last used
+    str,  # version
+    tuple[str, ...],  # contracts
+]
+_STATUS = {s.value: s for s in Status}
+
+
+def _pack(info: ArtifactInfo) -> _Packed:
+    return (
+        info.name,
+        info.status.value,
+        info.entity_type,
+        info.author,
+        info.execution,
+        info.health,
+        info.input_type,
+        info.output_type,
+        info.success_rate,
+        info.usage_count,
+        info.last_used,
+        info.version,
+        tuple(info.contracts),
+    )
+
+
+class ArtifactTable(Mapping[str, ArtifactInfo]):
+    """``ArtifactInfo`` by id, stored packed (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, _Packed] = {}
+
+    def __getitem__(self, artifact_id: str) -> ArtifactInfo:
+        row = self._rows[artifact_id]
+        return ArtifactInfo(artifact_id, row[0], _STATUS[row[1]], *row[2:])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __contains__(self, artifact_id: object) -> bool:
+        return artifact_id in self._rows
+
+    def add(self, info: ArtifactInfo) -> None:
+        """Remember ``info`` (replacing what was remembered of ``info.id``)."""
+        self._rows[info.id] = _pack(info)
+
+    def remove(self, artifact_id: str) -> ArtifactInfo | None:
+        """Forget ``artifact_id``; what was remembered of it (None: nothing)."""
+        found = self.get(artifact_id)
+        if found is not None:
+            del self._rows[artifact_id]
+        return found
+
+    def names(self) -> Iterator[tuple[str, str]]:
+        """Every ``(id, name)``."""
+        return ((artifact_id, row[0]) for artifact_id, row in self._rows.items())
+
+    def types(self, artifact_id: str) -> tuple[str | None, str | None]:
+        """The input and output types of ``artifact_id`` (which must be present)."""
+        row = self._rows[artifact_id]
+        return row[6], row[7]
+
+    def admits(self, artifact_id: str, filters: SearchFilters | None) -> bool:
+        """True when ``artifact_id`` is present and passes ``filters``."""
+        row = self._rows.get(artifact_id)
+        if row is None:
+            return False
+        if filters is None or filters.empty:
+            return True
+        return (
+            (not filters.entity_type or row[2] in {e.value for e in filters.entity_type})
+            and (not filters.status or _STATUS[row[1]] in filters.status)
+            and (not filters.author or row[3] in filters.author)
+            and (not filters.execution or row[4] in {x.value for x in filters.execution})
+        )
+
+
+__all__ = ["UNKNOWN_HEALTH", "USABLE", "ArtifactInfo", "ArtifactTable", "health_of"]
