@@ -8,25 +8,53 @@ benchmark), parsed into ``CatalogEntry`` / ``TypeDecl`` and handed to ``GraphBra
 Query types are drawn from the types entries actually use (5% of them ``List[...]``); artifacts
 from the catalog. Every call goes through the brain's public methods (its lock included).
 Targets (issue 5): ``find_paths`` p99 <= 5 ms, ``is_subtype`` p99 <= 50 us, build "a few seconds".
+
+Then every kind of graph question as fusion asks it (issue 6): ``classify(text, brain)`` first
+(untimed), then ``GraphBrain.search(text, None, limit=50, operation=...)`` timed, on fresh
+query types and artifacts, target p99 <= 8 ms each; and ``classify`` itself on names, one-word
+typos (the fuzzy name lookup) and plain words, same target. Also the objects the brain adds to
+what the garbage collector tracks, and what a full collection costs with and without them.
 Writes the ``Graph brain`` section of docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.harness import runner, synthetic
 from lgent.brains.base import ChangeSet
 from lgent.brains.graph.brain import GraphBrain
+from lgent.fusion.classify import classify
 from lgent.models import CatalogEntry, TypeDecl
 
 FIND_PATHS_P99_MS = 5.0
 IS_SUBTYPE_P99_US = 50.0
+QUESTION_P99_MS = 8.0
+QUESTION_LIMIT = 50
+"""What fusion asks the graph brain for at most (``limit * overfetch``, at least 30)."""
+
+QUESTIONS = {  # kind -> text (``{a}``, ``{b}``: types; ``{x}``: an artifact id)
+    "type `A -> B`": "{a} -> {b}",
+    "type, input only": "tools that accept {a}",
+    "type, output only": "what produces {b}",
+    "composition `a path from A to B`": "a path from {a} to {b}",
+    "composition, at most 2 steps": "a pipeline from {a} to {b} in two steps",
+    "dependents (what depends on X)": "what depends on {x}",
+    "dependencies (what does X depend on)": "what does {x} depend on",
+    "downstream (what can take X's output)": "what can take {x}'s output",
+    "upstream (what feeds X)": "what feeds {x}",
+    "successors (successor of X)": "successor of {x}",
+    "descendants (what evolved from X)": "what evolved from {x}",
+    "alternatives to X": "alternatives to {x}",
+    "an artifact's name": "{name}",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,11 +76,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         entries = [CatalogEntry.parse(e) for e in raw_entries]
         types = [TypeDecl.parse(t) for t in raw_types]
     del raw_entries
+    objects_before, collect_before = _gc_state()
     brain = GraphBrain()
     with runner.Timer() as t_build:
         brain.build(entries, types, 1)
+    objects_after, collect_after = _gc_state()
     print(
         f"generated in {t_gen.seconds:.1f} s, parsed in {t_parse.seconds:.1f} s, built in {t_build.seconds:.2f} s"
+    )
+    print(
+        f"objects the garbage collector tracks: {objects_before:,} before the build, "
+        f"{objects_after:,} after (the brain: {objects_after - objects_before:,}); "
+        f"gc.collect() {collect_before:.0f} ms before, {collect_after:.0f} ms after"
     )
 
     used = sorted({t for e in entries for t in (e.input_type, e.output_type) if t})
@@ -142,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         for n, a in enumerate(artifacts[:200], start=2)
     ]
+    questions, asked = _question_rows(brain, entries, some_type, rng, args.queries, row)
+
     row("apply_changes (one entry)", brain.apply_changes, updates)
     after = row(
         "find_paths k=5 after the updates (first pass)",
@@ -155,6 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, stats, target in rows:
         table.add(label, stats.n, stats.p50, stats.p95, stats.p99, stats.max, target or "-")
     lengths = [len(p[-1]) for p in answered]
+    question_verdicts = [
+        _verdict(f"{label} p99", stats.p99, QUESTION_P99_MS, "ms") for label, stats in questions
+    ]
     verdicts = [
         _verdict("find_paths p99", paths.p99, FIND_PATHS_P99_MS, "ms"),
         _verdict("is_subtype p99 (warm)", sub_warm.p99 * 1000, IS_SUBTYPE_P99_US, "us"),
@@ -163,6 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"updates: {after.p99:.2f} ms",
         f"- build: {t_build.seconds:.2f} s for {len(entries):,} entries (parsing the dicts into "
         f"CatalogEntry objects first: {t_parse.seconds:.1f} s; not part of the brain)",
+        f"- garbage collection: the brain adds {objects_after - objects_before:,} tracked "
+        f"objects ({objects_before:,} -> {objects_after:,}, the parsed entries included); "
+        f"gc.collect() {collect_before:.0f} ms before the build, {collect_after:.0f} ms after",
     ]
     text = (
         f"{args.size:,} synthetic entries (seed {args.seed}, {len(types)} types incl. `List`), "
@@ -176,11 +219,84 @@ def main(argv: Sequence[str] | None = None) -> int:
         + table.markdown()
         + "\n\nAcceptance (issue 5, point 3):\n\n"
         + "\n".join(verdicts)
+        + f"\n\nEvery graph question as fusion asks it (`search: ...` and `classify: ...` rows; "
+        f"limit {QUESTION_LIMIT}, fresh types and artifacts), issue 6 budget "
+        f"p99 <= {QUESTION_P99_MS:g} ms each ({'; '.join(asked)}):\n\n"
+        + "\n".join(question_verdicts)
     )
     print(text)
     if not args.no_write:
         runner.write_results("Graph brain", text, info=info)
     return 0
+
+
+def _question_rows(
+    brain: GraphBrain,
+    entries: Sequence[CatalogEntry],
+    some_type: Callable[[], str],
+    rng: random.Random,
+    n: int,
+    row: Callable[..., runner.LatencyStats],
+) -> tuple[list[tuple[str, runner.LatencyStats]], list[str]]:
+    """Each kind of graph question through ``GraphBrain.search`` as fusion asks it (the
+    operation ``classify`` read, limit ``QUESTION_LIMIT``), then ``classify`` itself; and, per
+    kind of question, how many were read as one and how many hits they had on average."""
+    found: list[tuple[str, runner.LatencyStats]] = []
+    notes: list[str] = []
+    pairs = [(some_type(), some_type()) for _ in range(n)]
+    picked = rng.sample(list(entries), n)
+    for kind, phrase in QUESTIONS.items():
+        texts = [
+            phrase.format(a=a, b=b, x=e.id, name=e.name)
+            for (a, b), e in zip(pairs, picked, strict=True)
+        ]
+        asked = [(t, classify(t, brain).graph_operation) for t in texts]
+        stats = row(
+            f"search: {kind}",
+            lambda q: brain.search(q[0], None, QUESTION_LIMIT, operation=q[1]),
+            asked,
+            f"<= {QUESTION_P99_MS:g} ms",
+        )
+        found.append((f"search: {kind}", stats))
+        hits = [len(brain.search(t, None, QUESTION_LIMIT, operation=op).hits) for t, op in asked]
+        read = sum(op is not None for _, op in asked)
+        notes.append(
+            f"{kind}: {read}/{n} read as graph questions, {statistics.mean(hits):.1f} hits"
+        )
+    words = [
+        f"{rng.choice(list(synthetic.VERBS.values())).lower()} "
+        f"{rng.choice(synthetic.ADJECTIVES)} {rng.choice(synthetic.OBJECTS)}"
+        for _ in range(n)
+    ]
+    typos = [_typo(e.name, rng) for e in picked]
+    for kind, texts in (
+        ("classify: an artifact's name", [e.name for e in picked]),
+        ("classify: a one-word typo of a name (fuzzy lookup)", typos),
+        ("classify: plain words", words),
+    ):
+        stats = row(kind, lambda t: classify(t, brain), texts, f"<= {QUESTION_P99_MS:g} ms")
+        found.append((kind, stats))
+    return found, notes
+
+
+def _typo(name: str, rng: random.Random) -> str:
+    """``name`` with one character replaced, deleted or doubled."""
+    at = rng.randrange(len(name))
+    edit = rng.choice("rdi")
+    if edit == "r":
+        return name[:at] + rng.choice("aeiorstx") + name[at + 1 :]
+    if edit == "d" and len(name) > 1:
+        return name[:at] + name[at + 1 :]
+    return name[:at] + name[at] + name[at:]
+
+
+def _gc_state() -> tuple[int, float]:
+    """Objects the garbage collector tracks, after a full collection, and how long a full
+    collection of them takes (ms)."""
+    gc.collect()
+    start = time.perf_counter()
+    gc.collect()
+    return len(gc.get_objects()), (time.perf_counter() - start) * 1000
 
 
 def _verdict(what: str, value: float, target: float, unit: str) -> str:
