@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks.harness.runner import machine_line
-from benchmarks.harness.stress import OPERATIONS, run_concurrency, run_crash_trial
+from benchmarks.harness.stress import OPERATIONS, CrashTrial, run_concurrency, run_crash_trial
 from lgent import LGent
 from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
 from lgent.catalog.loaders import read_path
@@ -63,7 +63,7 @@ def fuzz_loader(count: int, work: Path, rng: random.Random) -> Counter[str]:
         lines = []
         for _ in range(rng.randint(0, 5)):
             if rng.random() < 0.5:
-                record = {
+                record: dict[str, object] = {
                     rng.choice(fields): rng.choice(
                         [None, 1, -1.5, "x", "1.0.0", [], {}, "Ab_1", True]
                     )
@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for op in OPERATIONS
         }
         print("operation seconds:", {k: round(v, 2) for k, v in duration.items()})
-        trials = []
+        trials: list[CrashTrial] = []
         for n in range(args.trials):
             operation = OPERATIONS[n % len(OPERATIONS)]
             delay = rng.uniform(0.1, 1.0) * duration[operation]
@@ -167,10 +167,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def write_report(
-    trials: list, concurrency: dict, loader: Counter[str], queries: Counter[str], seconds: float
+    trials: list[CrashTrial],
+    concurrency: dict[str, object],
+    loader: Counter[str],
+    queries: Counter[str],
+    seconds: float,
 ) -> None:
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
-    by_op: dict[str, list] = {}
+    by_op: dict[str, list[CrashTrial]] = {}
     for t in trials:
         by_op.setdefault(t.operation, []).append(t)
     rows = [
@@ -184,7 +188,6 @@ def write_report(
             f"{states['none']} / {states['all']} / {states['partial']} | "
             f"{sum(bool(t.doctor_failures) for t in group)} | {sum(t.results_equal for t in group)}/{len(group)} |"
         )
-    fmt = lambda c: ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))  # noqa: E731
     REPORT.write_text(
         "# Reliability\n\n"
         f"Measured by `python -m benchmarks.reliability` on {stamp}, {machine_line()}; {seconds:.0f} s in all.\n"
@@ -213,6 +216,11 @@ def write_report(
         ),
         encoding="utf-8",
     )
+
+
+def fmt(counts: Counter[str]) -> str:
+    """``kind: count`` pairs in name order."""
+    return ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
 
 
 if __name__ == "__main__":
