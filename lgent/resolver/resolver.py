@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Protocol
 
 from lgent.brains.graph.brain import GraphBrain
-from lgent.brains.graph.query import TypeQuery
 from lgent.errors import DependencyError, TypeLatticeError
 from lgent.fusion.constraints import parse_constraints
 from lgent.models import (
@@ -84,44 +83,47 @@ class DependencyResolver:
         wanted_in = self._type(requirement.input_type, "input_type")
         wanted_out = self._type(requirement.output_type, "output_type")
         constraints = parse_constraints(list(requirement.constraints))
-        infos = sorted(
-            self.graph.type_candidates(TypeQuery(wanted_in, wanted_out)), key=lambda i: i.id
-        )
+        candidates = self.graph.type_candidates(wanted_in, wanted_out)
         # Health, contracts and preferences are read from the graph brain's notes; constraints
         # may ask for more (latency, ...), so only then are the candidates' entries read.
-        entries = self.entries([i.id for i in infos]) if constraints else {}
+        entries = self.entries([c.id for c in candidates]) if constraints else {}
         now = self.clock()
+        required = frozenset(requirement.contracts)
         scored: list[tuple[float, str]] = []
         failed: list[tuple[int, str, list[str]]] = []
-        for info in infos:
-            reasons = health_problems(info)
-            missing = [c for c in requirement.contracts if c not in info.contracts]
+        for fit in candidates:
+            entry = entries.get(fit.id) if constraints else None
+            if constraints and entry is None:
+                continue  # gone from the catalog since the graph read it
+            broken = [c for c in constraints if not c.admits(entry)] if entry is not None else []
+            if (
+                fit.status is Status.ACTIVE
+                and fit.success_rate is not None
+                and fit.success_rate > HEALTHY_SUCCESS
+                and required.issubset(fit.contracts)
+                and not broken
+            ):
+                scored.append((-preference_total(fit, prefs, now), fit.id))
+                continue
+            reasons = health_problems(fit)
+            missing = [c for c in requirement.contracts if c not in fit.contracts]
             if missing:
                 reasons.append(f"missing contract: {', '.join(missing)}")
-            if constraints:
-                entry = entries.get(info.id)
-                if entry is None:
-                    continue
-                reasons += [
-                    f"constraint: {c.description}" for c in constraints if not c.admits(entry)
-                ]
-            if reasons:
-                failed.append((len(reasons), info.id, reasons))
-            else:
-                scored.append((-preference_total(info, prefs, now), info.id))
+            reasons += [f"constraint: {c.description}" for c in broken]
+            failed.append((len(reasons), fit.id, reasons))
         # the closest misses first; only those reported are made into Rejections
         rejected = [
             Rejection(id=artifact_id, reasons=tuple(reasons))
             for _, artifact_id, reasons in heapq.nsmallest(max(MAX_REJECTED, CLOSEST), failed)
         ]
         if not scored:
-            candidates = {i.id for i in infos}
-            raise self._no_candidate(requirement, wanted_in, wanted_out, rejected, candidates)
+            considered = {c.id for c in candidates}
+            raise self._no_candidate(requirement, wanted_in, wanted_out, rejected, considered)
         top = [artifact_id for _, artifact_id in heapq.nsmallest(1 + RUNNERS_UP, scored)]
         found = entries or self.entries(top)
-        by_id = {info.id: info for info in infos}
+        fits = {c.id: c for c in candidates}  # scored by the same notes they were ranked by
         ranked = [
-            RankedCandidate(entry=found[i], score=preference_score(by_id[i], prefs, now))
+            RankedCandidate(entry=found[i], score=preference_score(fits[i], prefs, now))
             for i in top
             if i in found
         ]
@@ -131,7 +133,7 @@ class DependencyResolver:
             score=ranked[0].score,
             runners_up=tuple(ranked[1:]),
             rejected=tuple(rejected[:MAX_REJECTED]),
-            considered=len(infos),
+            considered=len(candidates),
         )
 
     def _type(self, text: str, field: str) -> str:

@@ -147,3 +147,44 @@ def test_preference_math_by_hand() -> None:
     )
     score = preference_score(entry, ResolutionPreferences(), now)
     assert score.total == pytest.approx(0.4 * 0.8 + 0.2 * 0.5 + 0.2 * 0.5 + 0.2 * 0.5)
+
+
+async def test_resolution_agrees_with_a_brute_force_ranking(open_example: OpenHome) -> None:
+    """Every signature the example catalog declares, resolved, against a ranking of the whole
+    catalog by hand: the subtype rule, the health rule and the preference order."""
+    from lgent.resolver.resolver import DependencyResolver
+
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+    prefs = ResolutionPreferences()
+    async with open_example() as lg:
+        graph = lg.graph_brain()
+        resolver = DependencyResolver(graph, lg.store.get_many, clock=lambda: now)
+        entries = [e for e in lg.store.list_entries() if e.input_type and e.output_type]
+        signatures = sorted({(e.input_type or "", e.output_type or "") for e in entries})
+        checked = 0
+        for wanted_in, wanted_out in signatures:
+            fitting = [
+                e
+                for e in entries
+                if graph.is_subtype(wanted_in, e.input_type or "")
+                and graph.is_subtype(e.output_type or "", wanted_out)
+            ]
+            healthy = [
+                e for e in fitting if e.status.value == "active" and (e.success_rate or 0) > 0.5
+            ]
+            expected = sorted(
+                healthy, key=lambda e: (-preference_score(e, prefs, now).total, e.id)
+            )[:5]
+            requirement = TypeRequirement(input_type=wanted_in, output_type=wanted_out)
+            if not expected:
+                with pytest.raises(DependencyError):
+                    resolver.resolve(requirement)
+                continue
+            found = resolver.resolve(requirement, prefs)
+            assert [found.best.id, *(r.entry.id for r in found.runners_up)] == [
+                e.id for e in expected
+            ], (wanted_in, wanted_out)
+            assert found.considered == len(fitting)
+            assert all(r.id not in {e.id for e in healthy} for r in found.rejected)
+            checked += 1
+    assert checked >= 30

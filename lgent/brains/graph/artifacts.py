@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from lgent.models import CatalogEntry, SearchFilters, Status
 
@@ -47,6 +48,19 @@ class ArtifactInfo:
     @property
     def usable(self) -> bool:
         return self.status in USABLE
+
+
+class Fitness(NamedTuple):
+    """What resolving reads of an artifact: its health, its contracts and what preferences rank
+    (a plain tuple: cheap to make for the hundreds of candidates of a broad type)."""
+
+    id: str
+    status: Status
+    success_rate: float | None
+    usage_count: int
+    last_used: datetime | None
+    version: str
+    contracts: tuple[str, ...]
 
 
 _Packed = tuple[
@@ -115,6 +129,11 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
             del self._rows[artifact_id]
         return found
 
+    def fitness(self, artifact_id: str) -> Fitness:
+        """What resolving reads of ``artifact_id`` (which must be present)."""
+        row = self._rows[artifact_id]
+        return Fitness(artifact_id, _STATUS[row[1]], row[8], row[9], row[10], row[11], row[12])
+
     def names(self) -> Iterator[tuple[str, str]]:
         """Every ``(id, name)``."""
         return ((artifact_id, row[0]) for artifact_id, row in self._rows.items())
@@ -139,4 +158,4 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
         )
 
 
-__all__ = ["UNKNOWN_HEALTH", "USABLE", "ArtifactInfo", "ArtifactTable", "health_of"]
+__all__ = ["UNKNOWN_HEALTH", "USABLE", "ArtifactInfo", "ArtifactTable", "Fitness", "health_of"]

@@ -23,6 +23,7 @@ from lgent.brains.base import BrainStatus, ChangeSet
 from lgent.brains.graph.artifacts import (
     ArtifactInfo,
     ArtifactTable,
+    Fitness,
     health_of,
 )
 from lgent.brains.graph.compose import (
@@ -393,17 +394,12 @@ class GraphBrain:
         yield from self._member_rows(op.input, op.output, 3, include_unusable, floor, found)
 
     @_locked
-    def type_candidates(self, op: TypeQuery) -> list[ArtifactInfo]:
-        """Artifacts (usable or not) whose input accepts ``op.input`` and whose output fits
-        ``op.output``, healthiest first."""
-        if op.input is None:
-            assert op.output is not None
-            return self.producing(op.output)
-        if op.output is None:
-            return self.accepting(op.input)
-        groups = self.composition.matching(op.input, op.output)
-        keys = sorted(itertools.chain(*(g.healthiest(u) for g in groups for u in (True, False))))
-        return [self.info[i] for _, i in keys if i in self.info]
+    def type_candidates(self, input_type: str, output_type: str) -> list[Fitness]:
+        """Artifacts (usable or not) whose input accepts ``input_type`` and whose output fits
+        ``output_type``, in no particular order (the resolver ranks them by its own score)."""
+        groups = self.composition.matching(input_type, output_type)
+        table = self.info
+        return [table.fitness(i) for g in groups for i in g.ids if i in table]
 
     @_locked
     def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
