@@ -156,7 +156,9 @@ class QueryFusion:
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
-        answers, warnings = await self._ask(query, classification, plan, filters, fetch)
+        answers, warnings = await self._ask(
+            query, classification, plan, filters, fetch, settled=(limit, parsed)
+        )
         rankings = {b: answer.ranking for b, answer in answers.items()}
 
         ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))
@@ -261,26 +263,44 @@ class QueryFusion:
         plan: _Plan,
         filters: SearchFilters,
         fetch: int,
+        *,
+        settled: tuple[int, Sequence[Constraint]] | None = None,
     ) -> tuple[dict[str, RankedAnswer], list[str]]:
-        """Each brain's answer (all asked at once) and the keyword brain's warnings."""
-        tasks: dict[str, Awaitable[RankedAnswer]] = {}
+        """Each brain's answer (all asked at once) and the keyword brain's warnings.
+
+        With ``settled=(limit, constraints)``, a type or relationship question asks the graph
+        (and the keyword brain) first and the semantic brain only when the graph's answer leaves
+        room for its votes (``_graph_settles``): the query embedding is most of a query's time."""
+        tasks: dict[str, asyncio.Future[RankedAnswer]] = {}
         warnings: list[str] = []
         kw = self.brains.keyword
         if "keyword" not in plan.skipped:
             share = self.settings.free_text_min_match
-            tasks["keyword"] = self.run(
-                lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top=0)
+            tasks["keyword"] = asyncio.ensure_future(
+                self.run(lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top=0))
+            )
+        if "graph" not in plan.skipped:
+            graph = self.brains.graph
+            tasks["graph"] = asyncio.ensure_future(
+                self.run(
+                    lambda: HitList(
+                        graph.search(query, filters, fetch, operation=c.graph_operation).hits
+                    )
+                )
             )
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
-            tasks["semantic"] = self.run_semantic(lambda: sem.rank(query, filters, None, fetch))
-        if "graph" not in plan.skipped:
-            graph = self.brains.graph
-            tasks["graph"] = self.run(
-                lambda: HitList(
-                    graph.search(query, filters, fetch, operation=c.graph_operation).hits
+            graph_leads = c.query_type in (QueryType.RELATIONSHIP, QueryType.TYPE_QUERY)
+            if settled is not None and graph_leads and "graph" in tasks:
+                await asyncio.wait([tasks["graph"]])
+                reason = await self._graph_settles(c, tasks["graph"], *settled)
+                if reason:
+                    plan.skipped["semantic"] = reason
+                    plan.weights["semantic"] = 0.0
+            if "semantic" not in plan.skipped:
+                tasks["semantic"] = asyncio.ensure_future(
+                    self.run_semantic(lambda: sem.rank(query, filters, None, fetch))
                 )
-            )
         names = list(tasks)
         outcomes = await asyncio.gather(*tasks.values(), return_exceptions=True)
         answers: dict[str, RankedAnswer] = {}
@@ -297,6 +317,38 @@ class QueryFusion:
                 warnings.extend(cast(KeywordAnswer, outcome).warnings)
             answers[name] = outcome
         return answers, warnings
+
+    async def _graph_settles(
+        self,
+        c: Classification,
+        graph_task: asyncio.Future[RankedAnswer],
+        limit: int,
+        constraints: Sequence[Constraint],
+    ) -> str:
+        """Why the semantic brain cannot change the answer the graph gave, or "" if it can.
+
+        The graph's order leads type and relationship questions (``query``), and a relationship
+        answer is also the whole candidate set; so semantic votes matter only past the graph's
+        admitted hits, when those are fewer than ``limit``."""
+        if graph_task.exception() is not None:
+            return ""
+        ids = [i for i, _ in graph_task.result().ranking]
+        if c.query_type == QueryType.RELATIONSHIP:
+            return (
+                "the graph's answer is the whole answer to a relationship question" if ids else ""
+            )
+        if len(ids) < limit:
+            return ""
+        snap = await self.run(lambda: self.snapshot(ids))
+        admitted = sum(
+            1 for i in ids if i in snap and all(x.admits(snap.entry(i)) for x in constraints)
+        )
+        if admitted < limit:
+            return ""
+        return (
+            f"the graph's {admitted} type-compatible answers fill the {limit} results, and the "
+            "graph's order leads a type question"
+        )
 
     def _fuse(
         self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]

@@ -13,6 +13,7 @@ from lgent.brains.semantic.embedders import Embedder
 from lgent.errors import QueryError
 from lgent.fusion.classify import classify
 from lgent.fusion.fusion import _typed_query, keyword_search
+from lgent.models import BrainRun, QueryResponse
 from tests.conftest import OpenHome, make_entry
 
 pytestmark = pytest.mark.real_model
@@ -179,3 +180,36 @@ async def test_the_keyword_answer_to_a_type_question_names_a_side(open_example: 
         "pdf" in names(e.input_type) or "sentimentscore" in names(e.output_type)
         for e in found.values()
     )
+
+
+async def test_the_embedding_is_skipped_only_when_it_cannot_change_the_answer(
+    open_example: OpenHome,
+) -> None:
+    """Type and relationship questions ask the graph first; the semantic brain runs only when
+    the graph's answer leaves room for its votes."""
+    async with open_example() as lg:
+        graph = lg.graph_brain()
+        query = "a path from RawHTML to Summary"
+        op = classify(query, graph).graph_operation
+        found = len(graph.search(query, None, 100, operation=op).hits)
+        assert found >= 3
+        filled = await lg.query(query, limit=3)
+        roomy = await lg.query(query, limit=found + 5)
+        dependents = await lg.query("what depends on PDFParser_v2")
+        lonely = next(  # an artifact nothing depends on: the graph answers nothing
+            e.id
+            for e in lg.store.list_entries()
+            if not graph.search(f"what depends on {e.id}").hits
+        )
+        nobody = await lg.query(f"what depends on {lonely}")
+
+    def semantic(response: QueryResponse) -> BrainRun:
+        return next(r for r in response.brains if r.brain == "semantic")
+
+    assert not semantic(filled).ran
+    assert "fill the 3 results" in semantic(filled).reason
+    assert "semantic (the graph's" in filled.query_interpretation
+    assert semantic(roomy).ran
+    assert [r.id for r in roomy.results][:3] == [r.id for r in filled.results]
+    assert not semantic(dependents).ran and "relationship" in semantic(dependents).reason
+    assert semantic(nobody).ran
