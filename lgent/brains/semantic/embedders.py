@@ -21,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from lgent.brains.semantic.openmp import prefer_passive_wait
+from lgent.brains.semantic.openmp import prefer_short_spin
 from lgent.errors import ModelUnavailableError, SettingsError
 
 Vectors = npt.NDArray[np.float32]
@@ -171,7 +171,7 @@ class SentenceTransformerEmbedder:
             started = time.perf_counter()
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # we report our own progress
-            prefer_passive_wait()
+            prefer_short_spin()
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError as err:

@@ -34,7 +34,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from lgent.brains.semantic.openmp import prefer_passive_wait
+from lgent.brains.semantic.openmp import prefer_short_spin
 from lgent.errors import IndexError_
 
 Vectors = npt.NDArray[np.float32]
@@ -49,7 +49,7 @@ SELECTIVE_FRACTION = 0.1
 
 
 def _faiss() -> Any:
-    prefer_passive_wait()
+    prefer_short_spin()
     try:
         import faiss
     except ImportError as err:

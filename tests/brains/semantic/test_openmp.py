@@ -1,4 +1,4 @@
-"""OpenMP's wait policy is set before torch or faiss loads, and a policy already chosen is kept."""
+"""OpenMP's spin count is set before torch or faiss loads; a choice already made is kept."""
 
 from __future__ import annotations
 
@@ -9,32 +9,17 @@ import sys
 
 import pytest
 
-# Records the policy in the environment at the moment each runtime's package is first imported.
+# Records the OpenMP settings in the environment when each runtime's package is first imported.
 WATCH = """
 import importlib.abc, json, os, sys
 seen = {}
 class Watch(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name in ("torch", "faiss") and name not in seen:
-            seen[name] = os.environ.get("OMP_WAIT_POLICY")
+            seen[name] = [os.environ.get("OMP_WAIT_POLICY"), os.environ.get("GOMP_SPINCOUNT")]
         return None
 sys.meta_path.insert(0, Watch())
 """
-
-
-def run(body: str, env: dict[str, str]) -> dict[str, str | None]:
-    code = WATCH + body + "\nprint(json.dumps(seen))"
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    )
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
-
-
-def clean_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
-    env["HF_HUB_OFFLINE"] = "1"
-    return env
-
 
 FAISS_INDEX = """
 import numpy as np
@@ -44,18 +29,37 @@ index.upsert(["a"], np.ones((1, 8), dtype=np.float32))
 """
 
 
-def test_faiss_loads_with_the_passive_policy() -> None:
-    assert run(FAISS_INDEX, clean_env()) == {"faiss": "PASSIVE"}
+def run(body: str, **settings: str) -> dict[str, list[str | None]]:
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(settings, HF_HUB_OFFLINE="1")
+    code = WATCH + body + "\nprint(json.dumps(seen))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def test_a_policy_in_the_environment_is_kept() -> None:
-    assert run(FAISS_INDEX, {**clean_env(), "OMP_WAIT_POLICY": "ACTIVE"}) == {"faiss": "ACTIVE"}
+def test_faiss_loads_with_a_short_spin() -> None:
+    assert run(FAISS_INDEX) == {"faiss": [None, "20000"]}
+
+
+@pytest.mark.parametrize(
+    ("settings", "seen"),
+    [
+        ({"OMP_WAIT_POLICY": "ACTIVE"}, ["ACTIVE", None]),
+        ({"GOMP_SPINCOUNT": "5"}, [None, "5"]),
+    ],
+)
+def test_a_choice_in_the_environment_is_kept(
+    settings: dict[str, str], seen: list[str | None]
+) -> None:
+    assert run(FAISS_INDEX, **settings) == {"faiss": seen}
 
 
 @pytest.mark.real_model
-def test_torch_loads_with_the_passive_policy() -> None:
+def test_torch_loads_with_a_short_spin() -> None:
     body = (
         "from lgent.brains.semantic.embedders import SentenceTransformerEmbedder\n"
         "SentenceTransformerEmbedder().embed_batch(['clean up messy text'])\n"
     )
-    assert run(body, clean_env())["torch"] == "PASSIVE"
+    assert run(body)["torch"] == [None, "20000"]
