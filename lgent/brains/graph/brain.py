@@ -397,9 +397,9 @@ class GraphBrain:
     def type_candidates(self, input_type: str, output_type: str) -> list[Fitness]:
         """Artifacts (usable or not) whose input accepts ``input_type`` and whose output fits
         ``output_type``, in no particular order (the resolver ranks them by its own score)."""
-        groups = self.composition.matching(input_type, output_type)
         table = self.info
-        return [table.fitness(i) for g in groups for i in g.ids if i in table]
+        found = self.composition.fitting_ids(input_type, output_type)
+        return [table.fitness(i) for i in found if i in table]
 
     @_locked
     def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:

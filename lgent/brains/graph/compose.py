@@ -711,6 +711,21 @@ class CompositionIndex:
                 )
         return found
 
+    def fitting_ids(self, takes: str, gives: str) -> list[str]:
+        """Every artifact (usable or not) whose input accepts ``takes`` and whose output fits
+        ``gives``, in no particular order: ``matching`` without its ranking, for a caller that
+        ranks by a score of its own. Raises ``TypeLatticeError`` if a type is malformed."""
+        self._sync()
+        inputs = np.flatnonzero(self._row(canonical(takes))).tolist()
+        fits = set(np.flatnonzero(self._fitting(canonical(gives))).tolist())
+        return [
+            artifact
+            for s in inputs
+            for u in self._cells_of_in.get(s, ())
+            if u in fits
+            for artifact in self._cells[(s, u)]
+        ]
+
     def _ranked_group(self, key: tuple[int | None, int | None]) -> _RankedIds:
         """The ids of a cell (``(input, output)``, either possibly ``_NO_TYPE``) or of a type on
         one side (the other None), usable first, then healthiest, then by id (cached)."""

@@ -151,6 +151,18 @@ def test_incremental_index_matches_a_fresh_one(
             assert index.find_compatible(sig, direction) == find_compatible(
                 sig, fresh.sigs, fresh.lattice, direction
             )
+    sub = fresh.lattice.is_subtype
+    for takes, gives in queries:
+        fitting = index.fitting_ids(takes, gives)
+        assert len(fitting) == len(set(fitting))
+        assert set(fitting) == {
+            s.id
+            for s in fresh.sigs
+            if s.input_type
+            and s.output_type
+            and sub(takes, s.input_type)
+            and sub(s.output_type, gives)
+        }
 
 
 def rank(sigs: list[Signature]) -> list[Signature]:
