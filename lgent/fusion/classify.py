@@ -9,7 +9,8 @@ The order of the rules, each with the reason it gives:
    ``+x``, wildcards, ``~``) and parses -> KEYWORD_SYNTAX.
 3. The whole query names an artifact (id or name, ignoring case and punctuation, or a close
    misspelling of one), or is a single identifier-shaped word -> EXACT_NAME.
-4. Otherwise -> SEMANTIC_INTENT.
+4. Otherwise -> SEMANTIC_INTENT (saying which unknown type or artifact kept a query shaped
+   like a graph question from being read as one).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class GraphReader(Protocol):
     def interpret(self, text: str) -> GraphQuery | None: ...
 
     def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None: ...
+
+    def unread(self, text: str) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +100,14 @@ def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) ->
             )
     if len(words) == 1 and _looks_like_identifier(text):
         return Classification(QueryType.EXACT_NAME, f"{text!r} looks like an artifact identifier")
-    return Classification(
-        QueryType.SEMANTIC_INTENT,
-        "describes what is wanted in plain words (no name, type or operator recognised)",
-    )
+    unread = graph.unread(text) if graph is not None else None
+    if unread is not None:
+        reason = (
+            f"is read as plain words, because it has the shape of a graph question but {unread}"
+        )
+    else:
+        reason = "describes what is wanted in plain words (no name, type or operator recognised)"
+    return Classification(QueryType.SEMANTIC_INTENT, reason)
 
 
 def uses_keyword_syntax(text: str) -> bool:

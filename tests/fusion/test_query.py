@@ -213,3 +213,17 @@ async def test_the_embedding_is_skipped_only_when_it_cannot_change_the_answer(
     assert [r.id for r in roomy.results][:3] == [r.id for r in filled.results]
     assert not semantic(dependents).ran and "relationship" in semantic(dependents).reason
     assert semantic(nobody).ran
+
+
+async def test_a_graph_question_with_an_unknown_name_says_which_name(
+    open_example: OpenHome,
+) -> None:
+    async with open_example() as lg:
+        typo = await lg.query("PDF -> SentimentScor", limit=3)
+        unknown = await lg.query("what depends on NoSuchThing", limit=3)
+    assert typo.query_type == QueryType.SEMANTIC_INTENT
+    assert "'SentimentScor' is no declared type (did you mean SentimentScore" in (
+        typo.query_interpretation
+    )
+    assert typo.results  # still answered, as plain words
+    assert "'NoSuchThing' is no artifact's name or id" in unknown.query_interpretation

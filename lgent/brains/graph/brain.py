@@ -41,6 +41,7 @@ from lgent.brains.graph.query import (
     Relationship,
     TypeQuery,
     parse_graph_query,
+    unknown_names,
 )
 from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
@@ -228,6 +229,25 @@ class GraphBrain:
     @_locked
     def interpret(self, text: str) -> GraphQuery | None:
         return parse_graph_query(text, self)
+
+    @_locked
+    def unread(self, text: str) -> str | None:
+        """Why ``text``, shaped like a graph question, could not be read as one (an unknown type
+        or artifact, with the closest known names), or None."""
+        unknown = unknown_names(text, self)
+        if not unknown:
+            return None
+        parts = []
+        for kind, name in unknown:
+            if kind == "type":
+                close = difflib.get_close_matches(name, self.lattice.types(), n=3, cutoff=0.6)
+                what = "no declared type"
+            else:
+                close = self.names.closest(name, 3)
+                what = "no artifact's name or id"
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            parts.append(f"{name!r} is {what}{hint}")
+        return " and ".join(parts)
 
     @_locked
     def search(

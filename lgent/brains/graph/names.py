@@ -133,6 +133,28 @@ class NameIndex:
                 best = (ratio, candidate)
         return best[1] if best is not None else None
 
+    def closest(self, text: str, n: int = 3, cutoff: float = 0.6) -> list[str]:
+        """Up to ``n`` artifacts whose id or name is closest to ``text`` (``difflib`` ratio of
+        the keys, at least ``cutoff``), best first: suggestions for a name that matched none."""
+        key = normalized(text)
+        if not key:
+            return []
+        matcher = difflib.SequenceMatcher()
+        matcher.set_seq2(key)
+        scored = []
+        for candidate in self.candidates(key, cutoff):
+            matcher.set_seq1(candidate)
+            if matcher.quick_ratio() >= cutoff and (ratio := matcher.ratio()) >= cutoff:
+                scored.append((-ratio, candidate))
+        found: list[str] = []
+        for _, candidate in sorted(scored):
+            artifact = self.resolve(candidate)
+            if artifact is not None and artifact not in found:
+                found.append(artifact)
+            if len(found) == n:
+                break
+        return found
+
     def lookup(self, text: str, *, fuzzy: bool = True) -> str | None:
         """The artifact ``text`` names: by id or name, ignoring case and punctuation; then, if
         ``fuzzy``, the closest key's artifact."""

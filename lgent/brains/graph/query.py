@@ -400,6 +400,34 @@ def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
     return _loose_composition(text, vocabulary, max_length)
 
 
+_SYMBOL_ARROW = re.compile(rf"^\s*{_A}\s*(?:->|→|=>)\s*{_B}{_END}")
+_IDENTIFIER = re.compile(r"^[A-Za-z][\w.\-/]*$")
+
+
+def unknown_names(text: str, vocabulary: Vocabulary) -> list[tuple[str, str]]:
+    """The names that kept ``text`` from being read as a graph question although it has the
+    shape of one: ``("type", name)`` for an unknown side of ``A -> B`` (or ``A -> ??? -> B``),
+    ``("artifact", name)`` for an unknown identifier in a relationship question ("what depends
+    on NoSuchTool"). Empty when ``text`` has no such shape or every name in it is known."""
+    text = text.strip()
+    if len(text) > 500:
+        return []
+    shaped = _SYMBOL_ARROW.match(text) or _HOLE.match(text)
+    if shaped is not None:
+        names = [shaped.group(g) for g in ("a", "b")]
+        return [("type", n) for n in names if vocabulary.type_name(_clean_name(n)) is None]
+    for _, pattern in _RELATIONSHIPS:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        name = _clean_name(match.group("x"))
+        if vocabulary.artifact_id(name) is not None:
+            return []
+        # only one identifier-shaped word: "something like a translator" names no artifact
+        return [("artifact", name)] if _IDENTIFIER.match(name) else []
+    return []
+
+
 _PIPELINE_WORD = re.compile(
     r"\b(?:pipeline|path|chain|route|workflow|compose|composition)s?\b", re.I
 )

@@ -103,3 +103,21 @@ def test_alternatives_are_declared_ones_then_substitutes_usable_first() -> None:
     # a supertype output, or an input that does not accept Text, is no substitute
     assert "mid_scorer" not in [h.id for h in result.hits]
     assert [h.id for h in brain().search("alternatives to finscorer", None, 50).hits] == []
+
+
+def test_unread_names_what_kept_a_graph_question_from_being_read() -> None:
+    b = brain()
+    assert b.interpret("Doc -> Scor") is None
+    assert b.unread("Doc -> Scor") == ("'Scor' is no declared type (did you mean Score, FinScore?)")
+    assert b.unread("Dok -> ??? -> Score") == "'Dok' is no declared type (did you mean Doc?)"
+    assert b.unread("Dok -> ??? -> Scre") == (
+        "'Dok' is no declared type (did you mean Doc?) and "
+        "'Scre' is no declared type (did you mean Score, FinScore?)"
+    )
+    assert b.unread("what depends on scorerr2") == (
+        "'scorerr2' is no artifact's name or id (did you mean scorer, finscorer, mid_scorer?)"
+    )
+    assert b.unread("what depends on zzqx") == "'zzqx' is no artifact's name or id"
+    # readable questions, plain words, and several words after a relation word name nothing
+    for text in ("Doc -> Score", "what depends on scorer", "a tool like a good text scorer", ""):
+        assert b.unread(text) is None, text
