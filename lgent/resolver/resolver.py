@@ -88,29 +88,24 @@ class DependencyResolver:
         # may ask for more (latency, ...), so only then are the candidates' entries read.
         entries = self.entries([c.id for c in candidates]) if constraints else {}
         now = self.clock()
-        required = frozenset(requirement.contracts)
         scored: list[tuple[float, str]] = []
         failed: list[tuple[int, str, list[str]]] = []
         for fit in candidates:
-            entry = entries.get(fit.id) if constraints else None
-            if constraints and entry is None:
-                continue  # gone from the catalog since the graph read it
-            broken = [c for c in constraints if not c.admits(entry)] if entry is not None else []
-            if (
-                fit.status is Status.ACTIVE
-                and fit.success_rate is not None
-                and fit.success_rate > HEALTHY_SUCCESS
-                and required.issubset(fit.contracts)
-                and not broken
-            ):
-                scored.append((-preference_total(fit, prefs, now), fit.id))
-                continue
             reasons = health_problems(fit)
             missing = [c for c in requirement.contracts if c not in fit.contracts]
             if missing:
                 reasons.append(f"missing contract: {', '.join(missing)}")
-            reasons += [f"constraint: {c.description}" for c in broken]
-            failed.append((len(reasons), fit.id, reasons))
+            if constraints:
+                entry = entries.get(fit.id)
+                if entry is None:
+                    continue  # gone from the catalog since the graph read it
+                reasons += [
+                    f"constraint: {c.description}" for c in constraints if not c.admits(entry)
+                ]
+            if reasons:
+                failed.append((len(reasons), fit.id, reasons))
+            else:
+                scored.append((-preference_total(fit, prefs, now), fit.id))
         # the closest misses first; only those reported are made into Rejections
         rejected = [
             Rejection(id=artifact_id, reasons=tuple(reasons))
