@@ -157,7 +157,7 @@ class QueryFusion:
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
         answers, warnings = await self._ask(
-            query, classification, plan, filters, fetch, settled=(limit, parsed)
+            query, classification, plan, filters, fetch, limit, parsed
         )
         rankings = {b: answer.ranking for b, answer in answers.items()}
 
@@ -263,14 +263,14 @@ class QueryFusion:
         plan: _Plan,
         filters: SearchFilters,
         fetch: int,
-        *,
-        settled: tuple[int, Sequence[Constraint]] | None = None,
+        limit: int,
+        constraints: Sequence[Constraint],
     ) -> tuple[dict[str, RankedAnswer], list[str]]:
         """Each brain's answer (all asked at once) and the keyword brain's warnings.
 
-        With ``settled=(limit, constraints)``, a type or relationship question asks the graph
-        (and the keyword brain) first and the semantic brain only when the graph's answer leaves
-        room for its votes (``_graph_settles``): the query embedding is most of a query's time."""
+        A type or relationship question asks the graph (and the keyword brain) first and the
+        semantic brain only when the graph's answer leaves room for its votes in the ``limit``
+        results (``_graph_settles``): the query embedding is most of a query's time."""
         tasks: dict[str, asyncio.Future[RankedAnswer]] = {}
         warnings: list[str] = []
         kw = self.brains.keyword
@@ -291,9 +291,9 @@ class QueryFusion:
         if "semantic" not in plan.skipped and self.brains.semantic is not None:
             sem = self.brains.semantic
             graph_leads = c.query_type in (QueryType.RELATIONSHIP, QueryType.TYPE_QUERY)
-            if settled is not None and graph_leads and "graph" in tasks:
+            if graph_leads and "graph" in tasks:
                 await asyncio.wait([tasks["graph"]])
-                reason = await self._graph_settles(c, tasks["graph"], *settled)
+                reason = await self._graph_settles(c, tasks["graph"], limit, constraints)
                 if reason:
                     plan.skipped["semantic"] = reason
                     plan.weights["semantic"] = 0.0

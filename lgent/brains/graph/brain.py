@@ -240,7 +240,7 @@ class GraphBrain:
         parts = []
         for kind, name in unknown:
             if kind == "type":
-                close = difflib.get_close_matches(name, self.lattice.types(), n=3, cutoff=0.6)
+                close = self._close_types(name)
                 what = "no declared type"
             else:
                 close = self.names.closest(name, 3)
@@ -651,9 +651,13 @@ class GraphBrain:
 
     @_locked
     def unknown_type_message(self, text: str) -> str:
-        close = difflib.get_close_matches(text, self.lattice.types(), n=3, cutoff=0.6)
+        close = self._close_types(text)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         return f"unknown type {text!r}{hint}"
+
+    def _close_types(self, text: str) -> list[str]:
+        """Up to three declared types whose names are closest to ``text``: suggestions."""
+        return difflib.get_close_matches(text, self.lattice.types(), n=3, cutoff=0.6)
 
     def _require_artifact(self, artifact_id: str) -> None:
         if artifact_id not in self.info:

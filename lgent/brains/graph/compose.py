@@ -682,19 +682,14 @@ class CompositionIndex:
         self._sync()
         if takes is None and gives is None:
             raise _problem("takes", "takes or gives must be given", None)
-        inputs = np.flatnonzero(self._row(canonical(takes))).tolist() if takes is not None else None
-        outputs = (
-            np.flatnonzero(self._fitting(canonical(gives))).tolist() if gives is not None else None
-        )
         keys: list[tuple[int | None, int | None]]
-        if inputs is None:
-            assert outputs is not None
-            keys = [(_NO_TYPE if only else None, u) for u in outputs]
-        elif outputs is None:
-            keys = [(s, _NO_TYPE if only else None) for s in inputs]
+        if takes is None:
+            assert gives is not None
+            keys = [(_NO_TYPE if only else None, u) for u in self._outputs_fitting(gives)]
+        elif gives is None:
+            keys = [(s, _NO_TYPE if only else None) for s in self._inputs_accepting(takes)]
         else:
-            fits = set(outputs)
-            keys = [(s, u) for s in inputs for u in self._cells_of_in.get(s, ()) if u in fits]
+            keys = list(self._cells_fitting(takes, gives))
         found: list[Ranked] = []
         for key in keys:
             ids, health, usable = self._ranked_group(key)
@@ -716,15 +711,23 @@ class CompositionIndex:
         ``gives``, in no particular order: ``matching`` without its ranking, for a caller that
         ranks by a score of its own. Raises ``TypeLatticeError`` if a type is malformed."""
         self._sync()
-        inputs = np.flatnonzero(self._row(canonical(takes))).tolist()
-        fits = set(np.flatnonzero(self._fitting(canonical(gives))).tolist())
         return [
-            artifact
-            for s in inputs
-            for u in self._cells_of_in.get(s, ())
-            if u in fits
-            for artifact in self._cells[(s, u)]
+            artifact for cell in self._cells_fitting(takes, gives) for artifact in self._cells[cell]
         ]
+
+    def _inputs_accepting(self, takes: str) -> list[int]:
+        """The input types (indices) that accept ``takes``: itself and its supertypes."""
+        return list(np.flatnonzero(self._row(canonical(takes))).tolist())
+
+    def _outputs_fitting(self, gives: str) -> list[int]:
+        """The output types (indices) that fit ``gives``: itself and its subtypes."""
+        return list(np.flatnonzero(self._fitting(canonical(gives))).tolist())
+
+    def _cells_fitting(self, takes: str, gives: str) -> list[tuple[int, int]]:
+        """The non-empty cells whose input accepts ``takes`` and whose output fits ``gives``."""
+        inputs = self._inputs_accepting(takes)
+        fits = set(self._outputs_fitting(gives))
+        return [(s, u) for s in inputs for u in self._cells_of_in.get(s, ()) if u in fits]
 
     def _ranked_group(self, key: tuple[int | None, int | None]) -> _RankedIds:
         """The ids of a cell (``(input, output)``, either possibly ``_NO_TYPE``) or of a type on

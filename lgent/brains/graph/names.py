@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from lgent.brains.graph.grams import TrigramIndex
 
@@ -119,19 +119,22 @@ class NameIndex:
         that close or ``key`` is shorter than ``FUZZY_MIN_LENGTH``."""
         if len(key) < FUZZY_MIN_LENGTH:
             return None
+        best = max(self._close_keys(key, cutoff), default=None)
+        return best[1] if best is not None else None
+
+    def _close_keys(self, key: str, cutoff: float) -> Iterator[tuple[float, str]]:
+        """``(ratio, key)`` of every stored key whose ``difflib`` ratio with ``key`` is at least
+        ``cutoff`` (the trigram index proposes them; the cheap upper bounds go first)."""
         matcher = difflib.SequenceMatcher()
         matcher.set_seq2(key)
-        best: tuple[float, str] | None = None
         for candidate in self.candidates(key, cutoff):
             matcher.set_seq1(candidate)
             if (
                 matcher.real_quick_ratio() >= cutoff
                 and matcher.quick_ratio() >= cutoff
                 and (ratio := matcher.ratio()) >= cutoff
-                and (best is None or (ratio, candidate) > best)
             ):
-                best = (ratio, candidate)
-        return best[1] if best is not None else None
+                yield ratio, candidate
 
     def closest(self, text: str, n: int = 3, cutoff: float = 0.6) -> list[str]:
         """Up to ``n`` artifacts whose id or name is closest to ``text`` (``difflib`` ratio of
@@ -139,15 +142,8 @@ class NameIndex:
         key = normalized(text)
         if not key:
             return []
-        matcher = difflib.SequenceMatcher()
-        matcher.set_seq2(key)
-        scored = []
-        for candidate in self.candidates(key, cutoff):
-            matcher.set_seq1(candidate)
-            if matcher.quick_ratio() >= cutoff and (ratio := matcher.ratio()) >= cutoff:
-                scored.append((-ratio, candidate))
         found: list[str] = []
-        for _, candidate in sorted(scored):
+        for _, candidate in sorted((-ratio, k) for ratio, k in self._close_keys(key, cutoff)):
             artifact = self.resolve(candidate)
             if artifact is not None and artifact not in found:
                 found.append(artifact)
