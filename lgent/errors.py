@@ -4,7 +4,8 @@
     ├── ValidationError           a value broke a model rule (names field, and file:line when loading)
     ├── CatalogError              the catalog store refused or failed an operation
     │   ├── NotFoundError         no entry with that id (or id@version)
-    │   └── CatalogCorruptError   the database file is unreadable or of an unknown format
+    │   ├── CatalogCorruptError   the database file is unreadable or of an unknown format
+    │   └── CatalogUnreachableError  a shared (PostgreSQL) catalog cannot be reached
     ├── LoadError                 a catalog file or folder could not be read or parsed
     ├── QueryError                a query could not be understood
     │   ├── QuerySyntaxError      the keyword grammar failed at a position
@@ -96,6 +97,10 @@ class NotFoundError(CatalogError):
 
 class CatalogCorruptError(CatalogError):
     """The database file is unreadable, or was written by an unknown format version."""
+
+
+class CatalogUnreachableError(CatalogError):
+    """A shared catalog's database cannot be reached (down, or the connection was lost)."""
 
 
 class LoadError(LGentError):

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.semantic.embedders import Embedder
+    from lgent.catalog.replica import Follower, PullReport
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -97,6 +98,7 @@ class LGent:
             else None
         )
         self._brain_locks = {name: threading.Lock() for name in self.registry.names}
+        self._follower: Follower | None = None
 
     @classmethod
     @asynccontextmanager
@@ -105,6 +107,7 @@ class LGent:
         home: str | os.PathLike[str] | None = None,
         settings: Settings | None = None,
         *,
+        catalog: str | None = None,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
@@ -112,11 +115,19 @@ class LGent:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
         Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults.
-        ``embedder`` replaces the configured model (e.g. one already loaded, shared by homes);
-        ``progress(brain, done, total)`` hears how a long index build is going; ``brains`` is
-        the brain registry (default: keyword, semantic and graph)."""
+        ``catalog`` (else ``[catalog] url``) names a shared PostgreSQL catalog to use instead
+        of the home's own SQLite file: the home then holds this process's replica of it (see
+        docs/architecture.md). ``embedder`` replaces the configured model (e.g. one already
+        loaded, shared by homes); ``progress(brain, done, total)`` hears how a long index build
+        is going; ``brains`` is the brain registry (default: keyword, semantic and graph)."""
         lg = await asyncio.to_thread(
-            cls.open_sync, home, settings, embedder=embedder, progress=progress, brains=brains
+            cls.open_sync,
+            home,
+            settings,
+            catalog=catalog,
+            embedder=embedder,
+            progress=progress,
+            brains=brains,
         )
         try:
             yield lg
@@ -129,6 +140,7 @@ class LGent:
         home: str | os.PathLike[str] | None = None,
         settings: Settings | None = None,
         *,
+        catalog: str | None = None,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
@@ -137,7 +149,15 @@ class LGent:
         layout = Home(None if home is None else Path(home))
         layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
-        return cls(layout, open_catalog(layout), chosen, embedder, progress, brains=brains)
+        url = catalog if catalog is not None else chosen.catalog.url
+        store = open_catalog(layout, url=url)
+        try:
+            lg = cls(layout, store, chosen, embedder, progress, brains=brains)
+        except BaseException:
+            store.close()
+            raise
+        lg._follow()
+        return lg
 
     @staticmethod
     def check_home(home: str | os.PathLike[str]) -> list[Finding]:
@@ -148,6 +168,8 @@ class LGent:
         return check_home(Path(home))
 
     def close(self) -> None:
+        if self._follower is not None:
+            self._follower.stop()
         self._writer.shutdown(wait=True)
         for thread in self._threads.values():
             thread.shutdown(wait=True)
@@ -177,6 +199,37 @@ class LGent:
             if brain is None:
                 brain = self._brains[name] = self._make_brain(name)
             return brain, sync(brain, self.store, rebuild=rebuild)
+
+    async def catch_up(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
+        """Bring the named brains (default: every registered one) current with the catalog,
+        applying the changes since their stamp (or building them if they never were)."""
+        names = list(self.registry.names if brains is None else brains)
+        return [(await self._read(self._current, name))[1] for name in names]
+
+    # -- replicas --------------------------------------------------------------------------
+
+    def _follow(self) -> None:
+        """When the catalog is shared (a replica), keep it current from a background thread."""
+        from lgent.catalog.replica import Follower, ReplicaCatalog
+
+        if isinstance(self.store, ReplicaCatalog):
+            self._follower = Follower(
+                self.store, self._pulled, poll_seconds=self.settings.catalog.poll_seconds
+            )
+            self._follower.start()
+
+    def _pulled(self, report: PullReport) -> None:
+        """The follower moved the replica's copy: bring the brains in use current with it, so
+        that queries find them current (rebuilt when the copy was replaced)."""
+        for name in list(self._brains):
+            self._current(name, rebuild=report.replaced)
+
+    def catalog_note(self) -> str | None:
+        """Why answers may not reflect the shared catalog's latest state (a replica catching up
+        or unable to reach its database), else None. Queries add it to their warnings."""
+        from lgent.catalog.replica import ReplicaCatalog
+
+        return self.store.lag_note() if isinstance(self.store, ReplicaCatalog) else None
 
     def brain(self, name: str) -> Brain:
         """The brain ``name``, current with the catalog (sync; use from worker threads)."""
@@ -267,11 +320,12 @@ class LGent:
             ids = [i for i, _ in answer.ranking]
             entries = self.store.get_many(ids)
             made = (answer.explain(i, entries[i]) for i in ids if i in entries)
+            note = self.catalog_note()
             return SearchResult(
                 query=query,
                 hits=tuple(hit for hit in made if hit is not None),
                 total=answer.total,
-                warnings=tuple(answer.warnings),
+                warnings=(*answer.warnings, *((note,) if note else ())),
             )
 
         return await self._run_brain(brain, search)
@@ -333,6 +387,9 @@ class LGent:
             unavailable=unavailable,
         )
         response = await fusion.query(query, constraints, context, limit, lenient=lenient)
+        note = self.catalog_note()
+        if note is not None:  # a lagging answer is said so, and not kept for later
+            return response.model_copy(update={"warnings": (*response.warnings, note)})
         if self._responses is not None:
             self._responses[key] = response
         return response
