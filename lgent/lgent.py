@@ -160,12 +160,12 @@ class LGent:
         return lg
 
     @staticmethod
-    def check_home(home: str | os.PathLike[str]) -> list[Finding]:
-        """``lgent doctor``: check the home's catalog and indexes without changing anything;
-        each finding that is not ok says what to run to repair it."""
+    def check_home(home: str | os.PathLike[str], *, catalog: str | None = None) -> list[Finding]:
+        """``lgent doctor``: check the home's catalog (or the shared ``catalog``) and indexes
+        without changing anything; each finding that is not ok says what to run to repair it."""
         from lgent.doctor import check_home
 
-        return check_home(Path(home))
+        return check_home(Path(home), catalog_url=catalog)
 
     def close(self) -> None:
         if self._follower is not None:

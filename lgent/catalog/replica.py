@@ -205,11 +205,14 @@ class ReplicaCatalog:
             try:
                 head = self.primary.change_number()
                 self.announce(head)
-                same_source = self.mirror.source() == self.primary.catalog_id
-                if same_source and head == before:
+                # the copy continues the shared catalog's history only if the last change it
+                # holds is still that change there (not so after a restore from an older copy)
+                ours = self.mirror.source() == self.primary.catalog_id and (
+                    mine is None or self.primary.change_row(before) == mine
+                )
+                if ours and head == before:
                     self.reachable()
                     return PullReport(before, before)
-                ours = same_source and (mine is None or self.primary.change_row(before) == mine)
                 delta = self.primary.delta(before if ours else 0)
             except CatalogError as err:
                 self.unreachable(err)

@@ -50,8 +50,26 @@ def _root(
             show_default=True,
         ),
     ] = Path(".lgent"),
+    catalog: Annotated[
+        str | None,
+        typer.Option(
+            "--catalog",
+            envvar="LGENT_CATALOG",
+            help="A shared PostgreSQL catalog (postgresql://...) instead of the home's own; "
+            "the home then keeps this host's replica and indexes. Env: LGENT_CATALOG.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    ctx.obj = GlobalOptions(home=home)
+    if catalog is not None:
+        from lgent.config import check_catalog_url
+        from lgent.errors import SettingsError
+
+        try:
+            check_catalog_url(catalog, "--catalog")
+        except SettingsError as err:
+            raise typer.BadParameter(str(err), param_hint="--catalog") from None
+    ctx.obj = GlobalOptions(home=home, catalog=catalog)
 
 
 def _with_lgent(ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]]) -> T:
@@ -62,7 +80,8 @@ def _with_lgent(ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]]) -> T:
     progress = StderrBuildProgress()
 
     async def runner() -> T:
-        async with LGent.open(global_options(ctx).home, progress=progress) as lg:
+        options = global_options(ctx)
+        async with LGent.open(options.home, catalog=options.catalog, progress=progress) as lg:
             return await fn(lg)
 
     try:
@@ -547,7 +566,8 @@ def doctor(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Check the home: catalog integrity and each index against the catalog; say how to repair."""
     from lgent.lgent import LGent
 
-    checks = LGent.check_home(global_options(ctx).home)
+    options = global_options(ctx)
+    checks = LGent.check_home(options.home, catalog=options.catalog)
     if as_json:
         output.print_json([dataclasses.asdict(c) for c in checks])
     else:

@@ -10,9 +10,10 @@ import typer
 
 @dataclass(frozen=True, slots=True)
 class GlobalOptions:
-    """What the root callback parsed: the home folder."""
+    """What the root callback parsed: the home folder, and a shared catalog's URL if given."""
 
     home: Path
+    catalog: str | None = None
 
 
 def global_options(ctx: typer.Context) -> GlobalOptions:

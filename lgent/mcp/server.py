@@ -301,9 +301,10 @@ async def serve_stdio(
     *,
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
+    catalog: str | None = None,
 ) -> None:
     """Serve over stdin/stdout until the client hangs up, with one LGent open throughout."""
-    async with LGent.open(home, progress=progress) as lg:
+    async with LGent.open(home, catalog=catalog, progress=progress) as lg:
         await build_mcp_server(lg, allow_writes=allow_writes, warm=True).run_stdio_async()
 
 
@@ -312,7 +313,8 @@ def run_stdio(
     *,
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
+    catalog: str | None = None,
 ) -> None:
     """Blocking entry point of ``lgent serve --mcp``. Logs go to stderr; stdout is the protocol."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="lgent-mcp: %(message)s")
-    asyncio.run(serve_stdio(home, allow_writes=allow_writes, progress=progress))
+    asyncio.run(serve_stdio(home, allow_writes=allow_writes, progress=progress, catalog=catalog))
