@@ -375,7 +375,8 @@ class LGent:
             lenient,
         )
         if self._responses is not None and key in self._responses:
-            return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
+            cached = self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
+            return self._with_note(cached)
         brains, unavailable = await self._read(self._open_brains)
         fusion = QueryFusion(
             brains,
@@ -387,12 +388,16 @@ class LGent:
             unavailable=unavailable,
         )
         response = await fusion.query(query, constraints, context, limit, lenient=lenient)
-        note = self.catalog_note()
-        if note is not None:  # a lagging answer is said so, and not kept for later
-            return response.model_copy(update={"warnings": (*response.warnings, note)})
         if self._responses is not None:
             self._responses[key] = response
-        return response
+        return self._with_note(response)
+
+    def _with_note(self, response: QueryResponse) -> QueryResponse:
+        """The response, with the catalog note in its warnings when there is one."""
+        note = self.catalog_note()
+        if note is None:
+            return response
+        return response.model_copy(update={"warnings": (*response.warnings, note)})
 
     async def resolve(
         self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None

@@ -189,7 +189,14 @@ class PostgresCatalog:
         return conn
 
     def _init_schema(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+        """Create the tables if they are missing, all in one transaction. An existing catalog is
+        left alone: ``CREATE INDEX IF NOT EXISTS`` would take a SHARE lock on its table before
+        finding the index, and that lock deadlocks with a writer of another process."""
+        created = "SELECT to_regclass('meta') IS NOT NULL AND to_regclass('changes') IS NOT NULL"
         try:
+            row = conn.execute(created).fetchone()
+            if row is not None and row[0]:
+                return
             with conn.transaction():
                 # processes that start together must not create the same tables at once
                 conn.execute("SELECT pg_advisory_xact_lock(hashtext(current_schema()))")
@@ -250,14 +257,14 @@ class PostgresCatalog:
                     conn.execute("LOCK TABLE changes IN EXCLUSIVE MODE")
                     yield conn
             except psycopg.Error as err:
-                raise _failure(self.location, "catalog write failed", err) from err
+                raise _failure(self.location, "catalog write failed", err, self._conn) from err
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._connection().execute(sql, params).fetchall()
             except psycopg.Error as err:
-                raise _failure(self.location, "catalog read failed", err) from err
+                raise _failure(self.location, "catalog read failed", err, self._conn) from err
 
     @contextmanager
     def _reading(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
@@ -269,7 +276,7 @@ class PostgresCatalog:
                     conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     yield conn
             except psycopg.Error as err:
-                raise _failure(self.location, "catalog read failed", err) from err
+                raise _failure(self.location, "catalog read failed", err, self._conn) from err
 
     class _Log:
         """The change rows one write appends, numbered after the last committed one."""
@@ -670,10 +677,12 @@ class PostgresCatalog:
         return ChangeListener(self.url, self.location, self._schema)
 
 
-def _failure(location: str, what: str, err: psycopg.Error) -> CatalogError:
-    """A psycopg error as an LGentError: a lost connection is CatalogUnreachableError."""
+def _failure(
+    location: str, what: str, err: psycopg.Error, conn: psycopg.Connection[Any] | None
+) -> CatalogError:
+    """A psycopg error as an LGentError: CatalogUnreachableError when it cost the connection."""
     reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-    if isinstance(err, psycopg.OperationalError):
+    if conn is None or conn.closed or conn.broken:
         return CatalogUnreachableError(f"{location}: {what}: connection lost ({reason})")
     return CatalogError(f"{location}: {what}: {reason}")
 
@@ -713,7 +722,7 @@ class ChangeListener:
             conn.execute(f"LISTEN {CHANNEL}")
         except psycopg.Error as err:
             conn.close()
-            raise _failure(self._location, "cannot listen", err) from err
+            raise _failure(self._location, "cannot listen", err, conn) from err
         self._conn = conn
         return conn
 
