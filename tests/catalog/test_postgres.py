@@ -175,3 +175,18 @@ def test_a_lost_connection_is_reopened(pg_catalog_url: str) -> None:
 def test_redact_hides_the_password() -> None:
     assert redact("postgresql://u:pw@db.example:5433/cat") == "postgresql://u@db.example:5433/cat"
     assert redact("postgresql://u@/cat?host=/tmp/x") == "postgresql://u@/cat?host=/tmp/x"
+
+
+def test_without_postgres_tests_skip_locally_and_fail_under_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests import pg_fixtures
+    from tests.pg_fixtures import unavailable
+
+    monkeypatch.setattr(pg_fixtures, "_SKIPPED", [])  # not reported at the end of this run
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="PostgreSQL unavailable: no server"):
+        unavailable("no server")
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="PostgreSQL is required under CI"):
+        unavailable("no server")
