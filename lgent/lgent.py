@@ -219,10 +219,16 @@ class LGent:
             self._follower.start()
 
     def _pulled(self, report: PullReport) -> None:
-        """The follower moved the replica's copy: bring the brains in use current with it, so
-        that queries find them current (rebuilt when the copy was replaced)."""
-        for name in list(self._brains):
-            self._current(name, rebuild=report.replaced)
+        """The follower moved the replica's copy: bring the brains in use current with it, each
+        in a thread of its own (the keyword index's commit waits on the disk while the semantic
+        brain embeds), so that queries find them current (rebuilt when the copy was replaced)."""
+        names = list(self._brains)
+        if not names:
+            return
+        with ThreadPoolExecutor(len(names), thread_name_prefix="lgent-catch-up") as pool:
+            done = [pool.submit(self._current, name, rebuild=report.replaced) for name in names]
+        for future in done:
+            future.result()  # the first failure is the follower's to report
 
     def catalog_note(self) -> str | None:
         """Why answers may not reflect the shared catalog's latest state (a replica catching up
