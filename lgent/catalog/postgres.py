@@ -674,7 +674,7 @@ class PostgresCatalog:
 
     def listener(self) -> ChangeListener:
         """A connection of its own that wakes when any process commits a change here."""
-        return ChangeListener(self.url, self.location, self._schema)
+        return ChangeListener(self.url, self.location)
 
 
 def _failure(
@@ -705,10 +705,10 @@ class ChangeListener:
     change number this catalog announced meanwhile (0 on timeout or ``wake()``); a lost
     connection is a CatalogUnreachableError, and the next call reconnects."""
 
-    def __init__(self, url: str, location: str, schema: str) -> None:
+    def __init__(self, url: str, location: str) -> None:
         self._url = url
         self._location = location
-        self._schema = schema
+        self._schema = ""  # the catalog's schema, read on connecting (payloads name it)
         self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -719,6 +719,8 @@ class ChangeListener:
         self._drop()
         conn = connect(self._url, self._location)
         try:
+            row = conn.execute("SELECT current_schema()").fetchone()
+            self._schema = str(row[0]) if row and row[0] else ""
             conn.execute(f"LISTEN {CHANNEL}")
         except psycopg.Error as err:
             conn.close()

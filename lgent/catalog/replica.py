@@ -214,7 +214,7 @@ class ReplicaCatalog:
                     self.reachable()
                     return PullReport(before, before)
                 delta = self.primary.delta(before if ours else 0)
-            except CatalogError as err:
+            except CatalogUnreachableError as err:
                 self.unreachable(err)
                 raise
             replaced = not ours and mine is not None
@@ -408,8 +408,11 @@ class Follower:
                         if announced:
                             self.replica.announce(announced)
                         self._pull()
-                except CatalogError as err:
+                except CatalogUnreachableError as err:
                     self.replica.unreachable(err)
+                    self._stop.wait(self.retry_seconds)
+                except CatalogError as err:  # not the connection: say what, and try again
+                    log.warning("following %s failed: %s", self.replica.location, err)
                     self._stop.wait(self.retry_seconds)
         finally:
             listener.close()
