@@ -41,6 +41,8 @@ the repository root:
 | Graph brain | `python -m benchmarks.graph_bench` | `--size`, `--types` |
 | Semantic brain | `python -m benchmarks.semantic_bench` | `--size` |
 | Fusion and resolver | `python -m benchmarks.fusion_bench` | `--size` |
+| Replicas on PostgreSQL | `python -m benchmarks.replica_bench` | `--writes`, `--seconds`, `--clients` |
+| Memory per entry | `python -m benchmarks.memory_bench` | `--sizes` |
 
 Each accepts `--no-write` to print without touching this file.
 
