@@ -149,3 +149,11 @@ def test_a_copy_answers_while_the_database_is_unreachable(
     (tmp_path / "new").mkdir()
     with pytest.raises(CatalogUnreachableError, match="holds no copy of it yet"):
         open_catalog(Home(tmp_path / "new"), url=gone)
+
+
+def test_an_in_memory_home_keeps_its_copy_in_memory(pg_catalog_url: str) -> None:
+    replica = open_catalog(Home(None), url=pg_catalog_url)
+    assert isinstance(replica, ReplicaCatalog) and replica.mirror.path is None
+    replica.register_batch([make_entry("A")])
+    assert replica.get("A").id == "A" and replica.snapshot(["A"]).change_number == 1
+    replica.close()
