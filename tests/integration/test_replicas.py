@@ -4,11 +4,18 @@ shared catalog. (The fault drills are in test_replica_faults.py.)"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import re
+import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -125,3 +132,62 @@ def test_catalog_settings_are_checked(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match=r"unknown key 'catalog\.host'"):
         settings_from_mapping({"catalog": {"host": "db"}})
     assert settings_from_mapping({"catalog": {"url": "postgresql://db/cat"}}).catalog.url
+
+
+@pytest.mark.real_model
+def test_a_served_replica_answers_a_write_made_elsewhere(
+    pg_catalog_url: str, tmp_path: Path, example_home: Path
+) -> None:
+    """``lgent --catalog URL serve --http``: a write through another replica reaches its answers."""
+    server_home = tmp_path / "served"
+    (server_home / "indexes" / "semantic").mkdir(parents=True)
+    cache = example_home / "indexes" / "semantic" / "embeddings.sqlite"
+    shutil.copy(cache, server_home / "indexes" / "semantic" / "embeddings.sqlite")
+
+    async def load() -> None:
+        async with LGent.open(
+            tmp_path / "w", catalog=pg_catalog_url, embedder=HashingEmbedder()
+        ) as w:
+            await w.load(FIXTURES)
+
+    asyncio.run(load())
+    log = tmp_path / "serve.log"
+    command = [sys.executable, "-m", "lgent.cli", "--home", str(server_home)]
+    command += ["--catalog", pg_catalog_url, "serve", "--http", "--port", "0"]
+    with log.open("w") as errors:
+        server = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while not (found := re.search(r"Uvicorn running on (http://\S+)", log.read_text())):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        with httpx.Client(base_url=found.group(1), timeout=60) as client:
+
+            def answer(query: str) -> tuple[list[str], list[str]]:
+                response = client.post("/query", json={"query": query, "limit": 5})
+                response.raise_for_status()
+                body = response.json()
+                return [r["id"] for r in body["results"]], body["warnings"]
+
+            assert answer("NewsParser")[0]
+
+            async def write() -> None:
+                async with LGent.open(
+                    tmp_path / "w", catalog=pg_catalog_url, embedder=HashingEmbedder()
+                ) as w:
+                    await w.register(make_entry("ZebraCounter", description="counts stripes"))
+
+            asyncio.run(write())
+            deadline = time.monotonic() + 15
+            while (found_ids := answer("ZebraCounter"))[0][:1] != ["ZebraCounter"]:
+                assert time.monotonic() < deadline, found_ids
+                time.sleep(0.05)
+            assert found_ids[1] == []
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
