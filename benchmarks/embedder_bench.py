@@ -41,7 +41,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -59,7 +59,10 @@ LABELS = {
     "st-onnx-fp32": "sentence-transformers ONNX backend (fp32)",
     "st-onnx-int8": "sentence-transformers ONNX backend (int8, avx512_vnni)",
 }
-EMBEDDER_SETTING = {"torch": "sentence-transformers", "onnx": "onnx"}
+EMBEDDER_SETTING: dict[str, Literal["sentence-transformers", "onnx"]] = {
+    "torch": "sentence-transformers",
+    "onnx": "onnx",
+}
 FIDELITY_MIN = 0.99
 THROUGHPUT_GAIN = 1.4
 
@@ -96,9 +99,9 @@ def run_worker(system: str, python: str, job: dict[str, Any], work: Path) -> dic
     job_file.write_text(json.dumps(job), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
     spawned_at = time.time()
+    command = ["-m", "benchmarks.embedder_worker", system, str(job_file), str(result_file)]
     done = subprocess.run(
-        [python, "-m", "benchmarks.embedder_worker", system, str(job_file), str(result_file)]
-        + [repr(spawned_at)],
+        [python, *command, repr(spawned_at)],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -137,7 +140,7 @@ def measure(
 
 def labeled_quality(system: str) -> dict[str, float]:
     """nDCG@10 over all labeled queries (semantic brain alone, fused) and semantic intents."""
-    settings = Settings(semantic=SemanticSettings(embedder=EMBEDDER_SETTING[system]))  # type: ignore[arg-type]
+    settings = Settings(semantic=SemanticSettings(embedder=EMBEDDER_SETTING[system]))
     per = asyncio.run(quality.evaluate(settings, quality.load_queries(), ("semantic", "fused")))
     out: dict[str, float] = {}
     for sys_name in ("semantic", "fused"):

@@ -35,8 +35,10 @@ def make_system(system: str, job: dict[str, Any]) -> tuple[Encode, Encode]:
         from lgent.brains.semantic.embedder_choice import configured_embedder
         from lgent.config import SemanticSettings
 
-        kind = "sentence-transformers" if system == "torch" else "onnx"
-        embedder = configured_embedder(SemanticSettings(embedder=kind))
+        settings = SemanticSettings(
+            embedder="sentence-transformers" if system == "torch" else "onnx"
+        )
+        embedder = configured_embedder(settings)
         return embedder.embed_batch, embedder.embed_batch
     if system in ST_ONNX_FILES:
         from sentence_transformers import SentenceTransformer
