@@ -89,7 +89,7 @@ def test_missing_runtime_is_an_actionable_error(
 
 
 def test_missing_files_are_errors_that_name_them(tmp_path: Path) -> None:
-    with pytest.raises(ModelUnavailableError, match="nowhere.onnx does not exist"):
+    with pytest.raises(ModelUnavailableError, match=r"nowhere\.onnx does not exist"):
         OnnxEmbedder(model_file=tmp_path / "nowhere.onnx")
     (tmp_path / "model.onnx").write_bytes(b"x")
     with pytest.raises(ModelUnavailableError, match=r"no tokenizer.json in .*empty"):

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 from lgent.brains.semantic.brain import SemanticBrain
-from tests.brains.semantic.conftest import RealEmbedder
 from lgent.config import SemanticSettings
-from tests.brains.semantic.conftest import entry
+from tests.brains.semantic.conftest import RealEmbedder, entry
 
 pytestmark = pytest.mark.real_model
 
