@@ -41,7 +41,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +49,7 @@ from benchmarks import quality
 from benchmarks.harness import pypi, runner, synthetic
 from benchmarks.semantic_bench import intents
 from lgent.brains.semantic.text import entry_text
-from lgent.config import SemanticSettings, Settings
+from lgent.config import EmbedderName, SemanticSettings, Settings
 from lgent.models import CatalogEntry
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ LABELS = {
     "st-onnx-fp32": "sentence-transformers ONNX backend (fp32)",
     "st-onnx-int8": "sentence-transformers ONNX backend (int8, avx512_vnni)",
 }
-EMBEDDER_SETTING: dict[str, Literal["sentence-transformers", "onnx"]] = {
+EMBEDDER_SETTING: dict[str, EmbedderName] = {
     "torch": "sentence-transformers",
     "onnx": "onnx",
 }

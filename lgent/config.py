@@ -60,7 +60,8 @@ class KeywordSettings:
             )
 
 
-EMBEDDERS = ("auto", "onnx", "sentence-transformers")
+EmbedderName = Literal["auto", "onnx", "sentence-transformers"]
+EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers")
 """The values of ``semantic.embedder``."""
 
 DEFAULT_HNSW_THRESHOLD = 20_000
@@ -86,7 +87,7 @@ class SemanticSettings:
     """
 
     model_path: str | None = None
-    embedder: Literal["auto", "onnx", "sentence-transformers"] = "auto"
+    embedder: EmbedderName = "auto"
     text_mode: Literal["plain", "weighted"] = "plain"
     threshold: float = 0.2
     hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD

