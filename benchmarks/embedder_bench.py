@@ -48,6 +48,7 @@ import numpy as np
 from benchmarks import quality
 from benchmarks.harness import pypi, runner, synthetic
 from benchmarks.semantic_bench import intents
+from lgent.brains.semantic.embedder_choice import configured_embedder
 from lgent.brains.semantic.text import entry_text
 from lgent.config import EmbedderName, SemanticSettings, Settings
 from lgent.models import CatalogEntry
@@ -138,6 +139,25 @@ def measure(
     return runs
 
 
+def paired_throughput(texts: list[str], chunk: int = 250) -> dict[str, float]:
+    """Texts/s of the two L-gent embedders in this process, taking turns chunk by chunk (the
+    order alternating), so load from other work on the machine hits both alike."""
+    systems = {
+        name: configured_embedder(SemanticSettings(embedder=setting))
+        for name, setting in EMBEDDER_SETTING.items()
+    }
+    for embedder in systems.values():
+        embedder.embed_batch(texts[:64])  # load, warm up
+    seconds = dict.fromkeys(systems, 0.0)
+    names = list(systems)
+    for i, start in enumerate(range(0, len(texts), chunk)):
+        for name in names if i % 2 == 0 else names[::-1]:
+            with runner.Timer() as t:
+                systems[name].embed_batch(texts[start : start + chunk])
+            seconds[name] += t.seconds
+    return {name: len(texts) / s for name, s in seconds.items()}
+
+
 def labeled_quality(system: str) -> dict[str, float]:
     """nDCG@10 over all labeled queries (semantic brain alone, fused) and semantic intents."""
     settings = Settings(semantic=SemanticSettings(embedder=EMBEDDER_SETTING[system]))
@@ -206,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "cold start s (median)",
             "query p50 ms",
             "query p99 ms",
-            "texts/s (median)",
+            "texts/s (own process, median)",
             "min cosine to torch",
             "mean cosine",
             "texts < 0.99",
@@ -238,13 +258,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             "yes" if "torch" in got.heavy else "no",
         )
     before, after = summary["torch"], summary["onnx"]
+    paired = paired_throughput(texts)
+    gain = paired["onnx"] / paired["torch"]
     lines = [
         f"{len(texts):,} entry texts (plain mode, `entry_text`) of {corpus} for throughput and "
         f"fidelity; {len(queries)} single queries per round (the {len(quality.load_queries())} "
         "labeled queries of the example catalog, then synthetic intents), after 10 warm-up "
         f"queries; {args.rounds} rounds, each system in a new process per round, order "
         "alternating. Cold start: from starting the process to the first query vector. "
-        "Batches of 32; percentiles over all rounds' queries.",
+        "Batches of 32; percentiles over all rounds' queries. The throughput check times the "
+        "two L-gent embedders in one process, taking turns every 250 texts.",
         "",
         table.markdown(),
     ]
@@ -257,9 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"(min {after['min_cos']:.4f} over {len(texts):,})",
         ),
         verdict(
-            after["rate"] >= THROUGHPUT_GAIN * before["rate"],
-            f"throughput {after['rate'] / before['rate']:.2f}x torch's "
-            f"(target >= {THROUGHPUT_GAIN}x)",
+            gain >= THROUGHPUT_GAIN,
+            f"throughput {gain:.2f}x torch's, taking turns in one process ({paired['torch']:.1f} "
+            f"-> {paired['onnx']:.1f} texts/s over the {len(texts):,} texts; target >= "
+            f"{THROUGHPUT_GAIN}x)",
         ),
         f"- query encoding p50 {before['p50']:.2f} -> {after['p50']:.2f} ms "
         f"({before['p50'] / after['p50']:.2f}x), p99 {before['p99']:.2f} -> {after['p99']:.2f} ms; "
