@@ -20,9 +20,11 @@ from cachetools import TTLCache
 
 from lgent import limits
 from lgent.brains.base import Brain
+from lgent.catalog.backends import open_catalog
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.loaders import Progress, read_path
-from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
+from lgent.catalog.protocol import Catalog
+from lgent.catalog.records import BatchResult, Change, EntryFilter
 from lgent.config import Settings, load_settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
@@ -65,7 +67,7 @@ class LGent:
     def __init__(
         self,
         home: Home,
-        store: CatalogStore,
+        store: Catalog,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
@@ -124,7 +126,7 @@ class LGent:
         layout = Home(None if home is None else Path(home))
         layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
-        return cls(layout, CatalogStore(layout.catalog_db), chosen, embedder, progress)
+        return cls(layout, open_catalog(layout), chosen, embedder, progress)
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)

@@ -18,7 +18,7 @@ from lgent.models import BrainHit, CatalogEntry, QueryResponse
 if TYPE_CHECKING:
     from lgent.brains.base import Brain
     from lgent.brains.graph.compose import CompositionPath
-    from lgent.catalog.store import BatchResult
+    from lgent.catalog.records import BatchResult
     from lgent.lgent import BrainName, LGent
 
 BRAINS = ("keyword", "semantic", "graph")

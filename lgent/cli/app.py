@@ -191,7 +191,7 @@ def list_(
     as_json: JsonOpt = False,
 ) -> None:
     """List artifacts (latest versions), filtered."""
-    from lgent.catalog.store import EntryFilter
+    from lgent.catalog.records import EntryFilter
     from lgent.models import EntityType, Status
 
     _check_choice("--type", entity_type, [e.value for e in EntityType])

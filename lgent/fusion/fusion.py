@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.graph.query import Composition, TypeQuery
-from lgent.catalog.store import Snapshot
+from lgent.catalog.records import Snapshot
 from lgent.config import FusionSettings
 from lgent.errors import LGentError
 from lgent.fusion.classify import Classification, classify
