@@ -23,7 +23,9 @@ over the labeled queries of the example catalog and synthetic intents), batch th
 entry texts built as the semantic brain builds them (``entry_text``) from the PyPI corpus, and
 fidelity: the cosine of each text's vector to the torch model's. The two L-gent embedders are
 also scored on the labeled queries (``benchmarks.quality``: nDCG@10 of the semantic brain alone
-and of fused ``LGent.query``). ``--venvs before=PATH after=PATH`` adds each folder's size.
+and of fused ``LGent.query``). ``--fused SIZE`` adds the fused query latency of
+``benchmarks.fusion_bench`` at SIZE entries with each; ``--venvs before=PATH after=PATH`` adds
+each folder's size.
 Writes the ``Query-time embedder`` section of docs/benchmarks.md.
 """
 
@@ -45,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import quality
+from benchmarks import fusion_bench, quality
 from benchmarks.harness import pypi, runner, synthetic
 from benchmarks.semantic_bench import intents
 from lgent.brains.semantic.embedder_choice import configured_embedder
@@ -171,6 +173,27 @@ def labeled_quality(system: str) -> dict[str, float]:
     return out
 
 
+def fused_latency(size: int, n_queries: int) -> str:
+    """``benchmarks.fusion_bench`` on its ``size``-entry home with each embedder, torch first
+    (switching embedder rebuilds the semantic index, embedding every entry again)."""
+    home = fusion_bench.build_home(size)
+    table = runner.Table(["embedder", "operation", "n", "p50 ms", "p95 ms", "p99 ms", "max ms"])
+    for name, setting in EMBEDDER_SETTING.items():
+        with runner.Timer() as t:
+            rows = asyncio.run(fusion_bench.measure(home, n_queries, setting))
+        print(f"fusion_bench with {name}: {t.seconds:.0f} s, semantic index rebuilt included")
+        for operation, stats, _, _ in rows:
+            if operation.startswith(("fused query, uncached", "... of which free text")):
+                table.add(
+                    LABELS[name], operation, stats.n, stats.p50, stats.p95, stats.p99, stats.max
+                )
+    return (
+        f"Fused queries at {size:,} synthetic entries (`fusion_bench.measure` on "
+        f"`.bench/fusion-{size}`, {n_queries} uncached queries cycling through its six kinds; "
+        "free text is the kind that always embeds the query):\n\n" + table.markdown()
+    )
+
+
 def du_mib(path: Path) -> float:
     out = subprocess.run(["du", "-sm", str(path)], capture_output=True, text=True, check=True)
     return float(out.stdout.split()[0])
@@ -190,6 +213,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--st-onnx-python", help="an interpreter with sentence-transformers[onnx]")
     parser.add_argument("--st-onnx-model", help="a folder exported by that backend (onnx/...)")
     parser.add_argument("--no-quality", action="store_true", help="skip the labeled queries")
+    parser.add_argument(
+        "--fused",
+        type=int,
+        default=0,
+        metavar="SIZE",
+        help="also run fusion_bench's queries at SIZE entries with each embedder",
+    )
+    parser.add_argument("--fused-queries", type=int, default=600)
     parser.add_argument(
         "--venvs", nargs="*", default=[], metavar="LABEL=PATH", help="report these folders' size"
     )
@@ -303,6 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             qt.markdown(),
         ]
         checks.append(verdict(diff <= 0.005, f"fused nDCG@10 within 0.005 of torch's ({diff:.4f})"))
+    if args.fused:
+        lines += ["", fused_latency(args.fused, args.fused_queries)]
     if args.venvs:
         vt = runner.Table(["virtual environment", "du -s MiB"], digits=0)
         for item in args.venvs:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -178,3 +179,16 @@ def test_switching_embedder_rebuilds_and_reuses_no_vector(tmp_path: Path) -> Non
         want = [(h.id, round(h.score, 5)) for h in fresh.search(query, threshold=-1)]
         assert got == want
     reopened.close()
+
+
+@pytest.mark.real_model
+def test_threads_loading_and_embedding_at_once_get_the_same_vectors() -> None:
+    """The first calls race to load (one load happens) and then run at once, as an index build on
+    the writer thread and queries on the embedding thread do."""
+    embedder = OnnxEmbedder()
+    texts = [f"tool number {i} that parses {'pdf ' * (i % 7)}files" for i in range(40)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda i: embedder.embed_batch(texts[i:]), range(8)))
+    alone = embedder.embed_batch(texts)
+    for i, got in enumerate(results):
+        np.testing.assert_allclose(got, alone[i:], atol=1e-5)
