@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lgent.brains.defaults import default_registry
+from lgent.brains.registry import BrainRegistry, BrainSpec
 from lgent.catalog.backends import open_catalog
 from lgent.catalog.records import Finding
 from lgent.errors import CatalogCorruptError, LGentError
@@ -19,8 +21,9 @@ Check = Finding
 """One finding: what was checked, how it went, and the repair when it did not."""
 
 
-def check_home(root: Path) -> list[Check]:
-    """Every check for the home at ``root`` (which must exist)."""
+def check_home(root: Path, registry: BrainRegistry | None = None) -> list[Check]:
+    """Every check for the home at ``root``: the catalog, then each brain of ``registry``
+    (default: the brains L-gent ships) that keeps an index on disk."""
     home = Home(root)
     db = home.catalog_db
     assert db is not None
@@ -53,19 +56,20 @@ def check_home(root: Path) -> list[Check]:
         return [Check("catalog", "fail", str(err), restore)]
     finally:
         catalog.close()
-    for brain in ("keyword", "semantic"):
-        index_dir = home.index_dir(brain)
+    for spec in registry if registry is not None else default_registry():
+        index_dir = home.index_dir(spec.name)
         assert index_dir is not None
-        checks.append(_index_check(brain, index_dir, number, root))
-    checks.append(
-        Check("graph index", "ok", "kept in memory and rebuilt from the catalog on first use")
-    )
+        if spec.index_files is None:
+            message = "kept in memory and rebuilt from the catalog on first use"
+            checks.append(Check(f"{spec.name} index", "ok", message))
+        else:
+            checks.append(_index_check(spec, index_dir, number, root))
     return checks
 
 
-def _index_check(brain: str, index_dir: Path, catalog_number: int, root: Path) -> Check:
-    name = f"{brain} index"
-    fix = f"lgent --home {root} reindex --brain {brain}"
+def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, root: Path) -> Check:
+    name = f"{spec.name} index"
+    fix = f"lgent --home {root} reindex --brain {spec.name}"
     manifest_path = index_dir / "manifest.json"
     if not manifest_path.exists():
         return Check(name, "warn", "not built yet (built on first use)", fix)
@@ -91,14 +95,8 @@ def _index_check(brain: str, index_dir: Path, catalog_number: int, root: Path) -
             f"reflects change {stamped} of {catalog_number}; it catches up on next use",
             fix,
         )
-    missing = [f for f in _generation_files(manifest) if not (index_dir / f).exists()]
+    files = spec.index_files(manifest) if spec.index_files is not None else []
+    missing = [f for f in files if not (index_dir / f).exists()]
     if missing:
         return Check(name, "fail", f"files missing: {', '.join(missing)}", fix)
     return Check(name, "ok", f"current at change number {stamped}")
-
-
-def _generation_files(manifest: dict[str, object]) -> list[str]:
-    generation = manifest.get("generation")
-    if not isinstance(generation, str):
-        return []
-    return [f"vectors-{generation}.faiss", f"ids-{generation}.json", f"entries-{generation}.json"]

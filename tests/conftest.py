@@ -20,6 +20,18 @@ if TYPE_CHECKING:
     from lgent.brains.semantic.embedders import Embedder
 
 REPO = Path(__file__).resolve().parent.parent
+MODEL_FIXTURES = frozenset({"real_embedder", "example_home", "open_example"})
+"""Fixtures that load the real model: a test that uses one is marked ``real_model``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that loads the real model (through a fixture) as ``real_model``, so
+    ``pytest -m "not real_model"`` runs without it (tests/test_model_free.py checks that)."""
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.real_model)
+
+
 FIXTURES = REPO / "catalog_fixtures"
 
 
