@@ -111,6 +111,7 @@ def _tokenizer_copy(target: Path, tokenizer_json: str | None = None) -> Path:
     return target
 
 
+@pytest.mark.real_model  # loads onnxruntime, which the model-free run refuses
 def test_a_corrupt_model_file_raises_model_unavailable(tmp_path: Path) -> None:
     broken = tmp_path / "model.onnx"
     broken.write_bytes(b"\x08\x07 this is not a protobuf of a model")
@@ -120,6 +121,7 @@ def test_a_corrupt_model_file_raises_model_unavailable(tmp_path: Path) -> None:
         embedder.embed_batch(["hello"])
 
 
+@pytest.mark.real_model  # loads onnxruntime, which the model-free run refuses
 def test_a_corrupt_tokenizer_raises_model_unavailable(tmp_path: Path) -> None:
     folder = _tokenizer_copy(tmp_path / "tok", tokenizer_json='{"version": "1.0", "model": 7}')
     embedder = OnnxEmbedder(tokenizer_dir=folder)
