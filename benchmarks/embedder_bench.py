@@ -335,7 +335,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         checks.append(verdict(diff <= 0.005, f"fused nDCG@10 within 0.005 of torch's ({diff:.4f})"))
     if args.fused:
-        lines += ["", fused_latency(args.fused, args.fused_queries)]
+        try:
+            lines += ["", fused_latency(args.fused, args.fused_queries)]
+        except Exception as err:  # report the rest of the run, and say what failed
+            lines += ["", f"Fused latency not measured: {type(err).__name__}: {err}."]
     if args.venvs:
         vt = runner.Table(["virtual environment", "du -s MiB"], digits=0)
         for item in args.venvs:

@@ -125,7 +125,7 @@ async def measure(home: Path, n_queries: int, embedder: EmbedderName = "auto") -
         for name in ("keyword", "graph", "semantic"):
             with runner.Timer() as t:
                 report = (await lg.reindex([name]))[0] if name == "graph" else None
-                await asyncio.to_thread(getattr(lg, f"{name}_brain"))
+                await asyncio.to_thread(lg.brain, name)
             note = f"{report.upserts} artifacts" if report else ""
             print(f"{name} brain ready in {t.seconds:.1f} s {note}")
         qs = queries(lg, rng, n_queries)
