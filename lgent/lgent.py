@@ -430,6 +430,8 @@ class LGent:
         report.result = self.store.register_batch(batch.entries, batch.types)
         report.files = batch.files
         report.skipped = batch.skipped
+        report.rejected = batch.rejected
+        report.warnings = [*batch.warnings, *report.warnings]
         return report
 
     async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:

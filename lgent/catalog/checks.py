@@ -19,18 +19,20 @@ from lgent.errors import LoadError, TypeCycleError
 from lgent.models import CatalogEntry, TypeDecl
 
 if TYPE_CHECKING:
-    from lgent.catalog.loaders import Located
+    from lgent.catalog.readers.base import Located
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 
 
 @dataclass(slots=True)
 class BatchReport:
-    """The outcome of a load: store counts, files read and skipped, warnings."""
+    """The outcome of a load: store counts, files read, skipped and rejected, warnings."""
 
     result: BatchResult = field(default_factory=BatchResult)
     files: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    """Sources left out whole for a problem (ecosystem formats), each with the problem."""
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +40,7 @@ class BatchReport:
             **self.result.to_dict(),
             "files": self.files,
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "rejected": [{"path": p, "reason": r} for p, r in self.rejected],
             "warnings": self.warnings,
         }
 
@@ -114,7 +117,7 @@ def _locations(located: Sequence[Located] | None) -> dict[str, str]:
     places: dict[str, str] = {}
     for item in located or ():
         if isinstance(item.record, TypeDecl):
-            places.setdefault(item.record.type, f"{item.source}:{item.line}")
+            places.setdefault(item.record.type, item.place)
     return places
 
 
