@@ -26,6 +26,7 @@ from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
 from lgent.config import Settings, load_settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
+from lgent.ids import normalise_id
 from lgent.indexing import BuildProgress, SyncReport, sync
 from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.models import (
@@ -435,14 +436,15 @@ class LGent:
         return report
 
     async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
-        """The latest version of an artifact (or ``version``). Raises NotFoundError."""
+        """The latest version of an artifact (or ``version``). Raises NotFoundError. A real-world
+        id (``Ant Design Components``) is looked up by its stable form (``lgent.ids``)."""
         as_text(artifact_id, "artifact_id")
         if version is not None:
             as_text(version, "version")
-        return await self._read(self.store.get, artifact_id, version)
+        return await self._read(self.store.get, stable_id(artifact_id), version)
 
     async def versions(self, artifact_id: str) -> list[str]:
-        return await self._read(self.store.versions, artifact_id)
+        return await self._read(self.store.versions, stable_id(artifact_id))
 
     async def remove(self, artifact_id: str, version: str | None = None) -> int:
         """Remove an artifact (all versions, or one). Raises NotFoundError."""
@@ -467,6 +469,11 @@ class LGent:
 
     async def changes_since(self, seq: int) -> list[Change]:
         return await self._read(self.store.changes_since, seq)
+
+
+def stable_id(artifact_id: str) -> str:
+    """``artifact_id`` as the catalog stores it: itself if valid, else its normal form."""
+    return normalise_id(artifact_id) or artifact_id
 
 
 def check_query(query: str, limit: int) -> None:

@@ -14,13 +14,12 @@ from enum import StrEnum
 from typing import Any, Self
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lgent import limits
 from lgent.errors import FieldProblem, ValidationError
-from lgent.versions import is_semver
+from lgent.ids import ID_RE, normalise_id
 
-ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/+\-]*$")
 PLAIN_TYPE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 TYPE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*(\[[A-Za-z0-9_.\-\[\], ]+\])?$")
 # Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose.
@@ -58,6 +57,7 @@ class RelationType(StrEnum):
     FORGED_BY = "forged_by"
     IMPLEMENTS = "implements"
     SIMILAR_TO = "similar_to"
+    PART_OF = "part_of"
 
 
 def _check_text(value: str, *, multiline: bool) -> str:
@@ -127,6 +127,8 @@ class Relation(_Model):
     @classmethod
     def _target_is_id(cls, value: str) -> str:
         if not ID_RE.match(value):
+            value = normalise_id(value) or value
+        if not ID_RE.match(value):
             raise ValueError(f"{value!r} is not a valid artifact id")
         return value
 
@@ -152,6 +154,20 @@ class CatalogEntry(_Model):
     execution: Execution | None = None
     relations: tuple[Relation, ...] = Field(default=(), max_length=limits.MAX_RELATIONS)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _real_world_id(cls, data: Any) -> Any:
+        """An id such as ``Ant Design Components`` becomes its stable normal form
+        (``lgent.ids``); the original is kept as the name when no name is given."""
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            original = data["id"].strip()
+            stable = "" if ID_RE.match(original) else normalise_id(original)
+            if stable and stable != original:
+                data = {**data, "id": stable}
+                if not data.get("name"):
+                    data["name"] = original
+        return data
+
     @field_validator("id")
     @classmethod
     def _valid_id(cls, value: str) -> str:
@@ -172,12 +188,23 @@ class CatalogEntry(_Model):
     def _clean_description(cls, value: str) -> str:
         return _check_text(value, multiline=True)
 
+    @field_validator("version", mode="before")
+    @classmethod
+    def _version_text(cls, value: Any) -> Any:
+        """Any version text (``lgent.versions`` orders it); a number (``1.2`` in YAML) is read as
+        the text it was written as."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        return value
+
     @field_validator("version")
     @classmethod
-    def _semver(cls, value: str) -> str:
-        if not is_semver(value):
-            raise ValueError(f"{value!r} is not a semantic version (expected MAJOR.MINOR.PATCH)")
-        return value
+    def _version(cls, value: str) -> str:
+        if not value:
+            raise ValueError("is empty")
+        if len(value) > limits.MAX_VERSION_LENGTH:
+            raise ValueError(f"is longer than {limits.MAX_VERSION_LENGTH} characters")
+        return _check_text(value, multiline=False)
 
     @field_validator("keywords", "contracts")
     @classmethod

@@ -614,6 +614,8 @@ class GraphBrain:
             "implements": list(bfs(artifact_id, g.outgoing("implements"), 1)),
             "implementers": g.implementers(artifact_id),
             "similar": g.similar(artifact_id),
+            "part_of": list(bfs(artifact_id, g.outgoing("part_of"), 1)),
+            "parts": list(bfs(artifact_id, g.incoming("part_of"), 1)),
         }
 
     @_locked
