@@ -9,7 +9,6 @@ target is registered).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -17,11 +16,10 @@ from typing import TYPE_CHECKING, Any
 from lgent.catalog.store import BatchResult, CatalogStore
 from lgent.errors import LoadError, TypeCycleError
 from lgent.models import CatalogEntry, TypeDecl
+from lgent.typeexpr import type_names
 
 if TYPE_CHECKING:
     from lgent.catalog.readers.base import Located
-
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 
 
 @dataclass(slots=True)
@@ -43,11 +41,6 @@ class BatchReport:
             "rejected": [{"path": p, "reason": r} for p, r in self.rejected],
             "warnings": self.warnings,
         }
-
-
-def type_names(expr: str) -> list[str]:
-    """Every type name inside a (possibly parametric) type expression: ``List[PDF]`` -> List, PDF."""
-    return _NAME_RE.findall(expr)
 
 
 def check_batch(

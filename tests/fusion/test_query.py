@@ -8,7 +8,7 @@ import pytest
 
 from lgent import ConstraintError, LGent, QueryContext, QuerySyntaxError, QueryType
 from lgent.brains.graph.query import Composition, TypeQuery
-from lgent.brains.keyword.analysis import type_tokens
+from lgent.brains.keyword.typefields import type_tokens
 from lgent.brains.semantic.embedders import Embedder
 from lgent.errors import QueryError
 from lgent.fusion.classify import classify

@@ -43,10 +43,10 @@ from lgent.brains.graph.query import (
     parse_graph_query,
     unknown_names,
 )
-from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import NotFoundError, TypeLatticeError
 from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
+from lgent.typeexpr import canonical
 
 T = TypeVar("T")
 

@@ -33,10 +33,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import FieldProblem, NotFoundError, TypeLatticeError, ValidationError
 from lgent.limits import MAX_LIMIT
+from lgent.typeexpr import canonical
 
 Direction = Literal["downstream", "upstream"]
 MAX_PATH_LENGTH = 10

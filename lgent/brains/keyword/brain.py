@@ -196,7 +196,7 @@ class KeywordBrain:
             ("entity_type", [v.value for v in filters.entity_type]),
             ("status", [v.value for v in filters.status]),
             ("execution", [v.value for v in filters.execution]),
-            ("author", [v.lower() for v in filters.author]),
+            ("author", sorted(filters.author_keys)),
         ):
             if values:
                 allowed = tantivy.Query.term_set_query(schema, index_field, values)

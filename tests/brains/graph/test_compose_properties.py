@@ -14,8 +14,8 @@ from lgent.brains.graph.compose import (
     find_compatible,
     find_paths,
 )
-from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
+from lgent.typeexpr import canonical
 
 NAMES = ["T0", "T1", "T2", "T3", "T4"]
 TYPES = [*NAMES, "L[T0]", "L[T2]", "L", "Any", "Zed"]
