@@ -249,6 +249,9 @@ class TypeDecl(_Model):
     type: str = Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)
     subtype_of: tuple[str, ...] = ()
     params: int = Field(default=0, ge=0, le=8)
+    primitive: bool | None = None
+    """True for a primitive (``json.string``...): composition never chains two artifacts
+    through it, though an explicit requirement may name it."""
     description: str = Field(default="", max_length=limits.MAX_DESCRIPTION_LENGTH)
 
     @field_validator("type")

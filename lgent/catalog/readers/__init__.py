@@ -18,8 +18,9 @@ def _reader_classes() -> list[type[Reader]]:
     from lgent.catalog.readers.jsonl import JsonlReader
     from lgent.catalog.readers.manifest import ManifestReader
     from lgent.catalog.readers.markdown import MarkdownReader
+    from lgent.catalog.readers.mcp import McpReader
 
-    return [JsonlReader, MarkdownReader, ManifestReader]
+    return [McpReader, JsonlReader, MarkdownReader, ManifestReader]
 
 
 class ReaderRegistry:
