@@ -194,6 +194,10 @@ def _read_file(
     except LGentError as err:  # a reader may also give up with one typed error
         ctx.problem(err)
         records = []
+    if reader.skips_bad_sources and not found:
+        clash = _clash(records, batch)
+        if clash is not None:
+            found.append(clash)
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         batch.rejected.append((source, f"{found[0]}{more}"))
@@ -229,6 +233,18 @@ def _ignored(rel: str, is_dir: bool, patterns: list[str]) -> bool:
         if fnmatch.fnmatch(target, pat):
             return True
     return False
+
+
+def _clash(records: list[Located], batch: LoadedBatch) -> LoadError | None:
+    """A source whose artifact ids another source of the batch already holds is left out."""
+    held = {r.record.id: r.source for r in batch.records if isinstance(r.record, CatalogEntry)}
+    for item in records:
+        if isinstance(item.record, CatalogEntry) and item.record.id in held:
+            return LoadError(
+                f"id {item.record.id!r} is also read from {held[item.record.id]}",
+                source=item.source,
+            )
+    return None
 
 
 def _check_duplicates(batch: LoadedBatch, problems: _Problems) -> None:

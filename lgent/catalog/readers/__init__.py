@@ -19,8 +19,9 @@ def _reader_classes() -> list[type[Reader]]:
     from lgent.catalog.readers.manifest import ManifestReader
     from lgent.catalog.readers.markdown import MarkdownReader
     from lgent.catalog.readers.mcp import McpReader
+    from lgent.catalog.readers.openapi import OpenApiReader
 
-    return [McpReader, JsonlReader, MarkdownReader, ManifestReader]
+    return [McpReader, OpenApiReader, JsonlReader, MarkdownReader, ManifestReader]
 
 
 class ReaderRegistry:

@@ -99,7 +99,7 @@ class McpReader:
                     )
                 )
                 continue
-            tool_id = f"{server_id}/{stable(tool['name'], 'tool name', doc, where)}"
+            tool_id = stable(f"{server_id}/{tool['name']}", "tool name", doc, where)
             if tool_id in seen:
                 ctx.warn(
                     f"{doc.source}#{where}: tool {tool['name']!r} listed twice; kept the first"

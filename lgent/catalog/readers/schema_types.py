@@ -73,8 +73,9 @@ def type_name_part(text: str) -> str:
     """``text`` as a piece of a type name: ASCII letters, digits and ``_ . -`` only, starting with
     a letter or ``_``; a short hash is added when characters had to be replaced, so two names that
     differ only there stay apart."""
-    safe = _UNSAFE.sub("_", text).strip("_.-") or "_"
-    if safe != text:
+    plain = text.replace("/", "_").replace(":", "_")
+    safe = _UNSAFE.sub("_", plain).strip("_.-") or "_"
+    if safe != plain:
         safe = f"{safe}_{hashlib.sha256(text.encode('utf-8')).hexdigest()[:6]}"
     return safe if safe[0].isalpha() or safe[0] == "_" else f"_{safe}"
 
@@ -183,7 +184,7 @@ class SchemaTyper:
             if not ref.startswith("#"):
                 self.warn(f"{at}: external $ref {ref!r} is not followed; no type")
                 return None
-            target = _resolve(self.document, ref)
+            target = resolve_ref(self.document, ref)
             if target is _MISSING:
                 self.warn(f"{at}: $ref {ref!r} points to nowhere; no type")
                 return None
@@ -246,7 +247,7 @@ class _Missing:
 _MISSING: Any = _Missing()
 
 
-def _resolve(document: Any, ref: str) -> Any:
+def resolve_ref(document: Any, ref: str) -> Any:
     """The value a local ``#/a/b`` reference points at, or ``_MISSING``."""
     if ref == "#":
         return document
