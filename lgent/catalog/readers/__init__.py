@@ -15,13 +15,23 @@ from lgent.errors import LoadError
 
 
 def _reader_classes() -> list[type[Reader]]:
+    from lgent.catalog.readers.a2a import A2aReader
     from lgent.catalog.readers.jsonl import JsonlReader
     from lgent.catalog.readers.manifest import ManifestReader
     from lgent.catalog.readers.markdown import MarkdownReader
     from lgent.catalog.readers.mcp import McpReader
+    from lgent.catalog.readers.openai_tools import OpenAiToolsReader
     from lgent.catalog.readers.openapi import OpenApiReader
 
-    return [McpReader, OpenApiReader, JsonlReader, MarkdownReader, ManifestReader]
+    return [
+        McpReader,
+        OpenApiReader,
+        A2aReader,
+        OpenAiToolsReader,
+        JsonlReader,
+        MarkdownReader,
+        ManifestReader,
+    ]
 
 
 class ReaderRegistry:
