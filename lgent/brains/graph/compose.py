@@ -15,6 +15,13 @@ bottleneck table (numpy, types x types) bounds the best health any completion ca
 A branch-and-bound depth-first search, one path length at a time, expands artifacts best bound
 first and cuts every branch whose bound (health, then ids) cannot beat the k-th best path found.
 
+Only structural types chain: two artifacts are never linked through a *primitive* type (see
+``TypeLattice.is_primitive``: ``json.string``, ``List[json.integer]``...), since every tool taking a
+string would otherwise follow every tool giving one. A primitive still matches where a caller names
+it: a path's source and target, ``matching`` (the resolver's requirement) and the type queries
+"what accepts / produces X"; ``find_compatible`` from an artifact and every link inside a path
+do not use it.
+
 Artifacts without an input (or output) type never appear in paths. Types that break the
 lattice's arity rules match nothing; ``CompositionIndex.problems()`` lists them.
 """
@@ -303,9 +310,10 @@ class CompositionIndex:
         self._fits: dict[str, BoolArray] = {}  # any type -> output types that are subtypes
         self._groups: dict[int, _Group] = {}  # input type -> its artifacts with an output
         self._children: dict[str, _Children] = {}  # state type -> artifacts accepting it
-        self._bounds: dict[tuple[str, bool], list[FloatArray]] = {}
+        self._bounds: dict[tuple[str, bool, bool], list[FloatArray]] = {}
         self._reaches: dict[tuple[str, bool], list[FloatArray]] = {}
         self._sparse: dict[bool, _Sparse] = {}  # include_unusable -> the tables as index arrays
+        self._chainable: BoolArray | None = None  # output types a link may carry (not primitive)
         for sig in signatures:
             self.add(sig)
 
@@ -406,6 +414,7 @@ class CompositionIndex:
         if self._lattice.version != self._lattice_version:
             self._lattice_version = self._lattice.version
             self._accept = None
+            self._chainable = None
             self._rows.clear()
             self._fits.clear()
             self._children.clear()
@@ -519,6 +528,7 @@ class CompositionIndex:
         if new:
             self._grow()
             self._fits.clear()
+            self._chainable = None
             if self._accept is not None:
                 row = self._row(name)
                 self._accept = np.concatenate([self._accept, row.reshape(1, -1)], axis=0)
@@ -533,6 +543,20 @@ class CompositionIndex:
                 matrix[u] = self._row(name)
             self._accept = matrix
         return self._accept
+
+    def _chain_mask(self) -> BoolArray:
+        """Over output types: True where a link between two artifacts may carry the type."""
+        if self._chainable is None or len(self._chainable) != len(self._out):
+            self._chainable = np.array(
+                [not self._is_primitive(name) for name in self._out.names], dtype=np.bool_
+            )
+        return self._chainable
+
+    def _is_primitive(self, name: str) -> bool:
+        try:
+            return self._lattice.is_primitive(name)
+        except TypeLatticeError:
+            return False
 
     def _row(self, name: str) -> BoolArray:
         """Input types that accept ``name`` (``name <: input``)."""
@@ -589,14 +613,18 @@ class CompositionIndex:
             found = self._children[name] = _Children(accepts, _Group.join(groups))
         return found
 
-    def _bounds_for(self, target: str, include_unusable: bool, steps: int) -> list[FloatArray]:
+    def _bounds_for(
+        self, target: str, include_unusable: bool, steps: int, *, linked: bool = False
+    ) -> list[FloatArray]:
         """``bounds[r][u]``: the best weakest-link health of ``r`` more artifacts leading from
         output type ``u`` to ``target`` (``_NONE`` if impossible, ``_FREE`` for r=0 when
-        ``u <: target``), for r = 0..steps-1, ignoring the no-repeat rule (an upper bound)."""
-        key = (target, include_unusable)
+        ``u <: target``), for r = 0..steps-1, ignoring the no-repeat rule (an upper bound).
+        ``linked``: ``target`` is an artifact's input, so r=0 also needs ``u`` to chain."""
+        key = (target, include_unusable, linked)
         bounds = self._bounds.get(key)
         if bounds is None:
-            bounds = [np.where(self._fitting(target), _FREE, _NONE)]
+            fits = self._fitting(target) & self._chain_mask() if linked else self._fitting(target)
+            bounds = [np.where(fits, _FREE, _NONE)]
             if len(self._bounds) >= 1024:
                 self._bounds.clear()
             self._bounds[key] = bounds
@@ -615,7 +643,7 @@ class CompositionIndex:
         if found is None:
             n_in, n_out = len(self._in), len(self._out)
             best = (self._best_all if include_unusable else self._best_usable)[:n_in, :n_out]
-            accept = self._accept_matrix()
+            accept = self._accept_matrix() & self._chain_mask()[:, None]  # links only
             s, u = np.nonzero(best >= 0.0)  # by input, then output
             u_t, s_t = np.nonzero(best.T >= 0.0)  # by output, then input
             accepted_u, accepted_s = np.nonzero(accept)
@@ -637,10 +665,12 @@ class CompositionIndex:
         *,
         include_unusable: bool = False,
         limit: int | None = None,
+        chain: bool = True,
     ) -> list[Signature]:
         """Artifacts that can follow ``target`` (downstream) or precede it (upstream); see
         ``find_compatible``. ``target`` may be an indexed id (``NotFoundError`` if absent).
-        ``limit`` keeps only the first that many."""
+        ``limit`` keeps only the first that many. ``chain=False`` for a type a caller named
+        (a pseudo-signature): a primitive then matches too."""
         _check_direction(direction)
         _check_limit(limit)
         self._sync()
@@ -649,7 +679,7 @@ class CompositionIndex:
             if indexed is None:
                 raise NotFoundError(target)
             target = indexed
-        groups = self.neighbours(target, direction)
+        groups = self.neighbours(target, direction, chain=chain)
         parts = [g.healthiest(True) for g in groups]
         if include_unusable:
             parts += [g.healthiest(False) for g in groups]
@@ -663,11 +693,21 @@ class CompositionIndex:
                     break
         return matches
 
-    def neighbours(self, target: Signature, direction: Direction) -> list[Ranked]:
+    def neighbours(
+        self, target: Signature, direction: Direction, *, chain: bool = True
+    ) -> list[Ranked]:
         """The artifacts (usable or not, ``target`` included if indexed) that can follow
         ``target`` (downstream: grouped by input type) or precede it (upstream: by output type).
+        With ``chain`` (the default) nothing is linked through a primitive type.
         """
         _check_direction(direction)
+        if chain:
+            if direction == "downstream":
+                if not target.output_type or self._is_primitive(target.output_type):
+                    return []
+                return self.matching(target.output_type, None)
+            groups = self.matching(None, target.input_type) if target.input_type else []
+            return [g for g in groups if g.output_type and not self._is_primitive(g.output_type)]
         if direction == "downstream":
             return self.matching(target.output_type, None) if target.output_type else []
         return self.matching(None, target.input_type) if target.input_type else []
@@ -899,7 +939,8 @@ class CompositionIndex:
         _, _, _, health, s, u = self._entries[pinned]
         assert s >= 0 and u >= 0
         after = self._bounds_for(target, include_unusable, length)
-        before = self._bounds_for(self._in.names[s], include_unusable, position)
+        before = self._bounds_for(self._in.names[s], include_unusable, position, linked=True)
+        chainable = self._chain_mask()
         rest = min(health, float(after[length - position][u]))  # the pin and what follows it
         if rest < 0.0:
             return []
@@ -910,7 +951,12 @@ class CompositionIndex:
             step = len(prefix) + 1
             if step == position:
                 bound = min(weakest, rest)
-                if not self._row(state)[s] or (best and (-bound, (*prefix, pinned)) > best[0]):
+                linked = step == 1 or bool(chainable[self._out.ids[state]])
+                if (
+                    not linked
+                    or not self._row(state)[s]
+                    or (best and (-bound, (*prefix, pinned)) > best[0])
+                ):
                     return
                 if step == length:
                     best[:] = [(-bound, (*prefix, pinned))]
