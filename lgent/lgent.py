@@ -21,10 +21,11 @@ from cachetools import TTLCache
 from lgent import limits
 from lgent.brains.base import Brain
 from lgent.catalog.checks import BatchReport, check_batch
-from lgent.catalog.loaders import Progress, read_path
+from lgent.catalog.loaders import LoadedBatch, Progress, read_path
+from lgent.catalog.reconcile import plan_sync, preview
 from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
 from lgent.config import Settings, load_settings
-from lgent.errors import LGentError, QueryError
+from lgent.errors import LGentError, LoadError, QueryError
 from lgent.home import Home
 from lgent.ids import normalise_id
 from lgent.indexing import BuildProgress, SyncReport, sync
@@ -420,15 +421,71 @@ class LGent:
         return self.store.register_batch(entries, types)
 
     async def load(
-        self, path: str | os.PathLike[str], progress: Progress | None = None
+        self,
+        path: str | os.PathLike[str],
+        progress: Progress | None = None,
+        *,
+        kind: str | None = None,
+        dry_run: bool = False,
     ) -> BatchReport:
-        """Read a catalog file or folder and commit it atomically: all of it, or nothing."""
-        return await self._write(self._load_sync, Path(as_path(path)), progress)
+        """Read a file or folder and commit it atomically: each file in the format its content
+        shows (or all in format ``kind``: ``mcp``, ``openapi``, ``a2a``, ``openai``, ``jsonl``...).
+        Native catalog files are all of it or nothing; an ecosystem source that cannot be read is
+        left out (``report.rejected``) and the rest synced (added, updated, retired, unchanged).
+        ``dry_run`` reports what would change and writes nothing."""
+        if kind is not None:
+            as_text(kind, "kind")
+        return await self._write(self._load_sync, Path(as_path(path)), progress, kind, dry_run)
 
-    def _load_sync(self, path: Path, progress: Progress | None) -> BatchReport:
-        batch = read_path(path, progress)
-        report = check_batch(self.store, batch.entries, batch.types, located=batch.records)
-        report.result = self.store.register_batch(batch.entries, batch.types)
+    async def import_mcp(
+        self,
+        *,
+        command: str | None = None,
+        url: str | None = None,
+        dry_run: bool = False,
+        timeout: float = 60.0,
+    ) -> BatchReport:
+        """Harvest a running MCP server's tools through the official ``mcp`` client, started
+        with ``command`` (stdio) or reached at ``url`` (streamable HTTP), and sync them like a
+        ``tools/list`` file of that server."""
+        from lgent.catalog.harvest import harvest_mcp
+        from lgent.catalog.loaders import read_document
+
+        doc = await harvest_mcp(command=command, url=url, timeout=timeout)
+        batch = await asyncio.to_thread(read_document, doc, "mcp")
+        if batch.rejected:
+            raise LoadError(batch.rejected[0][1])
+        return await self._write(self._commit_loaded, batch, dry_run)
+
+    def _load_sync(
+        self, path: Path, progress: Progress | None, kind: str | None, dry_run: bool
+    ) -> BatchReport:
+        return self._commit_loaded(read_path(path, progress, kind=kind), dry_run)
+
+    def _commit_loaded(self, batch: LoadedBatch, dry_run: bool) -> BatchReport:
+        native = [r.record for r in batch.records if r.source not in batch.synced]
+        synced = [r.record for r in batch.records if r.source in batch.synced]
+        plan = plan_sync(
+            self.store,
+            [r for r in synced if isinstance(r, CatalogEntry)],
+            [r for r in synced if isinstance(r, TypeDecl)],
+            batch.wholes,
+        )
+        native_entries = [r for r in native if isinstance(r, CatalogEntry)]
+        native_types = [r for r in native if isinstance(r, TypeDecl)]
+        entries, types = [*native_entries, *plan.entries], [*native_types, *plan.types]
+        report = check_batch(self.store, entries, types, located=batch.records)
+        if dry_run:
+            result = preview(self.store, native_entries, types)
+        else:
+            result = self.store.register_batch(entries, types)
+        planned = {*plan.added, *plan.updated, *plan.retired}
+        result.added = [i for i in result.added if i not in planned] + plan.added
+        result.updated = [i for i in result.updated if i not in planned] + plan.updated
+        result.retired = plan.retired
+        result.unchanged = [*result.unchanged, *plan.unchanged]
+        report.result = result
+        report.dry_run = dry_run
         report.files = batch.files
         report.skipped = batch.skipped
         report.rejected = batch.rejected

@@ -32,10 +32,13 @@ class BatchReport:
     rejected: list[tuple[str, str]] = field(default_factory=list)
     """Sources left out whole for a problem (ecosystem formats), each with the problem."""
     warnings: list[str] = field(default_factory=list)
+    dry_run: bool = False
+    """True when nothing was written: the counts say what the load would do."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.result.to_dict(),
+            "dry_run": self.dry_run,
             "files": self.files,
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "rejected": [{"path": p, "reason": r} for p, r in self.rejected],

@@ -47,6 +47,10 @@ class LoadedBatch:
     warnings: list[str] = field(default_factory=list)
     formats: dict[str, str] = field(default_factory=dict)
     """Each file read -> the name of the reader that read it."""
+    synced: set[str] = field(default_factory=set)
+    """The files read by ecosystem readers, whose records a load syncs (``catalog.reconcile``)."""
+    wholes: list[str] = field(default_factory=list)
+    """The wholes (servers, APIs, agents) those files hold."""
 
     @property
     def entries(self) -> list[CatalogEntry]:
@@ -127,6 +131,18 @@ def read_path(
     return batch
 
 
+def read_document(doc: Document, kind: str, registry: ReaderRegistry | None = None) -> LoadedBatch:
+    """Read one in-memory document (a live harvest) in format ``kind``, as ``read_path`` reads
+    a file of it."""
+    readers = registry or ReaderRegistry.default()
+    batch = LoadedBatch()
+    problems = _Problems()
+    _read_doc(doc, batch, problems, lambda _n: None, readers.named(kind))
+    _check_duplicates(batch, problems)
+    problems.raise_if_any()
+    return batch
+
+
 def _walk(root: Path, batch: LoadedBatch, suffixes: frozenset[str]) -> Iterator[Path]:
     patterns = _ignore_patterns(root)
     for path in sorted(root.rglob("*")):
@@ -177,6 +193,17 @@ def _read_file(
         return
     doc = Document(source, text, path.suffix)
     reader = forced or readers.detect(doc)
+    _read_doc(doc, batch, problems, progress, reader)
+
+
+def _read_doc(
+    doc: Document,
+    batch: LoadedBatch,
+    problems: _Problems,
+    progress: Callable[[int], Any],
+    reader: Reader | None,
+) -> None:
+    source = doc.source
     if reader is None:
         reason = (
             "Markdown without YAML front matter"
@@ -207,6 +234,9 @@ def _read_file(
     if records or doc.suffix == ".jsonl":
         batch.files.append(source)
         batch.formats[source] = reader.name
+    if reader.skips_bad_sources:
+        batch.synced.add(source)
+        batch.wholes.extend(ctx.wholes)
 
 
 def _parents(rel: str) -> list[str]:

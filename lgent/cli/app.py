@@ -105,16 +105,82 @@ def init(as_json: JsonOpt = False) -> None:
 @handles_errors
 def load(
     path: Annotated[
-        Path, typer.Argument(help="A catalog file (.jsonl/.json/.yaml/.md) or a folder.")
+        Path,
+        typer.Argument(
+            help="A file or folder: L-gent catalog files, MCP tools/list results, OpenAPI or "
+            "Swagger specs, A2A agent cards, OpenAI function JSON (each detected by content)."
+        ),
     ],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Load a catalog file or folder atomically: every record of it, or none."""
+    """Load a file or folder, each file in the format its content shows.
+
+    Native catalog files load atomically (every record, or none); an ecosystem source is synced:
+    added, updated, retired and unchanged artifacts are reported, and a source that cannot be
+    read is left out and named."""
+    _load_and_report(path, None, dry_run, as_json)
+
+
+@app.command("import")
+@handles_errors
+def import_(
+    kind: Annotated[
+        str,
+        typer.Argument(help="The source format: mcp, openapi, a2a, openai, jsonl, manifest."),
+    ],
+    source: Annotated[Path | None, typer.Argument(help="A file or folder in that format.")] = None,
+    command: Annotated[
+        str | None,
+        typer.Option(
+            "--command",
+            help='mcp only: start this server ("CMD ARGS...") and harvest it over stdio.',
+        ),
+    ] = None,
+    url: Annotated[
+        str | None,
+        typer.Option("--url", help="mcp only: harvest the server at this streamable HTTP URL."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(min=1, max=3600, help="Seconds a live harvest may take.")
+    ] = 60.0,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import a source in a named format, or harvest a live MCP server (--command / --url).
+
+    Importing the same source again is a sync: what changed gets a new version, what the source
+    no longer has is retired (kept in the history), the rest is left alone."""
+    live = command is not None or url is not None
+    if live and kind != "mcp":
+        raise typer.BadParameter("--command and --url harvest MCP servers only", param_hint="KIND")
+    if live and source is not None:
+        raise typer.BadParameter("give a SOURCE or --command/--url, not both", param_hint="SOURCE")
+    if command is not None and url is not None:
+        raise typer.BadParameter("give --command or --url, not both", param_hint="--url")
+    if not live and source is None:
+        raise typer.BadParameter("a file or folder to import is required", param_hint="SOURCE")
+    if live:
+
+        async def harvest(lg: Any) -> Any:
+            return await lg.import_mcp(command=command, url=url, dry_run=dry_run, timeout=timeout)
+
+        _print_load_report(_with_lgent(harvest), as_json)
+        return
+    assert source is not None
+    _load_and_report(source, kind, dry_run, as_json)
+
+
+def _load_and_report(path: Path, kind: str | None, dry_run: bool, as_json: bool) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
     show_bar = not as_json and sys.stderr.isatty()
     bar = Progress(
-        TextColumn("loading"),
+        TextColumn("reading" if dry_run else "loading"),
         BarColumn(),
         DownloadColumn(),
         TimeRemainingColumn(),
@@ -127,28 +193,43 @@ def load(
         bar.update(task, completed=done, total=total)
 
     async def run(lg: Any) -> Any:
-        return await lg.load(path, progress=progress)
+        return await lg.load(path, progress=progress, kind=kind, dry_run=dry_run)
 
     with bar:
         report = _with_lgent(run)
+    _print_load_report(report, as_json)
+
+
+def _print_load_report(report: Any, as_json: bool) -> None:
     data = report.to_dict()
     if as_json:
         output.print_json(data)
         return
     console = output.stdout()
     r = report.result
+    verb = "Would load" if report.dry_run else "Loaded"
+    retired = f", {len(r.retired)} retired" if r.retired else ""
     console.print(
-        f"Loaded {len(report.files)} file(s): {len(r.added)} added, {len(r.updated)} updated, "
-        f"{len(r.unchanged)} unchanged; types: {len(r.types_added)} added, "
+        f"{verb} {len(report.files)} file(s): {len(r.added)} added, {len(r.updated)} updated"
+        f"{retired}, {len(r.unchanged)} unchanged; types: {len(r.types_added)} added, "
         f"{len(r.types_updated)} updated, {len(r.types_unchanged)} unchanged "
-        f"(change number {r.change_number})."
+        f"(change number {r.change_number}{', nothing written' if report.dry_run else ''})."
     )
+    for label, ids in (("updated", r.updated), ("retired", r.retired)):
+        if ids and len(ids) <= 20:
+            console.print(f"  {label}: {output.escape_text(', '.join(ids))}")
+    if report.rejected:
+        console.print(
+            f"[yellow]Left out {len(report.rejected)} source(s) that could not be read:[/]"
+        )
+        for rejected_path, reason in report.rejected[:20]:
+            console.print(f"  {output.escape_text(rejected_path)}: {output.escape_text(reason)}")
     if report.skipped:
         console.print(f"Skipped {len(report.skipped)} path(s):")
         for skipped_path, reason in report.skipped[:10]:
             console.print(f"  {skipped_path}: {reason}")
     for warning in report.warnings[:20]:
-        console.print(f"[yellow]warning:[/] {warning}")
+        console.print(f"[yellow]warning:[/] {output.escape_text(warning)}")
     if len(report.warnings) > 20:
         console.print(f"[yellow]... and {len(report.warnings) - 20} more warnings (see --json)[/]")
 

@@ -85,6 +85,7 @@ class A2aReader:
             },
         )
         if agent is not None:
+            ctx.wholes.append(agent_id)
             yield agent
         seen: set[str] = set()
         for index, skill in enumerate(card.skills):

@@ -63,6 +63,13 @@ class Document:
         self._parsed = False
         self.parse_error: LoadError | None = None
 
+    @classmethod
+    def of_data(cls, source: str, data: Any) -> Document:
+        """A document already parsed (a live harvest): ``data`` is its JSON content."""
+        doc = cls(source, "", ".json")
+        doc._data, doc._parsed = data, True
+        return doc
+
     @property
     def structured(self) -> bool:
         """True for JSON and YAML files, whose content ``data`` parses."""
@@ -121,12 +128,14 @@ _YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 @dataclass(slots=True)
 class ReadContext:
-    """What a reader reports besides its records: problems (errors), warnings, and progress
-    through the file (``progress(bytes_done)``)."""
+    """What a reader reports besides its records: problems (errors), warnings, progress through
+    the file (``progress(bytes_done)``), and the *wholes* it read (an MCP server, an API, an
+    agent): a re-import retires the parts of a whole that its source no longer lists."""
 
     problem: Callable[[LGentError], None]
     progress: Callable[[int], Any] = lambda _n: None
     warnings: list[str] = field(default_factory=list)
+    wholes: list[str] = field(default_factory=list)
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)

@@ -131,6 +131,7 @@ class McpReader:
         )
         yield from type_records(doc, typer)
         if server is not None:
+            ctx.wholes.append(server_id)
             yield server
         yield from parts
 

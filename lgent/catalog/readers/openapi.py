@@ -153,6 +153,7 @@ class OpenApiReader:
         )
         yield from type_records(doc, typer)
         if api is not None:
+            ctx.wholes.append(api_id)
             yield api
         yield from operations
 
