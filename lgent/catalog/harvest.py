@@ -9,6 +9,7 @@ The result is a document the MCP reader reads exactly like a ``tools/list`` file
 from __future__ import annotations
 
 import asyncio
+import logging
 import shlex
 import tempfile
 from contextlib import AbstractAsyncContextManager
@@ -28,17 +29,30 @@ async def harvest_mcp(
     if (command is None) == (url is None):
         raise LoadError("give the MCP server as a command (stdio) or a URL (streamable HTTP)")
     where = f"MCP server {command!r}" if command is not None else f"MCP server at {url}"
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
-        try:
-            transport = _transport(command, url, errlog)
-            async with asyncio.timeout(timeout):
-                data = await _list(transport)
-        except TimeoutError:
-            raise LoadError(f"{where}: no complete answer within {timeout:g} s") from None
-        except LoadError:
-            raise
-        except Exception as err:  # the SDK's and the transport's errors, in task groups too
-            raise LoadError(f"{where}: {_reason(err)}{_stderr_tail(errlog)}") from None
+    noise = _SdkLog()
+    sdk_log = logging.getLogger("mcp")
+    propagate = sdk_log.propagate
+    sdk_log.addHandler(noise)
+    sdk_log.propagate = False  # the SDK logs bad lines with tracebacks: they become our reason
+    try:
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+            try:
+                transport = _transport(command, url, errlog)
+                async with asyncio.timeout(timeout):
+                    data = await _list(transport)
+            except TimeoutError:
+                raise LoadError(
+                    f"{where}: no complete answer within {timeout:g} s{noise.summary()}"
+                ) from None
+            except LoadError:
+                raise
+            except Exception as err:  # the SDK's and the transport's errors, in task groups too
+                raise LoadError(
+                    f"{where}: {_reason(err)}{noise.summary()}{_stderr_tail(errlog)}"
+                ) from None
+    finally:
+        sdk_log.removeHandler(noise)
+        sdk_log.propagate = propagate
     source = f"mcp+stdio:{command}" if command is not None else f"mcp+http:{url}"
     return Document.of_data(source, data)
 
@@ -82,6 +96,21 @@ async def _list(transport: AbstractAsyncContextManager[Any]) -> dict[str, Any]:
         if init.instructions:
             data["instructions"] = init.instructions
         return data
+
+
+class _SdkLog(logging.Handler):
+    """Keeps the SDK's warnings and errors (one line each, no traceback) for the error message."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.lines) < 3:
+            self.lines.append(record.getMessage().splitlines()[0][:200])
+
+    def summary(self) -> str:
+        return "".join(f"\n  {line}" for line in self.lines)
 
 
 def _reason(err: BaseException) -> str:

@@ -55,6 +55,9 @@ def entry_detail(entry: CatalogEntry, versions: list[str]) -> Table:
         elif isinstance(value, list):
             value = ", ".join(str(v) for v in value) or "-"
         table.add_row(key, str(value))
+    if entry.input_type or entry.output_type:
+        # what the graph brain and the resolver compose by (derived from schemas on import)
+        table.add_row("signature", f"{entry.input_type or '-'} -> {entry.output_type or '-'}")
     if len(versions) > 1:
         table.add_row("history", ", ".join(versions))
     return table
