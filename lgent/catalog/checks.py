@@ -39,6 +39,11 @@ class BatchReport:
         return {
             **self.result.to_dict(),
             "dry_run": self.dry_run,
+            "changed": {
+                "added": self.result.added,
+                "updated": self.result.updated,
+                "retired": self.result.retired,
+            },
             "files": self.files,
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "rejected": [{"path": p, "reason": r} for p, r in self.rejected],
