@@ -149,7 +149,7 @@ def print_resolution(resolution: Resolution) -> None:
     console = stdout()
     best, score = resolution.best, resolution.score
     console.print(
-        f"[bold green]{best.id}[/] ({best.input_type} -> {best.output_type}, v{best.version}) "
+        f"[bold green]{best.id}[/] ({best.input_type} -> {best.output_type}, {version_label(best.version)}) "
         f"score {score.total:.3f} = success {score.success:.2f}×{score.weights['success']} + "
         f"recency {score.recency:.2f}×{score.weights['recency']} + usage {score.usage:.2f}×{score.weights['usage']} + "
         f"version {score.version:.2f}×{score.weights['version']}"
@@ -160,3 +160,8 @@ def print_resolution(resolution: Resolution) -> None:
         console.print(
             f"  [dim]rejected {rejected.id}: {escape_text('; '.join(rejected.reasons))}[/]"
         )
+
+
+def version_label(version: str) -> str:
+    """``v1.2.0`` for a version starting with a digit; any other text as it is (``v1``, ``nightly``)."""
+    return f"v{version}" if version[:1].isdigit() else version
