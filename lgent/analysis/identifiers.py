@@ -79,13 +79,3 @@ def merged_forms(word: str) -> tuple[str, ...]:
         for j in range(i + 2, len(parts) + 1):
             forms.add("".join(parts[i:j]))
     return tuple(sorted(forms))
-
-
-def name_prefixes(text: str) -> set[str]:
-    """The lowercased name and every run of its parts that starts at its beginning
-    (``PDFParser_v2``: ``pdf``, ``pdfparser``, ``pdfparserv``, ``pdfparserv2``): what a
-    wildcard on a name is matched against, so ``News*`` means "names starting with News"."""
-    from lgent.analysis.tokens import words
-
-    parts = [p.lower() for word in words(text) for p in split_identifier(word)]
-    return {text.lower(), *("".join(parts[: i + 1]) for i in range(len(parts)))}

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lgent.analysis.identifiers import part_spans
+from lgent.analysis.identifiers import part_spans, split_identifier
 from lgent.analysis.stemming import stem
 from lgent.analysis.stopwords import STOP_WORDS
 
@@ -63,3 +63,11 @@ def content_words(text: str) -> list[str]:
     and one- or two-letter parts left out), in order: ``cleans``, ``pdf``, ``parser``."""
     found = (t.text for t in tokens(text, stemmed=False, drop_stop_words=True))
     return [w for w in dict.fromkeys(found) if len(w) > 2]
+
+
+def name_prefixes(text: str) -> set[str]:
+    """The lowercased name and every run of its parts that starts at its beginning
+    (``PDFParser_v2``: ``pdf``, ``pdfparser``, ``pdfparserv``, ``pdfparserv2``): what a
+    wildcard on a name is matched against, so ``News*`` means "names starting with News"."""
+    parts = [p.lower() for word in words(text) for p in split_identifier(word)]
+    return {text.lower(), *("".join(parts[: i + 1]) for i in range(len(parts)))}

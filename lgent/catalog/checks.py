@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lgent.catalog.store import BatchResult, CatalogStore
+from lgent.catalog.protocol import Catalog
+from lgent.catalog.records import BatchResult
 from lgent.errors import LoadError, TypeCycleError
 from lgent.models import CatalogEntry, TypeDecl
 from lgent.typeexpr import type_names
@@ -52,7 +53,7 @@ class BatchReport:
 
 
 def check_batch(
-    store: CatalogStore,
+    store: Catalog,
     entries: Sequence[CatalogEntry],
     types: Sequence[TypeDecl],
     located: Sequence[Located] | None = None,

@@ -25,8 +25,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lgent.catalog.protocol import Catalog
 from lgent.catalog.readers.schema_types import SHARED_TYPES
-from lgent.catalog.store import BatchResult, CatalogStore
+from lgent.catalog.records import BatchResult
 from lgent.errors import NotFoundError
 from lgent.models import CatalogEntry, Status, TypeDecl
 from lgent.versions import with_revision
@@ -52,7 +53,7 @@ def _content(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def plan_sync(
-    store: CatalogStore,
+    store: Catalog,
     entries: Sequence[CatalogEntry],
     types: Iterable[TypeDecl],
     wholes: Iterable[str] = (),
@@ -105,7 +106,7 @@ def plan_sync(
 
 
 def preview(
-    store: CatalogStore, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]
+    store: Catalog, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]
 ) -> BatchResult:
     """What ``store.register_batch(entries, types)`` would report, without writing."""
     result = BatchResult(change_number=store.change_number())

@@ -39,8 +39,7 @@ from lgent.errors import (
     TypeLatticeError,
     ValidationError,
 )
-from lgent.indexing import BuildProgress
-from lgent.lgent import LGent
+from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
     FilledPipeline,

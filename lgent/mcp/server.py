@@ -26,8 +26,7 @@ from pydantic import BaseModel, Field, PlainValidator
 
 from lgent import __version__, limits
 from lgent.errors import LGentError
-from lgent.indexing import BuildProgress
-from lgent.lgent import LGent
+from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
     FilledPipeline,

@@ -19,8 +19,8 @@ from typing import Any
 
 import tantivy
 
-from lgent.analysis.identifiers import merged_forms, name_prefixes, split_identifier
-from lgent.analysis.tokens import Token, tokens, words
+from lgent.analysis.identifiers import merged_forms, split_identifier
+from lgent.analysis.tokens import Token, name_prefixes, tokens, words
 from lgent.brains.keyword.typefields import type_tokens
 from lgent.errors import IndexError_
 from lgent.models import CatalogEntry, author_key

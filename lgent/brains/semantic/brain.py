@@ -30,7 +30,7 @@ from cachetools import LRUCache
 
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
-from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedders import (
@@ -135,6 +135,11 @@ class SemanticRanking:
 
     ranking: list[tuple[str, float]]
     explain_hit: Callable[[str, float, int], BrainHit | None]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return len(self.ranking)
 
     @property
     def hits(self) -> list[BrainHit]:
@@ -484,6 +489,10 @@ class SemanticBrain:
         Hits below ``threshold`` (default ``settings.threshold``) cosine similarity are left out.
         """
         return self.rank(intent, filters, threshold, limit).hits
+
+    def answer(self, query: BrainQuery) -> SemanticRanking:
+        """The ranking of ``query.text`` by meaning (hits explained on demand)."""
+        return self.rank(query.text, query.filters, None, query.limit)
 
     def rank(
         self,
