@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.graph.compose import CompositionIndex, Signature
+from lgent.brains.graph.compose import CompositionIndex, PathSearch, Signature
 from lgent.brains.graph.types import TypeLattice
 from lgent.catalog.readers.schema_types import SchemaTyper, shared_declarations
 
@@ -127,9 +127,9 @@ def test_primitives_never_chain_two_artifacts() -> None:
     assert [s.id for s in idx.find_compatible("adopt")] == ["groom", "photo"]  # Dog <: Pet
     assert [s.id for s in idx.find_compatible("groom", "upstream")] == ["adopt"]
     # a named source may be primitive; links inside the path may not
-    paths = idx.find_paths("json.uri", "json.string", max_length=3, k=10)
+    paths = idx.find_paths(PathSearch("json.uri", "json.string", max_length=3, k=10))
     assert [p.ids for p in paths] == [("fetch",), ("summarize",)]  # never fetch >> summarize
-    two = idx.find_paths("json.string", "json.binary", max_length=3, k=10)
+    two = idx.find_paths(PathSearch("json.string", "json.binary", max_length=3, k=10))
     assert [p.ids for p in two] == [("adopt", "photo"), ("adopt", "groom", "photo")]
 
 
