@@ -145,3 +145,34 @@ def test_members_of_paths_respect_the_rule() -> None:
     idx = index()
     found = [artifact for artifact, _ in idx.members("json.uri", "json.binary", 4)]
     assert found == ["adopt", "photo", "groom"]  # not fetch: its output would need a string link
+
+
+def test_accepting_rows_read_off_supertypes_equal_one_check_per_input() -> None:
+    from lgent.catalog.loaders import read_path
+    from tests.conftest import FIXTURES
+
+    batch = read_path(FIXTURES)
+    decls = [(t.type, t.subtype_of, t.params, bool(t.primitive)) for t in batch.types]
+    lat = TypeLattice.from_declarations(
+        [*decls, *((d.type, d.subtype_of, d.params, True) for d in shared_declarations()[1:])]
+    )
+    sigs = [Signature(e.id, e.input_type, e.output_type) for e in batch.entries]
+    extra = [
+        "Any",
+        "List",
+        "List[Any]",
+        "Stream[PDF]",
+        "List[List[Document]]",
+        "json.email",
+        "List[json.string]",
+        "Nope",
+        "List[Nope]",
+    ]
+    sigs += [
+        Signature(f"x{i}", a, b)
+        for i, (a, b) in enumerate(zip(extra, reversed(extra), strict=True))
+    ]
+    idx = CompositionIndex(lat, sigs)
+    for name in idx._out.names:
+        slow = [idx._is_subtype(name, s) for s in idx._in.names]
+        assert idx._accepting(name).tolist() == slow, name

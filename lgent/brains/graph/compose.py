@@ -40,7 +40,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from lgent.brains.graph.types import TypeLattice
+from lgent.brains.graph.types import TypeLattice, normalize
 from lgent.errors import FieldProblem, NotFoundError, TypeLatticeError, ValidationError
 from lgent.limits import MAX_LIMIT
 from lgent.typeexpr import canonical
@@ -320,6 +320,7 @@ class CompositionIndex:
         self._reaches: dict[tuple[str, bool], list[FloatArray]] = {}
         self._sparse: dict[bool, _Sparse] = {}  # include_unusable -> the tables as index arrays
         self._chainable: BoolArray | None = None  # output types a link may carry (not primitive)
+        self._with_any: tuple[int, list[int]] | None = None  # input types naming Any
         for sig in signatures:
             self.add(sig)
 
@@ -572,11 +573,37 @@ class CompositionIndex:
             if u is not None and self._accept is not None and u < len(self._accept):
                 row = self._accept[u]  # a row of the accept matrix
             else:
-                row = np.array([self._is_subtype(name, s) for s in self._in.names], dtype=np.bool_)
+                row = self._accepting(name)
             if len(self._rows) >= 4096:
                 self._rows.clear()
             self._rows[name] = row
         return row
+
+    def _accepting(self, name: str) -> BoolArray:
+        """Input types that accept ``name``, read off its supertypes (which the lattice lists,
+        covariant instantiations included) instead of one subtype check per input type: with
+        thousands of types imported from schemas the checks were most of a build. Input types
+        that mention ``Any`` (``List[Any]`` stands for every ``List``) are checked one by one."""
+        row = np.zeros(len(self._in), dtype=np.bool_)
+        try:
+            itself = str(normalize(self._lattice.check(name)))  # List[Any] is List
+            supers = {name, itself, *self._lattice.supertypes(name)}
+        except TypeLatticeError:  # malformed: accepted by nothing (problems() reports it)
+            return row
+        ids = self._in.ids
+        for sup in supers:
+            found = ids.get(sup)
+            if found is not None:
+                row[found] = True
+        for index in self._inputs_naming_any():
+            row[index] = self._is_subtype(name, self._in.names[index])
+        return row
+
+    def _inputs_naming_any(self) -> list[int]:
+        if self._with_any is None or self._with_any[0] != len(self._in):
+            names = self._in.names
+            self._with_any = (len(names), [i for i, n in enumerate(names) if "Any" in n])
+        return self._with_any[1]
 
     def _fitting(self, name: str) -> BoolArray:
         """Output types that are subtypes of ``name``."""
