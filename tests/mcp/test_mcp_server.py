@@ -157,8 +157,8 @@ async def errors_come_back_as_tool_errors(session: ClientSession) -> None:
     assert "no artifact with id 'Nope'" in await call_error(
         session, "similar", {"artifact_id": "Nope"}
     )
-    message = await call_error(session, "register", {"entry": {"id": "bad id!", "name": "x"}})
-    assert "invalid id: 'bad id!' is not a valid id" in message
+    message = await call_error(session, "register", {"entry": {"id": "!!!", "name": "x"}})
+    assert "invalid id: '!!!' is not a valid id" in message
     message = await call_error(
         session,
         "resolve",
