@@ -439,6 +439,10 @@ class LGent:
             as_text(version, "version")
         return await self._read(self.store.get, artifact_id, version)
 
+    async def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
+        """The latest version of each known id (unknown ids are left out)."""
+        return await self._read(self.store.get_many, list(artifact_ids))
+
     async def versions(self, artifact_id: str) -> list[str]:
         return await self._read(self.store.versions, artifact_id)
 
@@ -453,6 +457,10 @@ class LGent:
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
         return await self._read(self.store.list_entries, filters, limit=limit, offset=offset)
+
+    async def count_entries(self, filters: EntryFilter | None = None) -> int:
+        """How many artifacts (latest versions) pass ``filters``."""
+        return await self._read(self.store.count, filters)
 
     async def types(self) -> list[TypeDecl]:
         return await self._read(self.store.types)

@@ -51,6 +51,7 @@ from lgent.models import (
     TypeRequirement,
 )
 from lgent.serving import (
+    PAGE_DEPTH,
     ArtifactAnswer,
     HealthAnswer,
     PathsAnswer,
@@ -58,8 +59,8 @@ from lgent.serving import (
     RemoveAnswer,
     SimilarAnswer,
     health,
-    lean,
     paths_answer,
+    query_page,
     register_answer,
     warm_up,
 )
@@ -102,7 +103,7 @@ class QueryRequest(_Request):
         default_factory=list, description="Hard filters, e.g. 'latency < 2s'."
     )
     context: QueryContext | None = None
-    limit: int = Field(default=10, ge=1, le=limits.MAX_LIMIT)
+    limit: int = Field(default=10, ge=1, le=PAGE_DEPTH)
     lenient: bool = Field(default=False, description="Read broken syntax as plain words.")
     explain: bool = Field(default=False, description="Include each result's explanation tree.")
 
@@ -168,10 +169,16 @@ def build_http_app(
     @app.post("/query", response_model=QueryResponse, tags=["search"])
     async def query(body: QueryRequest) -> Response:
         """The fused query: every brain that can help, fused, explained, with suggestions."""
-        response = await lg.query(
-            body.query, body.constraints, body.context, body.limit, lenient=body.lenient
+        page = await query_page(
+            lg,
+            body.query,
+            body.constraints,
+            body.context,
+            limit=body.limit,
+            lenient=body.lenient,
+            explain=body.explain,
         )
-        return _json(lean(response, explain=body.explain))
+        return _json(page)
 
     @app.post("/resolve", response_model=Resolution, tags=["resolve"])
     async def resolve(body: ResolveRequest) -> Response:
