@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from lgent.errors import LGentError, QueryError
+from lgent.errors import LGentError, NotFoundError, QueryError
 from lgent.models import (
     BrainHit,
     CatalogEntry,
@@ -376,21 +376,39 @@ async def search_page(
 
 
 async def successors_of(lg: LGent, entries: Iterable[CatalogEntry]) -> dict[str, tuple[str, ...]]:
-    """The direct successors of each deprecated or retired entry (others are left out)."""
-    found: dict[str, tuple[str, ...]] = {}
-    for entry in entries:
-        if entry.status in (Status.DEPRECATED, Status.RETIRED):
-            groups = await lg.lineage(entry.id, depth=1)
-            found[entry.id] = tuple(
-                h.id for h in groups.get("descendants", ()) if h.relation == "successor_to"
-            )
-    return found
+    """What replaced each deprecated or retired entry: the newest usable generation along its
+    successor links (entries without one are left out)."""
+    retired = [e.id for e in entries if e.status in (Status.DEPRECATED, Status.RETIRED)]
+    if not retired:
+        return {}
+
+    def look_up() -> dict[str, tuple[str, ...]]:
+        graph = lg.graph_brain()
+        found = {i: graph.successor_of(i) for i in retired}
+        return {i: (s,) for i, s in found.items() if s is not None}
+
+    return await asyncio.to_thread(look_up)
+
+
+async def close_ids(lg: LGent, text: str, n: int = 3) -> list[str]:
+    """Up to ``n`` artifacts whose id or name is closest to ``text``: suggestions."""
+    return await asyncio.to_thread(lambda: lg.graph_brain().names.closest(text, n))
+
+
+async def get_entry(lg: LGent, artifact_id: str, version: str | None = None) -> CatalogEntry:
+    """``lg.get``; an unknown id's error names the closest known ids."""
+    try:
+        return await lg.get(artifact_id, version)
+    except NotFoundError as err:
+        if version is not None or err.close_ids:
+            raise
+        raise NotFoundError(artifact_id, None, await close_ids(lg, artifact_id)) from None
 
 
 async def artifact_answer(
     lg: LGent, artifact_id: str, version: str | None = None
 ) -> ArtifactAnswer:
-    entry = await lg.get(artifact_id, version)
+    entry = await get_entry(lg, artifact_id, version)
     versions = await lg.versions(artifact_id)
     successors = (await successors_of(lg, [entry])).get(entry.id, ())
     return ArtifactAnswer(
@@ -525,3 +543,31 @@ async def health(lg: LGent) -> HealthAnswer:
         change_number=change_number,
         brains=tuple(brains),
     )
+
+
+class DoctorCheck(_Answer):
+    name: str
+    level: Literal["ok", "warn", "fail"]
+    message: str
+    fix: str = ""
+
+
+class DoctorAnswer(_Answer):
+    """``lgent doctor``'s findings for the served home; ``ok`` is False when any check failed."""
+
+    ok: bool
+    checks: tuple[DoctorCheck, ...]
+
+
+async def doctor(lg: LGent) -> DoctorAnswer:
+    """Check the served home as ``lgent doctor`` does (nothing is changed)."""
+    from lgent.doctor import check_home
+
+    root = lg.home.root
+    checks: tuple[DoctorCheck, ...]
+    if root is None:
+        checks = (DoctorCheck(name="home", level="ok", message="in memory: nothing on disk"),)
+    else:
+        found = await asyncio.to_thread(check_home, root)
+        checks = tuple(DoctorCheck(**dataclasses.asdict(c)) for c in found)
+    return DoctorAnswer(ok=all(c.level != "fail" for c in checks), checks=checks)
