@@ -158,8 +158,10 @@ def build_http_app(
     *,
     allow_writes: bool = False,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    web: bool = True,
 ) -> FastAPI:
-    """The API over the open ``lg``; requests larger than ``max_body_bytes`` get a 413."""
+    """The API over the open ``lg``, and the web page at ``/`` unless ``web`` is False;
+    requests larger than ``max_body_bytes`` get a 413."""
     from fastapi_offline import FastAPIOffline
 
     from lgent import __version__
@@ -303,6 +305,20 @@ def build_http_app(
         """Artifacts closest in meaning to this one (``POST /similar`` with a query string)."""
         return _json(await _similar(artifact_id, limit))
 
+    @app.get(
+        "/artifacts/{artifact_id:path}/graph.svg",
+        tags=["graph"],
+        response_class=Response,
+        responses={200: {"content": {"image/svg+xml": {}}}},
+    )
+    async def graph_svg(artifact_id: str) -> Response:
+        """The artifact's lineage and composition neighbourhood, drawn as SVG."""
+        from lgent.http.graph import neighbourhood, render_svg
+
+        await get_entry(lg, artifact_id)
+        svg = render_svg(await neighbourhood(lg, artifact_id))
+        return Response(svg, media_type="image/svg+xml")
+
     @app.get("/artifacts/{artifact_id:path}", response_model=ArtifactAnswer, tags=["catalog"])
     async def get_artifact(artifact_id: str, version: VersionParam = None) -> Response:
         """One artifact (the latest version unless ``version``), every version held, its health
@@ -350,6 +366,11 @@ def build_http_app(
     async def get_doctor() -> Response:
         """``lgent doctor`` on the served home: catalog integrity and each index's state."""
         return _json(await doctor(lg))
+
+    if web:
+        from lgent.http.web import add_web_page
+
+        add_web_page(app, lg)
 
     if not allow_writes:
         _refuse_writes(app)
