@@ -24,7 +24,7 @@ import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, Tool, ToolAnnotations
-from pydantic import BaseModel, Field, PlainValidator
+from pydantic import BaseModel, BeforeValidator, Field, PlainValidator
 
 from lgent import __version__, limits
 from lgent.errors import LGentError
@@ -68,8 +68,11 @@ Query = Annotated[
 ]
 Limit = Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="Results per page.")]
 Cursor = Annotated[
-    str | None, Field(max_length=20, description="From the previous answer's 'More: cursor=...'.")
+    str | None,
+    BeforeValidator(lambda value: str(value) if isinstance(value, int) else value),
+    Field(max_length=20, description="From the previous answer's 'More: cursor=...'."),
 ]
+"""A string, as the answers print it; a number is taken too (clients may send "10" as 10)."""
 Constraints = Annotated[
     tuple[Annotated[str, Field(max_length=200)], ...],
     Field(
@@ -354,7 +357,7 @@ def build_mcp_server(
     async def compatible(
         artifact_id: ArtifactId,
         direction: Literal["downstream", "upstream"] = "downstream",
-        limit: Limit = 20,
+        limit: Limit = 10,
     ) -> str:
         answer = await _call(compatible_answer(lg, artifact_id, direction, limit))
         return text.compatible_text(answer)
