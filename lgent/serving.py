@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -33,12 +33,9 @@ from lgent.models import (
 )
 
 if TYPE_CHECKING:
-    from lgent.brains.base import Brain
     from lgent.brains.graph.compose import CompositionPath
-    from lgent.catalog.store import BatchResult
-    from lgent.lgent import BrainName, LGent
-
-BRAINS = ("keyword", "semantic", "graph")
+    from lgent.catalog.records import BatchResult
+    from lgent.lgent import LGent
 
 PAGE_DEPTH = 100
 """Every page of a query is cut from its first ``PAGE_DEPTH`` results (offset + limit at most)."""
@@ -427,7 +424,7 @@ async def list_page(
 ) -> ListPage:
     """Artifacts (latest versions) whose fields equal every given filter, ``limit`` from
     ``offset``; ``total`` counts them all."""
-    from lgent.catalog.store import EntryFilter
+    from lgent.catalog.records import EntryFilter
 
     if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
         raise QueryError(f"offset must be an integer >= 0, got {offset!r}")
@@ -499,14 +496,14 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
 
 
 async def warm_up(lg: LGent) -> list[str]:
-    """Bring every brain current and load the embedding model; returns what could not warm up."""
+    """Bring every brain current (the one that loads a model last); returns what could not."""
     problems: list[str] = []
-    order: tuple[BrainName, ...] = ("keyword", "graph", "semantic")
-    for brain in order:
+    order = sorted(lg.registry, key=lambda spec: spec.own_thread)
+    for spec in order:
         try:
-            await lg.search("warm up", brain=brain, limit=1, lenient=True)
+            await lg.search("warm up", brain=spec.name, limit=1, lenient=True)
         except LGentError as err:
-            problems.append(f"{brain}: {err}")
+            problems.append(f"{spec.name}: {err}")
     return problems
 
 
@@ -514,15 +511,9 @@ async def health(lg: LGent) -> HealthAnswer:
     """Each brain's status (a brain that cannot load says why) and the catalog change number."""
     from lgent import __version__
 
-    getters: dict[str, Callable[[], Brain]] = {
-        "keyword": lg.keyword_brain,
-        "semantic": lg.semantic_brain,
-        "graph": lg.graph_brain,
-    }
-
     def status(name: str) -> BrainHealth:
         try:
-            s = getters[name]().status()
+            s = lg.brain(name).status()
         except LGentError as err:
             return BrainHealth(name=name, ready=False, detail=str(err))
         return BrainHealth(
@@ -534,7 +525,7 @@ async def health(lg: LGent) -> HealthAnswer:
             extra=s.extra,
         )
 
-    brains = await asyncio.gather(*(asyncio.to_thread(status, name) for name in BRAINS))
+    brains = await asyncio.gather(*(asyncio.to_thread(status, name) for name in lg.registry.names))
     change_number = await lg.change_number()
     ok = all(b.ready and b.change_number == change_number for b in brains)
     return HealthAnswer(
@@ -561,13 +552,11 @@ class DoctorAnswer(_Answer):
 
 async def doctor(lg: LGent) -> DoctorAnswer:
     """Check the served home as ``lgent doctor`` does (nothing is changed)."""
-    from lgent.doctor import check_home
-
     root = lg.home.root
     checks: tuple[DoctorCheck, ...]
     if root is None:
         checks = (DoctorCheck(name="home", level="ok", message="in memory: nothing on disk"),)
     else:
-        found = await asyncio.to_thread(check_home, root)
+        found = await asyncio.to_thread(lg.check_home, root)
         checks = tuple(DoctorCheck(**dataclasses.asdict(c)) for c in found)
     return DoctorAnswer(ok=all(c.level != "fail" for c in checks), checks=checks)

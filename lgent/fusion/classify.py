@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Protocol
 
-from lgent.brains.graph.query import Composition, GraphQuery, Relationship, TypeQuery
+from lgent.brains.base import QuestionReader, Reading
 from lgent.brains.keyword.grammar import ast, parse
 from lgent.errors import QuerySyntaxError
 from lgent.models import QueryType
@@ -40,44 +39,30 @@ _IDENTIFIER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*$")
 MAX_NAME_WORDS = 4
 
 
-class GraphReader(Protocol):
-    """What classification needs from the graph brain."""
-
-    def interpret(self, text: str) -> GraphQuery | None: ...
-
-    def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None: ...
-
-    def unread(self, text: str) -> str | None: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Classification:
     query_type: QueryType
     reason: str
-    graph_operation: GraphQuery | None = None
+    reading: Reading | None = None
     named_artifact: str | None = None
     syntax_tree: ast.Node | None = None
 
 
-def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) -> Classification:
+def classify(query: str, graph: QuestionReader | None, *, lenient: bool = False) -> Classification:
     """The query type of ``query`` and the reason, per the rules in the module docstring.
 
+    ``graph`` is the brain that reads type and relationship questions (None: no such brain).
     A query that clearly means to use the grammar (a ``field:``, an AND/OR/NOT operator or
     parentheses) but does not parse raises ``QuerySyntaxError``, unless ``lenient``: then, like
     one with only stray quotes or dashes, it is read as plain words."""
     text = query.strip()
-    operation = graph.interpret(text) if graph is not None else None
-    if isinstance(operation, Composition):
-        return Classification(QueryType.TYPE_QUERY, f"asks for {operation.describe()}", operation)
-    if isinstance(operation, TypeQuery):
-        return Classification(QueryType.TYPE_QUERY, f"asks for {operation.describe()}", operation)
-    if isinstance(operation, Relationship):
+    reading = graph.read_question(text) if graph is not None else None
+    if reading is not None and reading.kind == "relationship":
         return Classification(
-            QueryType.RELATIONSHIP,
-            f"asks for {operation.describe()}",
-            operation,
-            operation.artifact_id,
+            QueryType.RELATIONSHIP, f"asks for {reading.description}", reading, reading.artifact
         )
+    if reading is not None:
+        return Classification(QueryType.TYPE_QUERY, f"asks for {reading.description}", reading)
     if uses_keyword_syntax(text):
         try:
             tree = parse(text)

@@ -23,8 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lgent import limits
 from lgent.http.errors import BodyLimit, ErrorAnswer, error_response, install_error_handlers
-from lgent.indexing import BuildProgress
-from lgent.lgent import LGent
+from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
     EntityType,

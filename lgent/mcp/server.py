@@ -28,8 +28,7 @@ from pydantic import BaseModel, BeforeValidator, Field, PlainValidator
 
 from lgent import __version__, limits
 from lgent.errors import LGentError
-from lgent.indexing import BuildProgress
-from lgent.lgent import LGent
+from lgent.lgent import BuildProgress, LGent
 from lgent.mcp import text
 from lgent.models import CatalogEntry, EntityType, QueryContext, Status, TypeRequirement
 from lgent.serving import (

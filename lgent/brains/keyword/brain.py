@@ -9,14 +9,14 @@ from typing import Literal
 
 import tantivy
 
-from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
 from lgent.brains.keyword.grammar import ast, parse, parse_lenient
 from lgent.brains.keyword.highlight import describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.config import KeywordSettings
 from lgent.errors import IndexError_
-from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, QueryType, SearchFilters, TypeDecl
 
 EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
 """Catalog entries by id (the facade passes the store's ``get_many``): the text highlights use."""
@@ -130,6 +130,47 @@ class KeywordBrain:
 
     # -- search ----------------------------------------------------------------------------
 
+    def answer(self, query: BrainQuery) -> KeywordResult:
+        """Search the way the query's class calls for (the ranking only; hits are explained
+        when fusion asks for the ones it shows).
+
+        Asked directly (no class): the grammar, strict unless ``query.strict`` is off. Keyword
+        syntax: strict grammar, words ANDed (a syntax error is the answer). A type or
+        composition question: the artifacts whose input names the source type or whose output
+        names the target (its words would match every entry that mentions the types). A
+        name: the words ANDed, then ORed if nothing matched. Plain language: lenient, ORed,
+        and a hit must match ``query.min_should_match`` of the words."""
+        text, filters, limit = query.text, query.filters, query.limit
+        reading = query.reading
+        if query.query_type is None:
+            return self.search(text, filters, limit, lenient=not query.strict, explain_top=0)
+        if reading is not None and reading.kind in ("type", "composition"):
+            typed = _typed_query(reading.input_type, reading.output_type)
+            if typed is not None:
+                return self.search(typed, filters, limit, default_operator="OR", explain_top=0)
+        if query.query_type == QueryType.KEYWORD_SYNTAX:
+            return self.search(
+                text, filters, limit, lenient=False, default_operator="AND", explain_top=0
+            )
+        if query.query_type == QueryType.EXACT_NAME:
+            found = self.search(
+                text, filters, limit, lenient=True, default_operator="AND", explain_top=0
+            )
+            if found.ranking:
+                return found
+            return self.search(
+                text, filters, limit, lenient=True, default_operator="OR", explain_top=0
+            )
+        return self.search(
+            text,
+            filters,
+            limit,
+            lenient=True,
+            default_operator="OR",
+            min_should_match=query.min_should_match,
+            explain_top=0,
+        )
+
     def parse(
         self,
         query: str,
@@ -196,12 +237,23 @@ class KeywordBrain:
             ("entity_type", [v.value for v in filters.entity_type]),
             ("status", [v.value for v in filters.status]),
             ("execution", [v.value for v in filters.execution]),
-            ("author", [v.lower() for v in filters.author]),
+            ("author", sorted(filters.author_keys)),
         ):
             if values:
                 allowed = tantivy.Query.term_set_query(schema, index_field, values)
                 clauses.append((tantivy.Occur.Must, allowed))
         return tantivy.Query.boolean_query(clauses)
+
+
+def _typed_query(source: str | None, target: str | None) -> str | None:
+    """``input:"A" OR output:"B"`` for the sides of a type question that are known."""
+    sides = (("input", source), ("output", target))
+    quoted = [f'{field}:"{_escape(name)}"' for field, name in sides if name]
+    return " OR ".join(quoted) or None
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def explained(hit: BrainHit, entry: CatalogEntry, terms: MatchTerms) -> BrainHit:
