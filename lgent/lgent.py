@@ -140,6 +140,20 @@ class LGent:
         return cls(layout, open_catalog(layout), chosen, embedder, progress, brains=brains)
 
     @staticmethod
+    def has_catalog(home: str | os.PathLike[str]) -> bool:
+        """Whether ``home`` holds a catalog (an unreadable one counts: opening it says why).
+        Nothing is created."""
+        from lgent.errors import CatalogCorruptError, CatalogError
+
+        try:
+            open_catalog(Home(Path(home)), read_only=True).close()
+        except CatalogCorruptError:
+            return True
+        except CatalogError:
+            return False
+        return True
+
+    @staticmethod
     def check_home(home: str | os.PathLike[str]) -> list[Finding]:
         """``lgent doctor``: check the home's catalog and indexes without changing anything;
         each finding that is not ok says what to run to repair it."""
