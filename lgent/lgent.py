@@ -312,11 +312,15 @@ class LGent:
         limit: int = 10,
         *,
         lenient: bool = False,
+        strict: bool = False,
     ) -> QueryResponse:
         """Understand the query, ask the right brains at once, fuse, explain and suggest.
 
-        A query that clearly uses the keyword grammar but breaks it raises QuerySyntaxError;
-        ``lenient=True`` reads it as plain words instead (for agents sending free text)."""
+        Text a person or an agent writes never raises: the keyword grammar is read where it is
+        clearly meant (``author:F-gent type:agent``, ``"exact phrase" AND pdf``) and restricts
+        the results; everything else is plain words. ``strict=True`` reads any grammar operator
+        as grammar and raises QuerySyntaxError (with its position) for a malformed query;
+        ``lenient=True`` never reads the grammar."""
         check_query(query, limit)
         if not query.strip():
             raise QueryError("the query is empty")
@@ -333,6 +337,7 @@ class LGent:
             limit,
             change_number,
             lenient,
+            strict,
         )
         if self._responses is not None and key in self._responses:
             return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
@@ -346,7 +351,9 @@ class LGent:
             runners={name: self._runner(name) for name in self._threads},
             unavailable=unavailable,
         )
-        response = await fusion.query(query, constraints, context, limit, lenient=lenient)
+        response = await fusion.query(
+            query, constraints, context, limit, lenient=lenient, strict=strict
+        )
         if self._responses is not None:
             self._responses[key] = response
         return response

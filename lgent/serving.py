@@ -323,11 +323,14 @@ async def query_page(
     offset: int = 0,
     limit: int = 10,
     lenient: bool = False,
+    strict: bool = False,
     explain: bool = False,
 ) -> QueryPage:
     """Results ``offset`` to ``offset + limit`` of the fused query, with a stable total."""
     check_page(offset, limit)
-    response = await lg.query(query, constraints, context, PAGE_DEPTH, lenient=lenient)
+    response = await lg.query(
+        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+    )
     page = response.results[offset : offset + limit]
     if not explain:
         page = tuple(r.model_copy(update={"explanation": {}}) for r in page)
@@ -348,12 +351,15 @@ async def search_page(
     *,
     offset: int = 0,
     limit: int = 10,
-    lenient: bool = True,
+    lenient: bool = False,
+    strict: bool = False,
 ) -> SearchPage:
     """The same page as ``query_page``, as cards (each result's reasons come from its
     explanation, which is then left out)."""
     check_page(offset, limit)
-    response = await lg.query(query, constraints, context, PAGE_DEPTH, lenient=lenient)
+    response = await lg.query(
+        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+    )
     page = response.results[offset : offset + limit]
     end = offset + len(page)
     return SearchPage(

@@ -106,7 +106,10 @@ class QueryRequest(_Request):
     context: QueryContext | None = None
     offset: int = Field(default=0, ge=0, description="Results to skip.")
     limit: int = Field(default=10, ge=1, le=PAGE_DEPTH)
-    lenient: bool = Field(default=False, description="Read broken syntax as plain words.")
+    lenient: bool = Field(default=False, description="Never read the keyword grammar.")
+    strict: bool = Field(
+        default=False, description="Read any grammar operator as grammar; malformed is a 400."
+    )
     explain: bool = Field(default=False, description="Include each result's explanation tree.")
 
 
@@ -189,13 +192,18 @@ def build_http_app(
         execution: Execution | None = None,
         offset: Offset = 0,
         limit: PageLimit = 10,
-        lenient: bool = True,
+        lenient: Annotated[bool, Query(description="Never read the keyword grammar.")] = False,
+        strict: Annotated[
+            bool, Query(description="Read any grammar operator as grammar; malformed is a 400.")
+        ] = False,
     ) -> Response:
         """A page of the fused query as short cards: how it was read, the total, each result's
         signature, owner, health flags, one line of description and why it matched.
         ``kind``, ``status`` and ``execution`` are added to the constraints."""
         constraints = [*(constraint or []), *filter_constraints(kind, status, execution)]
-        page = await search_page(lg, q, constraints, offset=offset, limit=limit, lenient=lenient)
+        page = await search_page(
+            lg, q, constraints, offset=offset, limit=limit, lenient=lenient, strict=strict
+        )
         return _json(page)
 
     @app.post("/query", response_model=QueryPage, tags=["search"])
@@ -210,6 +218,7 @@ def build_http_app(
             offset=body.offset,
             limit=body.limit,
             lenient=body.lenient,
+            strict=body.strict,
             explain=body.explain,
         )
         return _json(page)

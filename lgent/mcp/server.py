@@ -274,6 +274,9 @@ def build_mcp_server(
         limit: Limit = 10,
         cursor: Cursor = None,
         detail: Literal["compact", "full"] = "compact",
+        strict: Annotated[
+            bool, Field(description="Fail on malformed keyword syntax (default: read as words).")
+        ] = False,
         history: Annotated[IdList, Field(description="Artifacts you used before.")] = (),
         pipeline: Annotated[
             IdList, Field(description="The pipeline you are building, ??? for gaps.")
@@ -292,13 +295,13 @@ def build_mcp_server(
                     context,
                     offset=offset,
                     limit=limit,
-                    lenient=True,
+                    strict=strict,
                     explain=True,
                 )
             )
             return text.search_full(page)
         found = await _call(
-            search_page(lg, query, constraints, context, offset=offset, limit=limit, lenient=True)
+            search_page(lg, query, constraints, context, offset=offset, limit=limit, strict=strict)
         )
         return text.search_text(found)
 

@@ -1,9 +1,10 @@
 """What both retrievers hand their framework: each result's text and metadata, from one query.
 
 The text is what a model reads about the artifact (name, signature, description); the metadata
-carries its id and the facts a program filters or routes on. Queries are read leniently (free
-text from a model never fails on keyword syntax) and run through ``serving.query_page``, so the
-results are the first ``k`` of the same ranking the HTTP API and MCP server page through.
+carries its id and the facts a program filters or routes on. Queries are read as free text (the
+keyword grammar only where it is clearly meant; the wording never fails) and run through
+``serving.query_page``, so the results are the first ``k`` of the same ranking the HTTP API and
+MCP server page through.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def check_k(k: int) -> None:
 
 
 async def find(lg: LGent, query: str, k: int, constraints: Sequence[str]) -> list[Found]:
-    page = await query_page(lg, query, list(constraints), limit=k, lenient=True)
+    page = await query_page(lg, query, list(constraints), limit=k)
     return [found(r) for r in page.results]
 
 

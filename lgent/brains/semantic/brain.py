@@ -492,7 +492,8 @@ class SemanticBrain:
 
     def answer(self, query: BrainQuery) -> SemanticRanking:
         """The ranking of ``query.text`` by meaning (hits explained on demand)."""
-        return self.rank(query.text, query.filters, None, query.limit)
+        text = query.text if query.plain_text is None else query.plain_text
+        return self.rank(text, query.filters, None, query.limit)
 
     def rank(
         self,
