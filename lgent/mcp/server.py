@@ -97,9 +97,8 @@ kind, input -> output, owner, warnings, one line of description and why it match
 detail="full" gives whole entries. To pick one artifact for a typed step, prefer resolve.
 Example: {"query": "extract tables from PDF files", "constraints": ["local execution"]}"""
 
-GET_ARTIFACT = """Everything about one artifact: description, signature, owner, contracts, \
-success rate, latency, relations, versions and health. Use it when a result's one line is not \
-enough.
+GET_ARTIFACT = """Everything about one artifact (all fields, relations, versions, health), when \
+a result's one line is not enough.
 Example: {"id": "PDFParser_v2"}"""
 
 RESOLVE = """Pick the one best healthy artifact for a pipeline step whose input and output types \
@@ -118,8 +117,8 @@ Example: {"source_type": "RawHTML", "target_type": "Summary"}"""
 SIMILAR = """Artifacts closest in meaning to a given one: alternatives and replacements.
 Example: {"artifact_id": "PDFParser_v2"}"""
 
-LINEAGE = """How an artifact relates to others: older and newer generations, what it depends on, \
-what depends on it, what forged it, what it implements. Check it before replacing an artifact.
+LINEAGE = """An artifact's generations, what it depends on, what depends on it, what forged \
+it, what it implements. Check it before replacing an artifact.
 Example: {"artifact_id": "PDFParser_v2"}"""
 
 COMPATIBLE = """Artifacts whose types fit right after one (downstream: they accept its output) or \
@@ -134,8 +133,7 @@ STATS = """Size of the catalog: artifacts, versions, types, relations, counts by
 Example: {}"""
 
 REGISTER = """Add an artifact or a new version of one; the next search sees it.
-Example: {"entry": {"id": "MyTool", "name": "MyTool", "input_type": "Text", "output_type": \
-"Summary"}}"""
+Example: {"entry": {"id": "MyTool", "name": "MyTool", "input_type": "Text"}}"""
 
 REMOVE = """Remove an artifact: every version, or only one.
 Example: {"id": "MyTool"}"""
@@ -275,7 +273,7 @@ def build_mcp_server(
         cursor: Cursor = None,
         detail: Literal["compact", "full"] = "compact",
         strict: Annotated[
-            bool, Field(description="Fail on malformed keyword syntax (default: read as words).")
+            bool, Field(description="Fail on broken keyword syntax.")
         ] = False,
         history: Annotated[IdList, Field(description="Artifacts you used before.")] = (),
         pipeline: Annotated[
