@@ -272,9 +272,7 @@ def build_mcp_server(
         limit: Limit = 10,
         cursor: Cursor = None,
         detail: Literal["compact", "full"] = "compact",
-        strict: Annotated[
-            bool, Field(description="Fail on broken keyword syntax.")
-        ] = False,
+        strict: Annotated[bool, Field(description="Fail on broken keyword syntax.")] = False,
         history: Annotated[IdList, Field(description="Artifacts you used before.")] = (),
         pipeline: Annotated[
             IdList, Field(description="The pipeline you are building, ??? for gaps.")
