@@ -142,6 +142,20 @@ class LGent:
         return cls(layout, open_catalog(layout), chosen, embedder, progress, brains=brains)
 
     @staticmethod
+    def has_catalog(home: str | os.PathLike[str]) -> bool:
+        """Whether ``home`` holds a catalog (an unreadable one counts: opening it says why).
+        Nothing is created."""
+        from lgent.errors import CatalogCorruptError, CatalogError
+
+        try:
+            open_catalog(Home(Path(home)), read_only=True).close()
+        except CatalogCorruptError:
+            return True
+        except CatalogError:
+            return False
+        return True
+
+    @staticmethod
     def check_home(home: str | os.PathLike[str]) -> list[Finding]:
         """``lgent doctor``: check the home's catalog and indexes without changing anything;
         each finding that is not ok says what to run to repair it."""
@@ -529,6 +543,10 @@ class LGent:
             as_text(version, "version")
         return await self._read(self.store.get, stable_id(artifact_id), version)
 
+    async def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
+        """The latest version of each known id (unknown ids are left out)."""
+        return await self._read(self.store.get_many, list(artifact_ids))
+
     async def versions(self, artifact_id: str) -> list[str]:
         return await self._read(self.store.versions, stable_id(artifact_id))
 
@@ -543,6 +561,10 @@ class LGent:
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
         return await self._read(self.store.list_entries, filters, limit=limit, offset=offset)
+
+    async def count_entries(self, filters: EntryFilter | None = None) -> int:
+        """How many artifacts (latest versions) pass ``filters``."""
+        return await self._read(self.store.count, filters)
 
     async def types(self) -> list[TypeDecl]:
         return await self._read(self.store.types)
