@@ -36,7 +36,10 @@ def spec(operations: int, description: str = "", **extra: Any) -> dict[str, Any]
 def run(home: Path, *args: str) -> tuple[int, dict[str, Any] | None, str]:
     done = lgent(home, *args, "--json")
     assert "Traceback" not in done.stderr, done.stderr
-    data = json.loads(done.stdout) if done.returncode == 0 else None
+    data = json.loads(done.stdout) if done.stdout.strip() else None
+    if done.returncode != 0:  # with --json an error is JSON too: {"error": {"type", "message"}}
+        assert data is not None and data["error"]["type"] == "LoadError"
+        return done.returncode, None, data["error"]["message"]
     return done.returncode, data, done.stderr
 
 
