@@ -265,6 +265,20 @@ class CatalogSettings:
             )
 
 
+def redact(url: str) -> str:
+    """A catalog URL without its password, for messages."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}@{host}" if parts.username else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def check_catalog_url(url: object, where: str) -> str:
     """``url`` if it is a PostgreSQL URL, else a SettingsError naming ``where``."""
     if not isinstance(url, str) or not url.startswith(CATALOG_URL_SCHEMES):

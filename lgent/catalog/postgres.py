@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -41,6 +40,7 @@ from lgent.catalog.records import (
     content_hash,
     decode_entry,
 )
+from lgent.config import redact
 from lgent.errors import (
     CatalogCorruptError,
     CatalogError,
@@ -103,18 +103,6 @@ ENTRY_COLUMNS = (
 
 ChangeRow = tuple[int, str, str, str, str | None, str]
 """A change log row: seq, kind, op, key, version, at."""
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}@{host}" if parts.username else host
-    if parts.port is not None:
-        netloc += f":{parts.port}"
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _where(filters: EntryFilter | None) -> tuple[str, list[Any]]:
@@ -504,6 +492,23 @@ class PostgresCatalog:
                 ):
                     rows[r[0]] = (r[1], r[2])
             return Snapshot(number, rows)
+
+    def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
+        """For each of ``whole_ids``, the ids of the artifacts whose latest version declares
+        ``part_of`` it (any status), sorted; a whole with no parts maps to an empty list."""
+        found: dict[str, list[str]] = {w: [] for w in set(whole_ids)}
+        if not found:
+            return found
+        rows = self._read(
+            "SELECT e.id, r ->> 'target' FROM entries AS e CROSS JOIN LATERAL "
+            "jsonb_array_elements(CASE jsonb_typeof(e.data::jsonb -> 'relations') "
+            "WHEN 'array' THEN e.data::jsonb -> 'relations' ELSE '[]'::jsonb END) AS r "
+            "WHERE e.is_latest AND r ->> 'type' = 'part_of' AND r ->> 'target' = ANY(%s)",
+            (list(found),),
+        )
+        for part, whole in rows:
+            found[whole].append(part)
+        return {w: sorted(ids) for w, ids in found.items()}
 
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""

@@ -308,6 +308,9 @@ class ReplicaCatalog:
     def versions(self, artifact_id: str) -> list[str]:
         return self.mirror.versions(artifact_id)
 
+    def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
+        return self.mirror.parts_of(whole_ids)
+
     def exists(self, artifact_id: str) -> bool:
         return self.mirror.exists(artifact_id)
 

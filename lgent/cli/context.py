@@ -22,3 +22,20 @@ def global_options(ctx: typer.Context) -> GlobalOptions:
     if not isinstance(obj, GlobalOptions):
         return GlobalOptions(home=Path(".lgent"))
     return obj
+
+
+def require_catalog(home: Path, catalog: str | None = None) -> None:
+    """A CatalogError unless ``home`` holds a catalog, or a copy of the shared ``catalog``
+    (nothing is created): only ``init`` and ``load`` make a home, so a read command run in the
+    wrong folder says so."""
+    from lgent.config import redact
+    from lgent.errors import CatalogError
+    from lgent.lgent import LGent
+
+    if not LGent.has_catalog(home, catalog=catalog):
+        where = str(home) if catalog is None else redact(catalog)
+        shared = "" if catalog is None else f" --catalog {where}"
+        raise CatalogError(
+            f"no catalog at {where}; create one with `lgent --home {home}{shared} load PATH` "
+            f"(or an empty one with `lgent --home {home}{shared} init`)"
+        )

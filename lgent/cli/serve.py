@@ -28,13 +28,17 @@ def serve(
         bool, typer.Option("--allow-writes", help="Allow registering and removing artifacts.")
     ] = False,
 ) -> None:
-    """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm."""
-    from lgent.cli.context import global_options
+    """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm.
+
+    The home must hold a catalog, unless --allow-writes lets the server fill a new one."""
+    from lgent.cli.context import global_options, require_catalog
     from lgent.cli.progress import StderrBuildProgress
 
     if mcp == http:
         raise typer.BadParameter("give exactly one of --mcp or --http", param_hint="--mcp/--http")
     options = global_options(ctx)
+    if not allow_writes:
+        require_catalog(options.home, options.catalog)
     # a shared catalog's URL reaches the server only when given (else lgent.toml decides)
     shared = {"catalog": options.catalog} if options.catalog is not None else {}
     if mcp:

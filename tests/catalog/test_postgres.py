@@ -9,7 +9,8 @@ import time
 import psycopg
 import pytest
 
-from lgent.catalog.postgres import PostgresCatalog, redact
+from lgent.catalog.postgres import PostgresCatalog
+from lgent.config import redact
 from lgent.errors import CatalogCorruptError, CatalogError, CatalogUnreachableError
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
