@@ -806,18 +806,44 @@ GLOBAL_FLAGS = ("--version",)
 GLOBAL_OPTIONS = ("--home",)
 
 
+def _command_of(args: Sequence[str]) -> str | None:
+    """The subcommand named in ``args`` (the first word that is no option nor option value)."""
+    index = 0
+    while index < len(args):
+        if args[index] in GLOBAL_OPTIONS:
+            index += 2
+        elif args[index].startswith("-"):
+            index += 1
+        else:
+            return args[index]
+    return None
+
+
+def _own_options(command: str | None) -> set[str]:
+    """The option names the subcommand ``command`` defines itself."""
+    root = typer.main.get_command(app)
+    found = getattr(root, "commands", {}).get(command) if command else None
+    if found is None:
+        return set()
+    options = (p for p in found.params if p.param_type_name == "option")
+    return {name for param in options for name in param.opts}
+
+
 def hoist_global_options(args: Sequence[str]) -> list[str]:
     """``args`` with the global options moved before the command, so ``lgent query X --home H``
     means ``lgent --home H query X`` (nothing after a ``--`` is touched)."""
     hoisted: list[str] = []
     rest: list[str] = []
+    own = _own_options(_command_of(args)) & {*GLOBAL_FLAGS, *GLOBAL_OPTIONS}
     index = 0
     while index < len(args):
         arg = args[index]
         if arg == "--":
             rest += args[index:]
             break
-        if arg in GLOBAL_FLAGS or any(arg.startswith(f"{o}=") for o in GLOBAL_OPTIONS):
+        if arg in own:
+            rest.append(arg)  # the command's own option of that name (`show --version 1.0`)
+        elif arg in GLOBAL_FLAGS or any(arg.startswith(f"{o}=") for o in GLOBAL_OPTIONS):
             hoisted.append(arg)
         elif arg in GLOBAL_OPTIONS and index + 1 < len(args):
             hoisted += [arg, args[index + 1]]

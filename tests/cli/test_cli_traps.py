@@ -175,6 +175,15 @@ def test_version() -> None:
         assert done.returncode == 0 and done.stdout.strip() == f"lgent {__version__}"
 
 
+def test_a_command_keeps_its_own_version_option(small_home: Path) -> None:
+    """``--version`` is hoisted to the root only for commands without one of their own."""
+    done = run("show", "PDFParser", "--version", "1.0.0", "--json", f"--home={small_home}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["version"] == "1.0.0"
+    missing = run("show", "PDFParser", "--version", "9.9.9", f"--home={small_home}")
+    assert missing.returncode == 1 and "9.9.9" in missing.stdout + missing.stderr
+
+
 def test_doctor_checks_the_settings_file(small_home: Path) -> None:
     assert run("--home", str(small_home), "doctor").returncode == 0
     (small_home / "lgent.toml").write_text("[fusion]\nweigths = 1\n")
