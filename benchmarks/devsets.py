@@ -29,7 +29,7 @@ _REPO = Path(__file__).resolve().parents[1]
 SHARED_CANDIDATES = (_REPO.parent / "shared", _REPO.parent.parent / "shared")
 """``../shared`` beside the repository (or beside the folder of worktrees it sits in)."""
 
-EntryText = Literal["basic", "rich"]
+EntryText = Literal["plain", "basic", "rich"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,13 +231,16 @@ def tool_entry(tool: Mapping[str, Any], mode: EntryText = "basic") -> CatalogEnt
     Keywords: the category, then the parameter names, then the output field names (the
     catalog's only list field; deduplicated, at most the catalog's limits). ``rich`` appends
     the parameters (name, type, description) and outputs (name, type) to the description as
-    sentences; ``basic`` keeps the tool's own description."""
+    sentences; ``basic`` keeps the tool's own description; ``plain`` is the name and the
+    description alone (no keywords)."""
     keywords: list[str] = []
     words = [tool.get("category") or ""]
     words += [p.get("name", "") for p in tool.get("inputs", ())]
     words += [o.get("name", "") for o in tool.get("outputs", ())]
     for word in words:
         word = _one_line(str(word), limits.MAX_KEYWORD_LENGTH)
+        if mode == "plain":
+            break
         if word and word not in keywords and len(keywords) < limits.MAX_KEYWORDS:
             keywords.append(word)
     description = str(tool.get("description", "")).strip()

@@ -17,8 +17,7 @@ import asyncio
 import os
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 from benchmarks import devsets
@@ -33,47 +32,87 @@ from lgent.config import (
     Settings,
 )
 
-Variant = tuple[Callable[[], Settings], devsets.EntryText]
-
-
-def _fusion(**changes: Any) -> Callable[[], Settings]:
-    return lambda: replace(Settings(), fusion=FusionSettings(**changes))
-
-
-def _weights(query_type: str, **brains: float) -> Callable[[], Settings]:
-    table = {k: dict(v) for k, v in DEFAULT_WEIGHTS.items()}
-    table[query_type].update(brains)
-    return _fusion(weights=table)
-
-
-VARIANTS: Mapping[str, Variant] = {
-    "default": (Settings, "basic"),
-    "entry=rich": (Settings, "rich"),
-    "msm=0": (_fusion(free_text_min_match=0.0), "basic"),
-    "msm=0.25": (_fusion(free_text_min_match=0.25), "basic"),
-    "keyword=fields": (
-        lambda: replace(Settings(), keyword=KeywordSettings(field_mode="fields")),
-        "basic",
-    ),
-    "semantic=weighted": (
-        lambda: replace(Settings(), semantic=SemanticSettings(text_mode="weighted")),
-        "basic",
-    ),
-    "fusion=score": (_fusion(method="score"), "basic"),
-    "depth=100": (_fusion(min_brain_hits=100), "basic"),
-    "msm=0,depth=100": (_fusion(free_text_min_match=0.0, min_brain_hits=100), "basic"),
-    "msm=0,kw=0.6": (
-        lambda: replace(
-            Settings(),
-            fusion=FusionSettings(
-                free_text_min_match=0.0,
-                weights={"semantic_intent": {"keyword": 0.6, "semantic": 0.6, "graph": 0.2}},
-            ),
-        ),
-        "basic",
-    ),
-    "msm=0,rich": (_fusion(free_text_min_match=0.0), "rich"),
+ATOMS = {
+    "entry": "entry text: plain, basic or rich (benchmarks/devsets.py)",
+    "msm": "fusion.free_text_min_match",
+    "depth": "fusion.min_brain_hits",
+    "overfetch": "fusion.overfetch",
+    "k": "fusion.rrf_k",
+    "fusion": "fusion.method: rrf or score",
+    "kw": "keyword weight of semantic_intent",
+    "sem": "semantic weight of semantic_intent",
+    "keyword": "keyword.field_mode: fields or combined",
+    "semantic": "semantic.text_mode: plain or weighted",
+    "threshold": "semantic.threshold",
+    "sentence": "fusion.sentence_words (prototype: a long query's grammar is words)",
 }
+"""What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
+
+ENTRY_TEXTS: dict[str, devsets.EntryText] = {"plain": "plain", "basic": "basic", "rich": "rich"}
+
+DEFAULT_VARIANTS = (
+    "default",
+    "entry=plain",
+    "entry=rich",
+    "msm=0",
+    "msm=0.25",
+    "keyword=fields",
+    "semantic=weighted",
+    "fusion=score",
+    "depth=100",
+    "threshold=-1",
+    "msm=0+kw=0.6",
+    "msm=0+depth=100",
+    "msm=0+entry=rich",
+)
+
+
+def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
+    """The settings and entry text a variant names (``default`` changes nothing)."""
+    fusion: dict[str, Any] = {}
+    keyword: dict[str, Any] = {}
+    semantic: dict[str, Any] = {}
+    weights = dict(DEFAULT_WEIGHTS["semantic_intent"])
+    entry: devsets.EntryText = "basic"
+    for atom in filter(None, spec.split("+")):
+        if atom == "default":
+            continue
+        name, _, value = atom.partition("=")
+        if name not in ATOMS or not value:
+            raise SystemExit(
+                f"variant atom {atom!r}: expected NAME=VALUE, NAME one of {list(ATOMS)}"
+            )
+        if name == "entry":
+            if value not in ENTRY_TEXTS:
+                raise SystemExit(f"entry={value}: expected plain, basic or rich")
+            entry = ENTRY_TEXTS[value]
+        elif name in ("msm", "threshold"):
+            target = fusion if name == "msm" else semantic
+            target["free_text_min_match" if name == "msm" else "threshold"] = float(value)
+        elif name in ("depth", "overfetch", "k", "sentence"):
+            key = {
+                "depth": "min_brain_hits",
+                "overfetch": "overfetch",
+                "k": "rrf_k",
+                "sentence": "sentence_words",
+            }[name]
+            fusion[key] = int(value)
+        elif name == "fusion":
+            fusion["method"] = value
+        elif name in ("kw", "sem"):
+            weights["keyword" if name == "kw" else "semantic"] = float(value)
+        elif name == "keyword":
+            keyword["field_mode"] = value
+        elif name == "semantic":
+            semantic["text_mode"] = value
+    if weights != dict(DEFAULT_WEIGHTS["semantic_intent"]):
+        fusion["weights"] = {"semantic_intent": weights}
+    settings = Settings(
+        keyword=KeywordSettings(**keyword),
+        semantic=SemanticSettings(**semantic),
+        fusion=FusionSettings(**fusion),
+    )
+    return settings, entry
 
 
 def score_run(devset: devsets.DevSet, run: LGentRun) -> dict[str, float]:
@@ -120,24 +159,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--sets", default=",".join(devsets.SETS))
     parser.add_argument("--sizes", default="", help="e.g. metatool-single=1000")
-    parser.add_argument("--variants", default=",".join(VARIANTS), help=", ".join(VARIANTS))
+    parser.add_argument(
+        "--variants",
+        default=",".join(DEFAULT_VARIANTS),
+        help="comma-separated; each NAME=VALUE atoms joined by +: "
+        + "; ".join(f"{k}: {v}" for k, v in ATOMS.items()),
+    )
     parser.add_argument("--labeled", action="store_true", help="also the labeled queries")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sizes = parse_sizes(args.sizes)
     names = [n for n in args.sets.split(",") if n]
     variants = [v for v in args.variants.split(",") if v]
-    unknown = [v for v in variants if v not in VARIANTS]
-    if unknown:
-        raise SystemExit(f"unknown variant(s) {unknown}; known: {', '.join(VARIANTS)}")
+    chosen = {v: variant(v) for v in variants}  # parse them all before the long run
     embedder = CachedEmbedder(SentenceTransformerEmbedder())
     sets = [devsets.load_set(n, size=sizes.get(n, -1)) for n in names]
     for devset in sets:
         embedder.prime([q.text for q in devset.queries])
     base: dict[str, dict[str, float]] = {}
-    for variant in variants:
-        make, entry_text = VARIANTS[variant]
-        settings = make()
+    for name in variants:
+        settings, entry_text = chosen[name]
         for devset in sets:
             run = asyncio.run(
                 lgent_rankings(
@@ -151,21 +192,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             got = score_run(devset, run)
             ref = (
                 base.setdefault(devset.spec.name, got)
-                if variant == "default"
+                if name == "default"
                 else base.get(devset.spec.name, got)
             )
             delta = got["fused ndcg"] - ref["fused ndcg"]
             cells = "  ".join(f"{k} {v:.2f}" for k, v in got.items() if k != "fused ndcg")
             print(
-                f"{variant:22} {devset.spec.name:16} fused {got['fused ndcg']:.2f} ({delta:+.2f})  "
+                f"{name:22} {devset.spec.name:16} fused {got['fused ndcg']:.2f} ({delta:+.2f})  "
                 f"{cells}",
                 flush=True,
             )
         if args.labeled:
             lab = labeled(settings)
             print(
-                f"{variant:22} labeled          "
-                + "  ".join(f"{k} {v:.3f}" for k, v in lab.items()),
+                f"{name:22} labeled          " + "  ".join(f"{k} {v:.3f}" for k, v in lab.items()),
                 flush=True,
             )
     return 0

@@ -350,7 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="sampling seed (README: 0)")
     parser.add_argument(
         "--entry-text",
-        choices=("basic", "rich"),
+        choices=("plain", "basic", "rich"),
         default="basic",
         help="rich: parameters and outputs also go into the entry description",
     )

@@ -146,6 +146,9 @@ class FusionSettings:
     serendipity: int = 3
     free_text_min_match: float = 0.5
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
+    sentence_words: int = 0
+    """Prototype (issue 15): a query of at least this many words and no clear ``field:value``
+    is read as a sentence even if it holds quotes, dashes or operator words (0: off)."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(DEFAULT_WEIGHTS)
@@ -180,6 +183,7 @@ class FusionSettings:
             ("overfetch", 1, 20),
             ("min_brain_hits", 1, 1000),
             ("serendipity", 0, 20),
+            ("sentence_words", 0, 1000),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -38,6 +38,13 @@ _STRONG_SYNTAX_RE = re.compile(
 )
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*$")
 MAX_NAME_WORDS = 4
+# A field clause that is clearly meant: one of our fields, lower case, its value right after it.
+_CLEAR_FIELD_RE = re.compile(
+    r"(?:^|[\s(])-?(?:name|description|keywords|tag|author|type|version|status|input|output|id"
+    r"|execution):[^\s]"
+)
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+_GRAMMAR_CHARS_RE = re.compile(r'["()*~]|(?:^|(?<=\s))[-+](?=\S)|(?<=\w):(?=\s|$)|&&|\|\|')
 
 
 class GraphReader(Protocol):
@@ -59,12 +66,20 @@ class Classification:
     syntax_tree: ast.Node | None = None
 
 
-def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) -> Classification:
+def classify(
+    query: str,
+    graph: GraphReader | None,
+    *,
+    lenient: bool = False,
+    sentence_words: int = 0,
+) -> Classification:
     """The query type of ``query`` and the reason, per the rules in the module docstring.
 
     A query that clearly means to use the grammar (a ``field:``, an AND/OR/NOT operator or
     parentheses) but does not parse raises ``QuerySyntaxError``, unless ``lenient``: then, like
-    one with only stray quotes or dashes, it is read as plain words."""
+    one with only stray quotes or dashes, it is read as plain words. ``sentence_words`` (0:
+    off; a prototype, issue 15): a query of at least that many words with no clear
+    ``field:value`` is a sentence, and its quotes, dashes and operator words are words."""
     text = query.strip()
     operation = graph.interpret(text) if graph is not None else None
     if isinstance(operation, Composition):
@@ -77,6 +92,11 @@ def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) ->
             f"asks for {operation.describe()}",
             operation,
             operation.artifact_id,
+        )
+    if uses_keyword_syntax(text) and reads_as_sentence(text, sentence_words):
+        return Classification(
+            QueryType.SEMANTIC_INTENT,
+            "reads as a sentence: its quotes, dashes and operator words are read as words",
         )
     if uses_keyword_syntax(text):
         try:
@@ -113,6 +133,23 @@ def classify(query: str, graph: GraphReader | None, *, lenient: bool = False) ->
 def uses_keyword_syntax(text: str) -> bool:
     """True when ``text`` uses any of the grammar's operators."""
     return bool(_OPERATOR_RE.search(text) or _FIELD_RE.search(text))
+
+
+def reads_as_sentence(text: str, min_words: int) -> bool:
+    """True when ``text`` has at least ``min_words`` words besides AND/OR/NOT (0: never) and
+    no clear ``field:value`` clause: grammar in a sentence is incidental."""
+    if min_words <= 0 or _CLEAR_FIELD_RE.search(text):
+        return False
+    words = [w for w in _WORD_RE.findall(text) if w not in ("AND", "OR", "NOT")]
+    return len(words) >= min_words
+
+
+def as_words(text: str) -> str:
+    """``text`` with the grammar's characters taken out (quotes, parentheses, wildcards, a
+    leading ``-``/``+``, a colon ending a word) and operator words in lower case: what is left
+    is words, for a query read as a sentence."""
+    spaced = _GRAMMAR_CHARS_RE.sub(" ", text)
+    return " ".join(w.lower() if w in ("AND", "OR", "NOT") else w for w in spaced.split())
 
 
 def _looks_like_identifier(word: str) -> bool:

@@ -18,7 +18,7 @@ from lgent.brains.graph.query import Composition, TypeQuery
 from lgent.catalog.store import Snapshot
 from lgent.config import FusionSettings
 from lgent.errors import LGentError
-from lgent.fusion.classify import Classification, classify
+from lgent.fusion.classify import Classification, as_words, classify, uses_keyword_syntax
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.interpret import interpretation
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
@@ -152,7 +152,10 @@ class QueryFusion:
         query, in_text = extract_constraints(query)
         parsed += in_text
         graph = self.brains.graph
-        classification = await self.run(lambda: classify(query, graph, lenient=lenient))
+        words = self.settings.sentence_words
+        classification = await self.run(
+            lambda: classify(query, graph, lenient=lenient, sentence_words=words)
+        )
         plan = self._plan(classification)
         filters = _filters(parsed)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
@@ -510,7 +513,7 @@ def keyword_search(
             query, filters, limit, lenient=True, default_operator="OR", explain_top=top
         )
     return brain.search(
-        query,
+        as_words(query) if uses_keyword_syntax(query) else query,
         filters,
         limit,
         lenient=True,
