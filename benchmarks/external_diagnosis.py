@@ -45,6 +45,7 @@ ATOMS = {
     "semantic": "semantic.text_mode: plain or weighted",
     "threshold": "semantic.threshold",
     "sentence": "fusion.sentence_words (prototype: a long query's grammar is words)",
+    "ftexact": "keyword.free_text_boosts name_exact and keywords_exact (prototype)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -103,6 +104,11 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             weights["keyword" if name == "kw" else "semantic"] = float(value)
         elif name == "keyword":
             keyword["field_mode"] = value
+        elif name == "ftexact":
+            keyword["free_text_boosts"] = {
+                "name_exact": float(value),
+                "keywords_exact": float(value),
+            }
         elif name == "semantic":
             semantic["text_mode"] = value
     if weights != dict(DEFAULT_WEIGHTS["semantic_intent"]):

@@ -82,6 +82,7 @@ class KeywordSearcher(Protocol):
         default_operator: Any = None,
         min_should_match: float = 0.0,
         explain_top: int | None = None,
+        free_text: bool = False,
     ) -> KeywordAnswer: ...
 
 
@@ -520,6 +521,7 @@ def keyword_search(
         default_operator="OR",
         min_should_match=free_text_min_match,
         explain_top=top,
+        free_text=True,
     )
 
 

@@ -107,6 +107,15 @@ class KeywordBrain:
         self.compiler = QueryCompiler(
             self.index.schema, self.settings.boosts, self.settings.field_mode
         )
+        self.free_text_compiler = (
+            QueryCompiler(
+                self.index.schema,
+                {**self.settings.boosts, **self.settings.free_text_boosts},
+                self.settings.field_mode,
+            )
+            if self.settings.free_text_boosts
+            else self.compiler
+        )
 
     @property
     def change_number(self) -> int:
@@ -154,17 +163,20 @@ class KeywordBrain:
         default_operator: Literal["AND", "OR"] | None = None,
         min_should_match: float = 0.0,
         explain_top: int | None = None,
+        free_text: bool = False,
     ) -> KeywordResult:
         """Ranked artifacts for a grammar query; strict mode raises QuerySyntaxError.
 
         ``min_should_match``: for a top-level OR (e.g. free text with ``default_operator="OR"``),
         the share of its clauses a hit must match. ``explain_top``: only the first that many
         hits get highlights and matched fields, read from their catalog entries (that costs
-        more than the search; default all). ``KeywordResult.explain`` does it for any hit later."""
+        more than the search; default all). ``KeywordResult.explain`` does it for any hit later.
+        ``free_text``: the query is plain language; score with ``settings.free_text_boosts``."""
         node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
         if node is None:
             return KeywordResult([], 0, query, warnings or ["the query is empty"])
-        compiled, terms = self.compiler.compile(node, query, min_should_match=min_should_match)
+        compiler = self.free_text_compiler if free_text else self.compiler
+        compiled, terms = compiler.compile(node, query, min_should_match=min_should_match)
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
         compiled = self._filtered(compiled, filters)
