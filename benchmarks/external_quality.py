@@ -51,6 +51,7 @@ TARGET_OVER_RRF = 3.0
 LIMIT = 10
 
 LGENT_METHODS = ("keyword", "keyword-or", "semantic", "graph", "fused")
+VARIANT_METHODS = ("keyword-or", "semantic", "fused")
 BRAIN_METHODS: Mapping[str, BrainName] = {
     "keyword": "keyword",
     "semantic": "semantic",
@@ -180,8 +181,10 @@ async def lgent_rankings(
 class SetResult:
     devset: devsets.DevSet
     scores: dict[str, dict[str, float]]
+    """Per method; a variant's methods are ``method [variant]``."""
     run: LGentRun
     baseline_seconds: float
+    variants: dict[str, LGentRun] = field(default_factory=dict)
 
     def reference_gaps(self) -> dict[str, float]:
         """Our baseline minus the README's, per ``method metric`` (points)."""
@@ -220,7 +223,13 @@ def evaluate_set(
     embedder: CachedEmbedder,
     settings: Settings | None = None,
     entry_text: devsets.EntryText = "basic",
+    also: Sequence[str] = (),
 ) -> SetResult:
+    """Baselines and L-gent (default settings, every method) on ``devset``; then, for each
+    variant of ``also`` (``benchmarks/variants.py``), the keyword brain as fusion asks it, the
+    semantic brain and the fused query under that variant."""
+    from benchmarks.variants import variant
+
     judged = [q.relevant for q in devset.queries]
     started = time.perf_counter()
     rankings = baseline_rankings(devset, model)
@@ -228,8 +237,15 @@ def evaluate_set(
     embedder.prime([q.text for q in devset.queries])
     run = asyncio.run(lgent_rankings(devset, embedder, settings, entry_text=entry_text))
     rankings.update(run.rankings)
+    runs: dict[str, LGentRun] = {}
+    for name in also:
+        changed, text = variant(name)
+        runs[name] = asyncio.run(
+            lgent_rankings(devset, embedder, changed, entry_text=text, methods=VARIANT_METHODS)
+        )
+        rankings.update({f"{m} [{name}]": r for m, r in runs[name].rankings.items()})
     scores = {method: mean_scores(r, judged) for method, r in rankings.items()}
-    return SetResult(devset, scores, run, baseline_seconds)
+    return SetResult(devset, scores, run, baseline_seconds, runs)
 
 
 # -- reporting ----------------------------------------------------------------------------------
@@ -239,18 +255,44 @@ def set_table(result: SetResult) -> str:
     spec = result.devset.spec
     header = "| method | nDCG@10 | Recall@5 | Recall@10 | C@10 |"
     lines = [header, "|---|---:|---:|---:|---:|"]
-    for method in (*BASELINES, *LGENT_METHODS):
-        if method not in result.scores:
-            continue
+    rows = [(m, LABELS[m]) for m in (*BASELINES, *LGENT_METHODS) if m in result.scores]
+    for name in result.variants:
+        rows += [(f"{m} [{name}]", f"{LABELS[m]} `[{_short(name)}]`") for m in VARIANT_METHODS]
+    for method, label in rows:
         row = result.scores[method]
         ref = spec.reference.get(method)
         cells = [f"{row[m]:.2f}" + (f" ({ref[m]:.2f})" if ref is not None else "") for m in METRICS]
-        lines.append(f"| {LABELS[method]} | " + " | ".join(cells) + " |")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
+def _short(name: str) -> str:
+    from benchmarks.variants import RECOMMENDED
+
+    return "recommended" if name == RECOMMENDED else name
+
+
+def _targets(result: SetResult, suffix: str = "") -> str:
+    """How the fused nDCG@10 (of the default, or of a variant with ``suffix``) compares with
+    the RRF baseline (target +3) and the best single brain measured the same way."""
+    scores = result.scores
+    fused = scores["fused" + suffix]["ndcg@10"]
+    candidates = (
+        ("keyword", "keyword-or", "semantic", "graph") if not suffix else VARIANT_METHODS[:2]
+    )
+    brains = {m: scores[m + suffix]["ndcg@10"] for m in candidates}
+    best = max(brains, key=lambda m: brains[m])
+    rrf = scores["rrf"]["ndcg@10"]
+    met = "met" if fused - rrf >= TARGET_OVER_RRF else "not met"
+    return (
+        f"fused nDCG@10 {fused:.2f}: {fused - rrf:+.2f} against RRF (target "
+        f"+{TARGET_OVER_RRF:.0f}: {met}), {fused - brains[best]:+.2f} against the best single "
+        f"brain ({best})"
+    )
+
+
 def set_summary(result: SetResult) -> str:
-    devset, run, scores = result.devset, result.run, result.scores
+    devset, run = result.devset, result.run
     n = len(devset.queries)
     digest = devset.digest[:8]
     match = devset.digest_matches
@@ -275,26 +317,28 @@ def set_summary(result: SetResult) -> str:
             else f"**NO**: {worst} is {gaps[worst]:+.2f} off"
         )
     )
-    fused = scores["fused"]["ndcg@10"]
-    brains = {m: scores[m]["ndcg@10"] for m in ("keyword", "keyword-or", "semantic", "graph")}
-    best = max(brains, key=lambda m: brains[m])
-    rrf = scores["rrf"]["ndcg@10"]
+    variants = "".join(
+        f" With `[{_short(name)}]`: {_targets(result, f' [{name}]')}; query types "
+        + ", ".join(f"{k} {v}" for k, v in vrun.classes.most_common())
+        + f"; refused {sum(vrun.errors.values())}."
+        for name, vrun in result.variants.items()
+    )
     classes = ", ".join(f"{k} {v}" for k, v in run.classes.most_common())
     errors = ", ".join(f"{k} {v}" for k, v in run.errors.most_common()) or "none"
     return (
         f"{sample}. Baselines reproduce the README (in brackets): {check}.\n"
-        f"Fused nDCG@10 {fused:.2f}: {fused - rrf:+.2f} against RRF (target "
-        f"+{TARGET_OVER_RRF:.0f}: {'met' if fused - rrf >= TARGET_OVER_RRF else 'not met'}), "
-        f"{fused - brains[best]:+.2f} against the best single brain ({best}). "
+        f"Default settings: {_targets(result)}. "
         f"Query types: {classes}. Refused by `query()`: {errors}. "
         f"The keyword brain found nothing in {run.keyword_empty} of {n} fused queries "
         f"and did not run in {run.keyword_skipped}; the semantic brain did not run in "
         f"{run.semantic_skipped}. L-gent {run.seconds:.0f} s, baselines "
-        f"{result.baseline_seconds:.0f} s."
+        f"{result.baseline_seconds:.0f} s.{variants}"
     )
 
 
 def report(results: Sequence[SetResult], entry_text: str) -> str:
+    from benchmarks.variants import RECOMMENDED
+
     parts = [
         "Measured by `python -m benchmarks.external_quality`: the development sets of "
         "`../shared/quality/` (read in place), the README's reference baselines and L-gent in "
@@ -303,7 +347,10 @@ def report(results: Sequence[SetResult], entry_text: str) -> str:
         f"(as keywords) category, parameter and output names (entry text `{entry_text}`); "
         'the judgments never reach the catalog. *keyword* is `LGent.search(brain="keyword", '
         "lenient=True)` (AND of the words); *as fusion asks it* is the OR query with "
-        "`fusion.free_text_min_match` that `query()` sends for plain words.",
+        "`fusion.free_text_min_match` that `query()` sends for plain words. Rows marked "
+        "`[variant]` ran with those changes (`benchmarks/variants.py`); `[recommended]` is "
+        f"`{RECOMMENDED}`: prototype settings that are off by default on this branch, with the "
+        "tools' parameters and outputs also in their description (entry text `rich`).",
     ]
     for result in results:
         parts.append(
@@ -354,6 +401,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="basic",
         help="rich: parameters and outputs also go into the entry description",
     )
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=None,
+        help="a variant to measure besides the defaults (benchmarks/variants.py; repeatable; "
+        "default: the recommended one; 'none' for none)",
+    )
     parser.add_argument("--write", action="store_true", help="update docs/quality.md")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -364,6 +418,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not devsets.available():
         raise SystemExit(f"the development sets are not at {devsets.shared_root() / 'quality'}")
     sizes = parse_sizes(args.sizes)
+    from benchmarks.variants import RECOMMENDED, variant
+
+    also = [v for v in (args.also or [RECOMMENDED]) if v != "none"]
+    for name in also:
+        variant(name)  # a bad variant stops here, before the long run
     from benchmarks.harness.runner import machine_info
 
     info = machine_info()
@@ -372,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = []
     for name in names:
         devset = devsets.load_set(name, size=sizes.get(name, -1), seed=args.seed)
-        result = evaluate_set(devset, model, embedder, entry_text=args.entry_text)
+        result = evaluate_set(devset, model, embedder, entry_text=args.entry_text, also=also)
         print(f"\n## {name}\n{set_summary(result)}\n\n{set_table(result)}", flush=True)
         results.append(result)
     if args.write:
