@@ -40,8 +40,6 @@ from lgent import LGent
 from lgent.brains.semantic.embedders import Embedder, SentenceTransformerEmbedder, Vectors
 from lgent.config import Settings
 from lgent.errors import LGentError
-from lgent.lgent import BrainName
-from lgent.models import QueryType
 
 REPORT = Path(__file__).resolve().parents[1] / "docs" / "quality.md"
 SECTION = "External tool catalogs (development sets)"
@@ -52,11 +50,6 @@ LIMIT = 10
 
 LGENT_METHODS = ("keyword", "keyword-or", "semantic", "graph", "fused")
 VARIANT_METHODS = ("keyword-or", "semantic", "fused")
-BRAIN_METHODS: Mapping[str, BrainName] = {
-    "keyword": "keyword",
-    "semantic": "semantic",
-    "graph": "graph",
-}
 BASELINES = ("bm25", "minilm", "rrf")
 LABELS = {
     "bm25": "bm25s (baseline)",
@@ -126,9 +119,9 @@ async def lgent_rankings(
     methods: Sequence[str] = LGENT_METHODS,
 ) -> LGentRun:
     """Load the set's tools into an in-memory home and rank every query with each method."""
-    from lgent.fusion.classify import Classification, classify
+    from lgent.fusion.classify import classify
     from lgent.fusion.constraints import extract_constraints
-    from lgent.fusion.fusion import keyword_search
+    from lgent.fusion.fusion import brain_query
 
     entries = [devsets.tool_entry(t, entry_text) for t in devset.tools]
     back = {devsets.entry_id(str(t["id"])): str(t["id"]) for t in devset.tools}
@@ -136,10 +129,8 @@ async def lgent_rankings(
     started = time.perf_counter()
     async with LGent.open(None, settings or Settings(), embedder=embedder) as lg:
         await lg.register_many(entries)
-        await asyncio.to_thread(lg.keyword_brain)
-        await asyncio.to_thread(lg.semantic_brain)
-        await asyncio.to_thread(lg.graph_brain)
-        share = lg.settings.fusion.free_text_min_match
+        for name in ("keyword", "semantic", "graph"):
+            await asyncio.to_thread(lg.brain, name)
         for q in devset.queries:
             for method in methods:
                 ids: list[str] = []
@@ -157,16 +148,12 @@ async def lgent_rankings(
                                 run.semantic_skipped += not brain.ran
                     elif method == "keyword-or":
                         text, _ = extract_constraints(q.text)
-                        kind = classify(text, lg.graph_brain(), lenient=True)
-                        if kind.query_type == QueryType.KEYWORD_SYNTAX:
-                            kind = Classification(QueryType.SEMANTIC_INTENT, "plain words")
-                        answer = keyword_search(
-                            lg.keyword_brain(), text, kind, None, LIMIT, share, explain_top=0
-                        )
+                        kind = classify(text, lg.graph_brain())
+                        asked = brain_query(text, kind, LIMIT, None, lg.settings.fusion)
+                        answer = lg.brain("keyword").answer(asked)
                         ids = [i for i, _ in answer.ranking]
                     else:
-                        name = BRAIN_METHODS[method]
-                        found = await lg.search(q.text, brain=name, limit=LIMIT, lenient=True)
+                        found = await lg.search(q.text, brain=method, limit=LIMIT, lenient=True)
                         ids = [h.id for h in found.hits]
                 except LGentError as err:
                     if method == "fused":

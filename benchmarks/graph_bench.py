@@ -10,7 +10,7 @@ from the catalog. Every call goes through the brain's public methods (its lock i
 Targets (issue 5): ``find_paths`` p99 <= 5 ms, ``is_subtype`` p99 <= 50 us, build "a few seconds".
 
 Then every kind of graph question as fusion asks it (issue 6): ``classify(text, brain)`` first
-(untimed), then ``GraphBrain.search(text, None, limit=50, operation=...)`` timed, on fresh
+(untimed), then ``GraphBrain.answer(BrainQuery(text, 50, ...))`` as fusion asks it timed, on fresh
 query types and artifacts, target p99 <= 8 ms each; and ``classify`` itself on names, one-word
 typos (the fuzzy name lookup) and plain words, same target. Also the objects the brain adds to
 what the garbage collector tracks, and what a full collection costs with and without them.
@@ -29,8 +29,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.harness import runner, synthetic
-from lgent.brains.base import ChangeSet
+from lgent.brains.base import BrainQuery, ChangeSet
 from lgent.brains.graph.brain import GraphBrain
+from lgent.brains.graph.compose import PathSearch
 from lgent.fusion.classify import classify
 from lgent.models import CatalogEntry, TypeDecl
 
@@ -122,23 +123,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         subtype_pairs,
         f"<= {IS_SUBTYPE_P99_US:.0f} us",
     )
-    found = [brain.find_paths(s, t) for s, t in path_pairs]
+    found = [brain.find_paths(PathSearch(s, t)) for s, t in path_pairs]
     answered = [p for p in found if p]
     paths_first = row(
         "find_paths k=5, first pass",
-        lambda p: brain.find_paths(*p),
+        lambda p: brain.find_paths(PathSearch(p[0], p[1])),
         [(some_type(), some_type()) for _ in range(args.queries)],
     )
     paths = row(
         "find_paths k=5 (max_length 5)",
-        lambda p: brain.find_paths(*p),
+        lambda p: brain.find_paths(PathSearch(p[0], p[1])),
         path_pairs,
         f"<= {FIND_PATHS_P99_MS:.0f} ms",
     )
-    row("find_paths k=20", lambda p: brain.find_paths(*p, k=20), path_pairs)
+    row("find_paths k=20", lambda p: brain.find_paths(PathSearch(p[0], p[1], k=20)), path_pairs)
     row(
         "find_paths k=5, include_unusable",
-        lambda p: brain.find_paths(*p, include_unusable=True),
+        lambda p: brain.find_paths(PathSearch(p[0], p[1], include_unusable=True)),
         path_pairs[:100],
     )
     row("find_compatible downstream (limit 50)", brain.find_compatible, compat)
@@ -182,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     row("apply_changes (one entry)", brain.apply_changes, updates)
     after = row(
         "find_paths k=5 after the updates (first pass)",
-        lambda p: brain.find_paths(*p),
+        lambda p: brain.find_paths(PathSearch(p[0], p[1])),
         path_pairs[:200],
     )
 
@@ -250,16 +251,20 @@ def _question_rows(
             phrase.format(a=a, b=b, x=e.id, name=e.name)
             for (a, b), e in zip(pairs, picked, strict=True)
         ]
-        asked = [(t, classify(t, brain).graph_operation) for t in texts]
+        readings = [(t, classify(t, brain)) for t in texts]
+        asked = [
+            BrainQuery(t, QUESTION_LIMIT, query_type=c.query_type, reading=c.reading)
+            for t, c in readings
+        ]
         stats = row(
             f"search: {kind}",
-            lambda q: brain.search(q[0], None, QUESTION_LIMIT, operation=q[1]),
+            brain.answer,
             asked,
             f"<= {QUESTION_P99_MS:g} ms",
         )
         found.append((f"search: {kind}", stats))
-        hits = [len(brain.search(t, None, QUESTION_LIMIT, operation=op).hits) for t, op in asked]
-        read = sum(op is not None for _, op in asked)
+        hits = [len(brain.answer(q).ranking) for q in asked]
+        read = sum(q.reading is not None for q in asked)
         notes.append(
             f"{kind}: {read}/{n} read as graph questions, {statistics.mean(hits):.1f} hits"
         )

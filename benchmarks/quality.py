@@ -85,7 +85,7 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
     """Top-10 ids of each system for one query."""
     from lgent.errors import LGentError
     from lgent.fusion.classify import classify
-    from lgent.fusion.fusion import keyword_search
+    from lgent.fusion.fusion import brain_query
 
     text, in_text = extract_constraints(q.query)
     constraints = parse_constraints(list(q.constraints)) + in_text
@@ -106,22 +106,11 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
             if system == "fused":
                 response = await lg.query(q.query, constraints=list(q.constraints) or None, limit=K)
                 out[system] = [r.id for r in response.results]
-            elif system == "keyword":
-                answer = keyword_search(
-                    lg.keyword_brain(),
-                    text,
-                    kind,
-                    None,
-                    fetch,
-                    lg.settings.fusion.free_text_min_match,
-                )
+            else:
+                brain = await asyncio.to_thread(lg.brain, system)
+                asked = brain_query(text, kind, fetch, None, lg.settings.fusion)
+                answer = await asyncio.to_thread(brain.answer, asked)
                 out[system] = await keep([i for i, _ in answer.ranking])
-            elif system == "semantic":
-                hits = lg.semantic_brain().search(text, None, None, fetch)
-                out[system] = await keep([h.id for h in hits])
-            elif system == "graph":
-                result = lg.graph_brain().search(text, None, fetch, operation=kind.graph_operation)
-                out[system] = await keep([h.id for h in result.hits])
         except LGentError:
             out[system] = []
     return out
@@ -133,9 +122,8 @@ async def evaluate(
     async with LGent.open(None) as lg:
         lg.settings = settings
         await lg.load(CATALOG)
-        await asyncio.to_thread(lg.keyword_brain)
-        await asyncio.to_thread(lg.semantic_brain)
-        await asyncio.to_thread(lg.graph_brain)
+        for name in lg.registry.names:
+            await asyncio.to_thread(lg.brain, name)
         per: dict[str, dict[str, list[tuple[float, float, Labeled, list[str]]]]] = defaultdict(
             lambda: defaultdict(list)
         )

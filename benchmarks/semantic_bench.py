@@ -152,6 +152,13 @@ def latency(fn: Callable[[Any], object], inputs: Sequence[Any]) -> runner.Latenc
     return runner.time_calls(fn, inputs)
 
 
+def semantic_brain(lg: LGent) -> SemanticBrain:
+    """The open home's semantic brain, current with its catalog."""
+    brain = lg.brain("semantic")
+    assert isinstance(brain, SemanticBrain)
+    return brain
+
+
 async def measure_brain(
     home: Path, queries: list[str], warmups: list[str], rebuild: bool
 ) -> dict[str, Any]:
@@ -160,7 +167,7 @@ async def measure_brain(
     async with LGent.open(home, off) as lg:
         out["entries"] = lg.store.count()
         with runner.Timer() as t:
-            brain = await asyncio.to_thread(lg.semantic_brain)
+            brain = await asyncio.to_thread(semantic_brain, lg)
         out["open_s"], out["open_embedded"] = t.seconds, brain.counters.texts_embedded
         print(
             f"semantic brain ready in {t.seconds:.1f} s ({brain.counters.texts_embedded} texts embedded)"
@@ -169,7 +176,7 @@ async def measure_brain(
             before = brain.counters.texts_embedded
             with runner.Timer() as t:
                 await lg.reindex(["semantic"])
-            brain = lg.semantic_brain()
+            brain = semantic_brain(lg)
             out["rebuild_s"], out["rebuild_embedded"] = (
                 t.seconds,
                 brain.counters.texts_embedded - before,
@@ -184,7 +191,7 @@ async def measure_brain(
         out.update(vector_baselines(brain, queries, query_vectors))
 
     async with LGent.open(home, Settings()) as lg:
-        brain = await asyncio.to_thread(lg.semantic_brain)
+        brain = await asyncio.to_thread(semantic_brain, lg)
         for q in queries:  # fill the query LRU
             brain.search(q, limit=K)
         out["search_cached"] = runner.time_calls(

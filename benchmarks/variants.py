@@ -11,14 +11,13 @@ from typing import Any
 
 from benchmarks import devsets
 from lgent.config import (
-    DEFAULT_WEIGHTS,
     FusionSettings,
     KeywordSettings,
     SemanticSettings,
     Settings,
 )
 
-RECOMMENDED = "sentence=7+msm=0+ftexact=0.5+threshold=0.1+fusion=score+kw=0.3+sem=0.7+entry=rich"
+RECOMMENDED = "msm=0+ftexact=0.5+threshold=0.1+fusion=score+kw=0.3+sem=0.7+entry=rich"
 """The best measured combination that keeps the labeled queries (issue 15's report)."""
 
 ATOMS = {
@@ -33,7 +32,6 @@ ATOMS = {
     "keyword": "keyword.field_mode: fields or combined",
     "semantic": "semantic.text_mode: plain or weighted",
     "threshold": "semantic.threshold",
-    "sentence": "fusion.sentence_words (prototype: a long query's grammar is words)",
     "ftexact": "keyword.free_text_boosts name_exact and keywords_exact (prototype)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
@@ -46,7 +44,7 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
     fusion: dict[str, Any] = {}
     keyword: dict[str, Any] = {}
     semantic: dict[str, Any] = {}
-    weights = dict(DEFAULT_WEIGHTS["semantic_intent"])
+    weights: dict[str, float] = {}
     entry: devsets.EntryText = "basic"
     for atom in filter(None, spec.split("+")):
         if atom == "default":
@@ -63,12 +61,11 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
         elif name in ("msm", "threshold"):
             target = fusion if name == "msm" else semantic
             target["free_text_min_match" if name == "msm" else "threshold"] = float(value)
-        elif name in ("depth", "overfetch", "k", "sentence"):
+        elif name in ("depth", "overfetch", "k"):
             key = {
                 "depth": "min_brain_hits",
                 "overfetch": "overfetch",
                 "k": "rrf_k",
-                "sentence": "sentence_words",
             }[name]
             fusion[key] = int(value)
         elif name == "fusion":
@@ -84,7 +81,7 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             }
         elif name == "semantic":
             semantic["text_mode"] = value
-    if weights != dict(DEFAULT_WEIGHTS["semantic_intent"]):
+    if weights:
         fusion["weights"] = {"semantic_intent": weights}
     settings = Settings(
         keyword=KeywordSettings(**keyword),

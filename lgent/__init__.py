@@ -4,6 +4,10 @@ Importing this package is cheap: the embedding model, faiss and tantivy load onl
 first needs them.
 """
 
+from lgent.brains.base import BrainQuery, HitList, RankedAnswer
+from lgent.brains.defaults import default_registry
+from lgent.brains.registry import BrainContext, BrainRegistry, BrainSpec, SkipRule
+from lgent.catalog.records import EntryFilter
 from lgent.config import Settings
 from lgent.errors import (
     CatalogCorruptError,
@@ -45,14 +49,20 @@ from lgent.sync import fill_holes, resolve, search
 __version__ = "0.1.0"
 
 __all__ = [
+    "BrainContext",
+    "BrainQuery",
+    "BrainRegistry",
+    "BrainSpec",
     "CatalogCorruptError",
     "CatalogEntry",
     "CatalogError",
     "ConstraintError",
     "DependencyError",
     "EntityType",
+    "EntryFilter",
     "Execution",
     "FilledPipeline",
+    "HitList",
     "IndexError_",
     "LGent",
     "LGentError",
@@ -64,6 +74,7 @@ __all__ = [
     "QueryResponse",
     "QuerySyntaxError",
     "QueryType",
+    "RankedAnswer",
     "Relation",
     "RelationType",
     "Resolution",
@@ -71,6 +82,7 @@ __all__ = [
     "SearchFilters",
     "Settings",
     "SettingsError",
+    "SkipRule",
     "Status",
     "TypeCycleError",
     "TypeDecl",
@@ -78,6 +90,7 @@ __all__ = [
     "TypeRequirement",
     "ValidationError",
     "__version__",
+    "default_registry",
     "fill_holes",
     "resolve",
     "search",

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from lgent.errors import SettingsError
+from lgent.models import QueryType
+
+if TYPE_CHECKING:
+    from lgent.brains.registry import BrainRegistry
 
 DEFAULT_FIELD_BOOSTS: Mapping[str, float] = MappingProxyType(
     {
@@ -127,25 +131,25 @@ class SemanticSettings:
                 raise SettingsError(f"semantic.{name}: must be an integer >= {low}, got {value!r}")
 
 
-BRAINS = ("keyword", "semantic", "graph")
-
-DEFAULT_WEIGHTS: Mapping[str, Mapping[str, float]] = MappingProxyType(
-    {
-        # per query type: keyword, semantic, graph (the L-gent spec's table; KEYWORD_SYNTAX is ours)
-        "exact_name": MappingProxyType({"keyword": 0.8, "semantic": 0.1, "graph": 0.1}),
-        "type_query": MappingProxyType({"keyword": 0.2, "semantic": 0.2, "graph": 0.6}),
-        "relationship": MappingProxyType({"keyword": 0.1, "semantic": 0.2, "graph": 0.7}),
-        "semantic_intent": MappingProxyType({"keyword": 0.2, "semantic": 0.6, "graph": 0.2}),
-        "keyword_syntax": MappingProxyType({"keyword": 1.0, "semantic": 0.0, "graph": 0.0}),
-    }
+QUERY_TYPES = (
+    "exact_name",
+    "keyword_syntax",
+    "type_query",
+    "relationship",
+    "semantic_intent",
 )
+"""The query classes fusion weighs brains for (``lgent.models.QueryType`` values)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FusionSettings:
-    """Query fusion: brain weights per query type, the fusion method and RRF's k, over-fetching."""
+    """Query fusion: brain weights per query type, the fusion method and RRF's k, over-fetching.
 
-    weights: Mapping[str, Mapping[str, float]] = field(default_factory=lambda: DEFAULT_WEIGHTS)
+    ``weights`` override, per query type and brain, the default weights each brain declares in
+    its registry entry (``lgent/brains/registry.py``); brain names are checked against the
+    registry when a home opens (``check_brains``)."""
+
+    weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     method: Literal["rrf", "score"] = "rrf"
     rrf_k: int = 60
     overfetch: int = 3
@@ -153,23 +157,17 @@ class FusionSettings:
     serendipity: int = 3
     free_text_min_match: float = 0.5
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
-    sentence_words: int = 0
-    """Prototype (issue 15): a query of at least this many words and no clear ``field:value``
-    is read as a sentence even if it holds quotes, dashes or operator words (0: off)."""
 
     def __post_init__(self) -> None:
-        unknown = set(self.weights) - set(DEFAULT_WEIGHTS)
+        unknown = set(self.weights) - set(QUERY_TYPES)
         if unknown:
             raise SettingsError(
                 f"fusion.weights: unknown query type(s) {', '.join(sorted(unknown))} "
-                f"(known: {', '.join(DEFAULT_WEIGHTS)})"
+                f"(known: {', '.join(QUERY_TYPES)})"
             )
         for query_type, table in self.weights.items():
-            bad = set(table) - set(BRAINS)
-            if bad:
-                raise SettingsError(
-                    f"fusion.weights.{query_type}: unknown brain(s) {', '.join(sorted(bad))}"
-                )
+            if not isinstance(table, Mapping):
+                raise SettingsError(f"fusion.weights.{query_type}: must be a table of brains")
             for brain, value in table.items():
                 if not isinstance(value, int | float) or value < 0:
                     raise SettingsError(
@@ -190,7 +188,6 @@ class FusionSettings:
             ("overfetch", 1, 20),
             ("min_brain_hits", 1, 1000),
             ("serendipity", 0, 20),
-            ("sentence_words", 0, 1000),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -198,9 +195,21 @@ class FusionSettings:
                     f"fusion.{name}: must be an integer from {low} to {high}, got {value!r}"
                 )
 
-    def weights_for(self, query_type: str) -> dict[str, float]:
-        """The brain weights for one query type (defaults filled in)."""
-        return {**DEFAULT_WEIGHTS[query_type], **self.weights.get(query_type, {})}
+    def check_brains(self, names: Iterable[str]) -> None:
+        """SettingsError if a weight names a brain that is not among ``names``."""
+        known = set(names)
+        for query_type, table in self.weights.items():
+            bad = set(table) - known
+            if bad:
+                raise SettingsError(
+                    f"fusion.weights.{query_type}: unknown brain(s) {', '.join(sorted(bad))} "
+                    f"(known: {', '.join(sorted(known))})"
+                )
+
+    def weights_for(self, query_type: str, registry: BrainRegistry) -> dict[str, float]:
+        """The brain weights for one query type: each brain's declared default, overridden."""
+        defaults = {spec.name: spec.weight(QueryType(query_type)) for spec in registry}
+        return {**defaults, **self.weights.get(query_type, {})}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from lgent.brains.base import Brain, ChangeSet
-from lgent.catalog.store import CatalogStore
+from lgent.catalog.protocol import Catalog
 
 BuildProgress = Callable[[str, int, int], None]
 """Called as ``progress(brain, done, total)`` while a brain builds (the semantic brain reports
@@ -31,7 +31,7 @@ class SyncReport:
     removals: int = 0
 
 
-def sync(brain: Brain, store: CatalogStore, *, rebuild: bool = False) -> SyncReport:
+def sync(brain: Brain, store: Catalog, *, rebuild: bool = False) -> SyncReport:
     """Bring ``brain`` to the catalog's current change number; report what was done."""
     target = store.change_number()
     current = brain.change_number

@@ -10,7 +10,7 @@ import asyncio
 import os
 import re
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,10 +19,14 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 from cachetools import TTLCache
 
 from lgent import limits
-from lgent.brains.base import Brain
+from lgent.brains.base import Brain, BrainQuery
+from lgent.brains.defaults import default_registry
+from lgent.brains.registry import BrainContext, BrainRegistry
+from lgent.catalog.backends import open_catalog
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.loaders import Progress, read_path
-from lgent.catalog.store import BatchResult, CatalogStore, Change, EntryFilter
+from lgent.catalog.protocol import Catalog
+from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import Settings, load_settings
 from lgent.errors import LGentError, QueryError
 from lgent.home import Home
@@ -46,14 +50,11 @@ if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
-    from lgent.brains.keyword.brain import KeywordBrain
-    from lgent.brains.semantic.brain import SemanticBrain
     from lgent.brains.semantic.embedders import Embedder
-    from lgent.fusion.fusion import BrainSet
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
-BrainName = Literal["keyword", "semantic", "graph"]
+__all__ = ["BuildProgress", "LGent", "check_query"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -65,28 +66,37 @@ class LGent:
     def __init__(
         self,
         home: Home,
-        store: CatalogStore,
+        store: Catalog,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
+        *,
+        brains: BrainRegistry | None = None,
     ) -> None:
         self.home = home
         self.store = store
         self.settings = settings or Settings()
         self.embedder = embedder
         self.progress = progress
+        self.registry = brains if brains is not None else default_registry()
+        self.settings.fusion.check_brains(self.registry.names)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
-        # Query embeddings always run on this one thread: torch keeps its worker threads warm
-        # for it, and concurrent queries do not oversubscribe the cores (measured at 100k:
-        # p99 of one query embedding 12.7 ms here against 17.3 ms on rotating pool threads).
-        self._embedding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-embedding")
+        # A brain declared ``own_thread`` (the semantic one: query embeddings) always runs on
+        # its one thread: torch keeps its worker threads warm for it, and concurrent queries do
+        # not oversubscribe the cores (measured at 100k: p99 of one query embedding 12.7 ms
+        # there against 17.3 ms on rotating pool threads).
+        self._threads = {
+            spec.name: ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"lgent-{spec.name}")
+            for spec in self.registry
+            if spec.own_thread
+        }
         self._brains: dict[str, Brain] = {}
         self._responses: TTLCache[tuple[Any, ...], QueryResponse] | None = (
             TTLCache(self.settings.cache.size, self.settings.cache.ttl_seconds)
             if self.settings.cache.size and self.settings.cache.ttl_seconds
             else None
         )
-        self._brain_locks = {name: threading.Lock() for name in ("keyword", "semantic", "graph")}
+        self._brain_locks = {name: threading.Lock() for name in self.registry.names}
 
     @classmethod
     @asynccontextmanager
@@ -97,14 +107,16 @@ class LGent:
         *,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
+        brains: BrainRegistry | None = None,
     ) -> AsyncIterator[LGent]:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
         Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults.
         ``embedder`` replaces the configured model (e.g. one already loaded, shared by homes);
-        ``progress(brain, done, total)`` hears how a long index build is going."""
+        ``progress(brain, done, total)`` hears how a long index build is going; ``brains`` is
+        the brain registry (default: keyword, semantic and graph)."""
         lg = await asyncio.to_thread(
-            cls.open_sync, home, settings, embedder=embedder, progress=progress
+            cls.open_sync, home, settings, embedder=embedder, progress=progress, brains=brains
         )
         try:
             yield lg
@@ -119,16 +131,26 @@ class LGent:
         *,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
+        brains: BrainRegistry | None = None,
     ) -> LGent:
         """Open a home without an event loop; call ``close()`` when done."""
         layout = Home(None if home is None else Path(home))
         layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
-        return cls(layout, CatalogStore(layout.catalog_db), chosen, embedder, progress)
+        return cls(layout, open_catalog(layout), chosen, embedder, progress, brains=brains)
+
+    @staticmethod
+    def check_home(home: str | os.PathLike[str]) -> list[Finding]:
+        """``lgent doctor``: check the home's catalog and indexes without changing anything;
+        each finding that is not ok says what to run to repair it."""
+        from lgent.doctor import check_home
+
+        return check_home(Path(home))
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
-        self._embedding.shutdown(wait=True)
+        for thread in self._threads.values():
+            thread.shutdown(wait=True)
         for brain in self._brains.values():
             brain.close()
         self.store.close()
@@ -136,50 +158,38 @@ class LGent:
     # -- brains ----------------------------------------------------------------------------
 
     def _make_brain(self, name: str) -> Brain:
-        if name == "keyword":
-            from lgent.brains.keyword.brain import KeywordBrain
-
-            return KeywordBrain(
-                self.home.index_dir("keyword"), self.settings.keyword, entries=self.store.get_many
-            )
-        if name == "semantic":
-            from lgent.brains.semantic.brain import SemanticBrain
-
-            report = self.progress
-            return SemanticBrain(
-                self.home.index_dir("semantic"),
-                self.settings.semantic,
-                self.embedder,
-                progress=None if report is None else lambda d, t: report("semantic", d, t),
-            )
-        if name == "graph":
-            from lgent.brains.graph.brain import GraphBrain
-
-            return GraphBrain()
-        raise QueryError(f"unknown brain {name!r} (expected keyword, semantic or graph)")
+        spec = self.registry.spec(name)
+        report = self.progress
+        context = BrainContext(
+            index_dir=self.home.index_dir(name),
+            settings=self.settings,
+            embedder=self.embedder,
+            progress=None if report is None else lambda d, t: report(name, d, t),
+            entries=self.store.get_many,
+        )
+        return spec.factory(context)
 
     def _current(self, name: str, *, rebuild: bool = False) -> tuple[Brain, SyncReport]:
         """The brain ``name``, created on first use and brought up to the catalog's change number."""
+        self.registry.spec(name)  # an unknown name is a QueryError naming the known ones
         with self._brain_locks[name]:
             brain = self._brains.get(name)
             if brain is None:
                 brain = self._brains[name] = self._make_brain(name)
             return brain, sync(brain, self.store, rebuild=rebuild)
 
-    def keyword_brain(self) -> KeywordBrain:
-        """The keyword brain, current with the catalog (sync; use from worker threads)."""
-        brain, _ = self._current("keyword")
-        return brain  # type: ignore[return-value]
-
-    def semantic_brain(self) -> SemanticBrain:
-        """The semantic brain, current with the catalog (loads the model on first build/query)."""
-        brain, _ = self._current("semantic")
-        return brain  # type: ignore[return-value]
+    def brain(self, name: str) -> Brain:
+        """The brain ``name``, current with the catalog (sync; use from worker threads)."""
+        return self._current(name)[0]
 
     def graph_brain(self) -> GraphBrain:
-        """The graph brain, current with the catalog (sync; use from worker threads)."""
-        brain, _ = self._current("graph")
-        return brain  # type: ignore[return-value]
+        """The graph brain, current with the catalog: paths, lineage and the resolver use it."""
+        from lgent.brains.graph.brain import GraphBrain
+
+        brain = self.brain("graph")
+        if not isinstance(brain, GraphBrain):
+            raise QueryError(f"the brain named 'graph' is a {type(brain).__name__}, not GraphBrain")
+        return brain
 
     async def find_paths(
         self,
@@ -194,9 +204,10 @@ class LGent:
         source, target = as_text(source_type, "source_type"), as_text(target_type, "target_type")
         as_int(max_length, "max_length", 1, 10)
         as_int(k, "k", 1, limits.MAX_LIMIT)
-        return await self._read(
-            lambda: self.graph_brain().find_paths(source, target, max_length, k, include_unusable)
-        )
+        from lgent.brains.graph.compose import PathSearch
+
+        search = PathSearch(source, target, max_length, k, include_unusable)
+        return await self._read(lambda: self.graph_brain().find_paths(search))
 
     async def compatible(
         self,
@@ -226,16 +237,12 @@ class LGent:
             as_int(depth, "depth", 1, 100)
         return await self._read(lambda: self.graph_brain().lineage_of(artifact_id, depth))
 
-    async def reindex(
-        self, brains: Sequence[str] = ("keyword", "semantic", "graph")
-    ) -> list[SyncReport]:
-        """Rebuild the named brains' indexes from the catalog."""
-        reports = []
-        for name in brains:
-            if name not in self._brain_locks:
-                raise QueryError(f"unknown brain {name!r} (expected keyword, semantic or graph)")
-            reports.append((await self._read(self._current, name, rebuild=True))[1])
-        return reports
+    async def reindex(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
+        """Rebuild the named brains' indexes (default: every registered brain) from the catalog."""
+        names = list(self.registry.names if brains is None else brains)
+        for name in names:
+            self.registry.spec(name)
+        return [(await self._read(self._current, name, rebuild=True))[1] for name in names]
 
     # -- search ----------------------------------------------------------------------------
 
@@ -243,7 +250,7 @@ class LGent:
         self,
         query: str,
         *,
-        brain: BrainName = "keyword",
+        brain: str = "keyword",
         filters: SearchFilters | None = None,
         limit: int = 10,
         lenient: bool = False,
@@ -252,36 +259,36 @@ class LGent:
         check_query(query, limit)
         if filters is not None:
             filters = as_model(filters, SearchFilters, "filters")
-        if brain == "keyword":
-            found = await self._read(
-                lambda: self.keyword_brain().search(query, filters, limit, lenient=lenient)
-            )
+        self.registry.spec(brain)
+        asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
+
+        def search() -> SearchResult:
+            answer = self.brain(brain).answer(asked)
+            ids = [i for i, _ in answer.ranking]
+            entries = self.store.get_many(ids)
+            made = (answer.explain(i, entries[i]) for i in ids if i in entries)
             return SearchResult(
                 query=query,
-                hits=tuple(found.hits),
-                total=found.total,
-                warnings=tuple(found.warnings),
+                hits=tuple(hit for hit in made if hit is not None),
+                total=answer.total,
+                warnings=tuple(answer.warnings),
             )
-        if brain == "semantic":
-            hits = await self._read(
-                lambda: self.semantic_brain().search(query, filters, None, limit)
-            )
-            return SearchResult(query=query, hits=tuple(hits), total=len(hits))
-        if brain == "graph":
-            result = await self._read(lambda: self.graph_brain().search(query, filters, limit))
-            return SearchResult(
-                query=query,
-                hits=tuple(result.hits),
-                total=len(result.hits),
-                warnings=() if result.operation else (result.reason,),
-            )
-        raise QueryError(f"unknown brain {brain!r} (expected keyword, semantic or graph)")
+
+        return await self._run_brain(brain, search)
 
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
         """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""
         check_query("", limit)
         await self.get(as_text(artifact_id, "artifact_id"))
-        return await self._read(lambda: self.semantic_brain().find_similar(artifact_id, limit))
+        from lgent.brains.semantic.brain import SemanticBrain
+
+        def similar() -> list[BrainHit]:
+            brain = self.brain("semantic")
+            if not isinstance(brain, SemanticBrain):
+                raise QueryError(f"the brain named 'semantic' is a {type(brain).__name__}")
+            return brain.find_similar(artifact_id, limit)
+
+        return await self._run_brain("semantic", similar)
 
     async def query(
         self,
@@ -291,11 +298,15 @@ class LGent:
         limit: int = 10,
         *,
         lenient: bool = False,
+        strict: bool = False,
     ) -> QueryResponse:
         """Understand the query, ask the right brains at once, fuse, explain and suggest.
 
-        A query that clearly uses the keyword grammar but breaks it raises QuerySyntaxError;
-        ``lenient=True`` reads it as plain words instead (for agents sending free text)."""
+        Text a person or an agent writes never raises: the keyword grammar is read where it is
+        clearly meant (``author:F-gent type:agent``, ``"exact phrase" AND pdf``) and restricts
+        the results; everything else is plain words. ``strict=True`` reads any grammar operator
+        as grammar and raises QuerySyntaxError (with its position) for a malformed query;
+        ``lenient=True`` never reads the grammar."""
         check_query(query, limit)
         if not query.strip():
             raise QueryError("the query is empty")
@@ -312,18 +323,23 @@ class LGent:
             limit,
             change_number,
             lenient,
+            strict,
         )
         if self._responses is not None and key in self._responses:
             return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
-        brains = await self._read(self._brain_set)
+        brains, unavailable = await self._read(self._open_brains)
         fusion = QueryFusion(
             brains,
+            self.registry,
             self.store.snapshot,
             self.settings.fusion,
             self._run,
-            run_semantic=self._run_embedding,
+            runners={name: self._runner(name) for name in self._threads},
+            unavailable=unavailable,
         )
-        response = await fusion.query(query, constraints, context, limit, lenient=lenient)
+        response = await fusion.query(
+            query, constraints, context, limit, lenient=lenient, strict=strict
+        )
         if self._responses is not None:
             self._responses[key] = response
         return response
@@ -368,18 +384,31 @@ class LGent:
             )
         )
 
-    def _brain_set(self) -> BrainSet:
-        from lgent.fusion.fusion import BrainSet
+    def _open_brains(self) -> tuple[dict[str, Brain], dict[str, str]]:
+        """Every registered brain, current; those that cannot open (no model, say) by name with
+        the reason, so the response can say why they did not answer."""
+        brains: dict[str, Brain] = {}
+        unavailable: dict[str, str] = {}
+        for name in self.registry.names:
+            try:
+                brains[name] = self.brain(name)
+            except LGentError as err:
+                unavailable[name] = str(err)
+        return brains, unavailable
 
-        semantic: SemanticBrain | None
-        try:
-            semantic, unavailable = self.semantic_brain(), ""
-        except LGentError as err:
-            semantic, unavailable = None, str(err)
-        return BrainSet(self.keyword_brain(), self.graph_brain(), semantic, unavailable)
+    def _runner(self, name: str) -> Callable[[Callable[[], T]], Awaitable[T]]:
+        thread = self._threads[name]
 
-    async def _run_embedding(self, fn: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._embedding, fn)
+        async def run(fn: Callable[[], T]) -> T:
+            return await asyncio.get_running_loop().run_in_executor(thread, fn)
+
+        return run
+
+    async def _run_brain(self, name: str, fn: Callable[[], T]) -> T:
+        """Run ``fn`` where brain ``name``'s calls run (its own thread, or a worker thread)."""
+        if name in self._threads:
+            return await self._runner(name)(fn)
+        return await asyncio.to_thread(fn)
 
     async def _run(self, fn: Callable[[], T]) -> T:
         return await asyncio.to_thread(fn)

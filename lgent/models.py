@@ -18,11 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lgent import limits
 from lgent.errors import FieldProblem, ValidationError
+from lgent.typeexpr import validate_type
 from lgent.versions import is_semver
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/+\-]*$")
-PLAIN_TYPE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
-TYPE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*(\[[A-Za-z0-9_.\-\[\], ]+\])?$")
 # Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose.
 _CONTROL_ANY = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _CONTROL_MULTILINE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -198,9 +197,12 @@ class CatalogEntry(_Model):
     def _type_name(cls, value: str | None) -> str | None:
         if value is None or value == "":
             return None
-        if not TYPE_NAME_RE.match(value):
-            raise ValueError(f"{value!r} is not a type name such as PDF or List[Document]")
-        return value
+        try:
+            return validate_type(value)
+        except ValueError as err:
+            raise ValueError(
+                f"{value!r} is not a type name such as PDF or List[Document]: {err}"
+            ) from None
 
     @field_validator("last_used")
     @classmethod
@@ -225,8 +227,10 @@ class TypeDecl(_Model):
     @field_validator("type")
     @classmethod
     def _plain_name(cls, value: str) -> str:
-        if not PLAIN_TYPE_RE.match(value):
-            raise ValueError(f"{value!r} is not a type name (letters, digits, _ . -)")
+        try:
+            validate_type(value, plain=True)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a type name (letters, digits, _ . -)") from None
         if value == "Any":
             raise ValueError("'Any' is the built-in top type and cannot be declared")
         return value
@@ -235,16 +239,23 @@ class TypeDecl(_Model):
     @classmethod
     def _parents(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for parent in value:
-            if not PLAIN_TYPE_RE.match(parent):
+            try:
+                validate_type(parent, plain=True)
+            except ValueError:
                 raise ValueError(
                     f"{parent!r} is not a plain type name (parametric supertypes are not supported)"
-                )
+                ) from None
         return tuple(dict.fromkeys(value))
 
 
 def now_utc() -> datetime:
     """The current time, timezone-aware (UTC)."""
     return datetime.now(UTC)
+
+
+def author_key(author: str) -> str:
+    """How authors compare in every filter: case-insensitively (``ToolForge`` == ``toolforge``)."""
+    return author.lower()
 
 
 class SearchFilters(_Model):
@@ -257,14 +268,25 @@ class SearchFilters(_Model):
 
     def admits(self, entry: CatalogEntry) -> bool:
         """True when ``entry`` passes every filter."""
+        return self.matches(entry.entity_type, entry.status, entry.author, entry.execution)
+
+    def matches(
+        self, entity_type: str, status: str, author: str | None, execution: str | None
+    ) -> bool:
+        """The one filter rule, on an artifact's plain attribute values (brains keep compact
+        rows, not entries): each given list must hold the value; authors compare by
+        ``author_key``, so ``toolforge`` finds ToolForge's artifacts."""
         return (
-            (not self.entity_type or entry.entity_type in self.entity_type)
-            and (not self.status or entry.status in self.status)
-            and (
-                not self.author or (entry.author or "").lower() in {a.lower() for a in self.author}
-            )
-            and (not self.execution or entry.execution in self.execution)
+            (not self.entity_type or entity_type in self.entity_type)
+            and (not self.status or status in self.status)
+            and (not self.author or author_key(author or "") in self.author_keys)
+            and (not self.execution or execution in self.execution)
         )
+
+    @property
+    def author_keys(self) -> frozenset[str]:
+        """The allowed authors as ``author_key``s (what the keyword index stores)."""
+        return frozenset(author_key(a) for a in self.author)
 
     @property
     def empty(self) -> bool:

@@ -7,7 +7,7 @@ shape, and ``warm_up`` loads the indexes and the embedding model before the firs
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -16,12 +16,9 @@ from lgent.errors import LGentError
 from lgent.models import BrainHit, CatalogEntry, QueryResponse
 
 if TYPE_CHECKING:
-    from lgent.brains.base import Brain
     from lgent.brains.graph.compose import CompositionPath
-    from lgent.catalog.store import BatchResult
-    from lgent.lgent import BrainName, LGent
-
-BRAINS = ("keyword", "semantic", "graph")
+    from lgent.catalog.records import BatchResult
+    from lgent.lgent import LGent
 
 
 class _Answer(BaseModel):
@@ -114,14 +111,14 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
 
 
 async def warm_up(lg: LGent) -> list[str]:
-    """Bring every brain current and load the embedding model; returns what could not warm up."""
+    """Bring every brain current (the one that loads a model last); returns what could not."""
     problems: list[str] = []
-    order: tuple[BrainName, ...] = ("keyword", "graph", "semantic")
-    for brain in order:
+    order = sorted(lg.registry, key=lambda spec: spec.own_thread)
+    for spec in order:
         try:
-            await lg.search("warm up", brain=brain, limit=1, lenient=True)
+            await lg.search("warm up", brain=spec.name, limit=1, lenient=True)
         except LGentError as err:
-            problems.append(f"{brain}: {err}")
+            problems.append(f"{spec.name}: {err}")
     return problems
 
 
@@ -129,15 +126,9 @@ async def health(lg: LGent) -> HealthAnswer:
     """Each brain's status (a brain that cannot load says why) and the catalog change number."""
     from lgent import __version__
 
-    getters: dict[str, Callable[[], Brain]] = {
-        "keyword": lg.keyword_brain,
-        "semantic": lg.semantic_brain,
-        "graph": lg.graph_brain,
-    }
-
     def status(name: str) -> BrainHealth:
         try:
-            s = getters[name]().status()
+            s = lg.brain(name).status()
         except LGentError as err:
             return BrainHealth(name=name, ready=False, detail=str(err))
         return BrainHealth(
@@ -149,7 +140,7 @@ async def health(lg: LGent) -> HealthAnswer:
             extra=s.extra,
         )
 
-    brains = await asyncio.gather(*(asyncio.to_thread(status, name) for name in BRAINS))
+    brains = await asyncio.gather(*(asyncio.to_thread(status, name) for name in lg.registry.names))
     change_number = await lg.change_number()
     ok = all(b.ready and b.change_number == change_number for b in brains)
     return HealthAnswer(

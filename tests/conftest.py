@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from lgent import LGent
+from lgent.catalog.protocol import Catalog
 from lgent.catalog.store import CatalogStore
 from lgent.models import CatalogEntry
 
@@ -19,18 +20,32 @@ if TYPE_CHECKING:
     from lgent.brains.semantic.embedders import Embedder
 
 REPO = Path(__file__).resolve().parent.parent
+MODEL_FIXTURES = frozenset({"real_embedder", "example_home", "open_example"})
+"""Fixtures that load the real model: a test that uses one is marked ``real_model``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that loads the real model (through a fixture) as ``real_model``, so
+    ``pytest -m "not real_model"`` runs without it (tests/test_model_free.py checks that)."""
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.real_model)
+
+
 FIXTURES = REPO / "catalog_fixtures"
 
 
-@pytest.fixture(params=["memory", "disk"])
-def store_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path | None:
-    """``None`` for an in-memory store, a file path for an on-disk one."""
-    return None if request.param == "memory" else tmp_path / "catalog.db"
+CATALOG_BACKENDS: dict[str, Callable[[Path], Catalog]] = {
+    "sqlite-memory": lambda _: CatalogStore(None),
+    "sqlite-file": lambda tmp: CatalogStore(tmp / "catalog.db"),
+}
+"""Every catalog backend the protocol suite (tests/catalog/test_catalog_protocol.py) runs on."""
 
 
-@pytest.fixture
-def store(store_path: Path | None) -> Iterator[CatalogStore]:
-    s = CatalogStore(store_path)
+@pytest.fixture(params=list(CATALOG_BACKENDS))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Catalog]:
+    """A new, empty catalog of each backend."""
+    s = CATALOG_BACKENDS[request.param](tmp_path)
     yield s
     s.close()
 

@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from lgent.config import DEFAULT_WEIGHTS, settings_from_mapping
+from lgent import QueryType, default_registry
+from lgent.config import settings_from_mapping
 from tests.doc_blocks import (
     LANGUAGES,
     NO_TEST_ALLOWED,
@@ -92,13 +93,16 @@ def test_toml_block_is_a_valid_settings_file(block: Block) -> None:
 
 def test_architecture_weights_table_matches_the_defaults() -> None:
     text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
-    for query_type, weights in DEFAULT_WEIGHTS.items():
+    registry = default_registry()
+    for query_type in QueryType:
         row = next(
-            (line for line in text.splitlines() if line.startswith(f"| `{query_type}`")), None
+            (line for line in text.splitlines() if line.startswith(f"| `{query_type.value}`")),
+            None,
         )
-        assert row is not None, f"no weights row for {query_type}"
+        assert row is not None, f"no weights row for {query_type.value}"
         cells = [c.strip() for c in row.strip("|").split("|")][1:4]
-        assert [float(c) for c in cells] == [weights[b] for b in ("keyword", "semantic", "graph")]
+        declared = {spec.name: spec.weight(query_type) for spec in registry}
+        assert [float(c) for c in cells] == [declared[b] for b in ("keyword", "semantic", "graph")]
 
 
 # -- python, shell, curl -----------------------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lgent import LGent, LoadError, NotFoundError
-from lgent.catalog.store import EntryFilter
+from lgent.catalog.records import EntryFilter
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
 

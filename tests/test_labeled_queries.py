@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from lgent.brains.base import BrainQuery
+from lgent.brains.semantic.brain import SemanticBrain
 from lgent.fusion.classify import classify
 from tests.conftest import FIXTURES, OpenHome
 
@@ -22,7 +24,8 @@ QUERIES = [
 async def test_semantic_intent_targets_in_the_top_three(open_example: OpenHome) -> None:
     hits_in_top3: list[str] = []
     async with open_example() as lg:
-        brain = lg.semantic_brain()
+        brain = lg.brain("semantic")
+        assert isinstance(brain, SemanticBrain)
         for q in QUERIES:
             if q["class"] != "semantic_intent":
                 continue
@@ -46,22 +49,18 @@ async def test_graph_answers_composition_and_relationship_queries(open_example: 
             if q["class"] not in ("composition", "relationship"):
                 continue
             kind = classify(q["query"], graph)
-            result = graph.search(q["query"], None, 50, operation=kind.graph_operation)
-            ids = [h.id for h in result.hits]
+            asked = BrainQuery(q["query"], 50, kind.query_type, reading=kind.reading)
+            ids = [i for i, _ in graph.answer(asked).ranking]
             runs.append(ids)
             wanted = {i for i, grade in q["relevant"].items() if grade >= 1}
             if not wanted <= set(ids):
                 misses.append(f"{q['qid']} {q['query']!r}: missing {sorted(wanted - set(ids))}")
-        again = [
-            [
-                h.id
-                for h in graph.search(
-                    q["query"], None, 50, operation=classify(q["query"], graph).graph_operation
-                ).hits
-            ]
-            for q in QUERIES
-            if q["class"] in ("composition", "relationship")
-        ]
+        again = []
+        for q in QUERIES:
+            if q["class"] in ("composition", "relationship"):
+                kind = classify(q["query"], graph)
+                asked = BrainQuery(q["query"], 50, kind.query_type, reading=kind.reading)
+                again.append([i for i, _ in graph.answer(asked).ranking])
     assert again == runs  # identical across runs
     print("\n".join(misses))
     assert misses == []

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from lgent import LGent
 from lgent.brains.semantic.embedders import Embedder
-from lgent.catalog.store import CatalogStore, Change
+from lgent.catalog.records import Change
+from lgent.catalog.store import CatalogStore
 from lgent.doctor import check_home
 from lgent.models import CatalogEntry
 

@@ -1,17 +1,19 @@
-"""The small protocol every brain implements, and the status it reports.
+"""The contract every brain implements: a derived index that answers one query object with one
+ranked answer.
 
-A brain is a derived index over the catalog: it is built from entries, kept current by applying
-the catalog's changes, stamped with the change number it reflects, and searched for ranked
-``BrainHit``s. Brains never import each other or the catalog store.
+A brain is built from entries, kept current by applying the catalog's changes, stamped with
+the change number it reflects, and asked ``answer(BrainQuery) -> RankedAnswer``. Brains never
+import each other or the catalog store; fusion (``lgent/fusion``) and the resolver compose
+them, and the registry (``lgent/brains/registry.py``) declares each one once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
-from lgent.models import CatalogEntry, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, QueryType, SearchFilters, TypeDecl
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +38,89 @@ class BrainStatus:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+ReadingKind = Literal["type", "composition", "relationship"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A query read as a question about types or relations (by a brain that reads questions,
+    see ``QuestionReader``): what it asks, in plain fields any brain can use, and the reading
+    brain's own parsed form in ``detail``."""
+
+    kind: ReadingKind
+    description: str
+    input_type: str | None = None
+    output_type: str | None = None
+    artifact: str | None = None
+    detail: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class BrainQuery:
+    """One query as a brain is asked it.
+
+    ``query_type`` is how fusion classified the query (None: the caller asked this brain
+    directly, e.g. ``lgent search --brain``). ``strict``: a malformed keyword grammar query is
+    an error, not repaired (a query in the grammar is read by it; others are plain words).
+    ``min_should_match``: for plain words, the share of them a lexical
+    hit must match. ``reading``: the type or relationship question, when one was recognised.
+    """
+
+    text: str
+    limit: int
+    query_type: QueryType | None = None
+    filters: SearchFilters | None = None
+    strict: bool = True
+    min_should_match: float = 0.0
+    reading: Reading | None = None
+    named_artifact: str | None = None
+    plain_text: str | None = None
+    """The words a meaning-based brain reads (None: ``text``); set for keyword-grammar queries,
+    whose field names and operators are no words."""
+
+
+@runtime_checkable
+class RankedAnswer(Protocol):
+    """A brain's answer: its ranking (id and the brain's own score, best first), how many
+    artifacts matched in all, warnings for the caller, and the explained hit of any ranked id,
+    made on demand (fusion explains only the results it shows)."""
+
+    @property
+    def ranking(self) -> Sequence[tuple[str, float]]: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def warnings(self) -> Sequence[str]: ...
+
+    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
+        """The hit for ``artifact_id`` with its explanation subtree; None if not ranked."""
+        ...
+
+
+@dataclass(slots=True)
+class HitList:
+    """A ranked answer over hits already made and explained."""
+
+    hits: list[BrainHit]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ranking(self) -> list[tuple[str, float]]:
+        return [(h.id, h.score) for h in self.hits]
+
+    @property
+    def total(self) -> int:
+        return len(self.hits)
+
+    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
+        return next((h for h in self.hits if h.id == artifact_id), None)
+
+
 @runtime_checkable
 class Brain(Protocol):
-    """A derived index: build, apply changes, report status. Searching is brain-specific."""
+    """A derived index: build, apply changes, answer queries, report status."""
 
     name: str
 
@@ -57,6 +139,39 @@ class Brain(Protocol):
         """Index new/changed entries, drop removed ids, and stamp the change number."""
         ...
 
+    def answer(self, query: BrainQuery) -> RankedAnswer:
+        """This brain's ranking for ``query`` (at most ``query.limit`` ids)."""
+        ...
+
     def status(self) -> BrainStatus: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class QuestionReader(Protocol):
+    """What a brain offers when it can read type and relationship questions (the graph brain
+    does): classification asks it before deciding how a query is answered."""
+
+    def read_question(self, text: str) -> Reading | None:
+        """The type, composition or relationship question in ``text``, or None."""
+        ...
+
+    def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
+        """The id of the artifact ``text`` names (id or name; close misspellings if fuzzy)."""
+        ...
+
+    def unread(self, text: str) -> str | None:
+        """Why ``text``, shaped like a question, could not be read as one; None otherwise."""
+        ...
+
+
+@runtime_checkable
+class GrammarFilter(Protocol):
+    """What a brain offers when it can apply the keyword grammar to any set of artifacts (the
+    keyword brain does): fusion restricts every brain's candidates to what a grammar query
+    matches."""
+
+    def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
+        """The ids among ``artifact_ids`` that the grammar query ``text`` matches."""
+        ...

@@ -9,19 +9,18 @@ target is registered).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lgent.catalog.store import BatchResult, CatalogStore
+from lgent.catalog.protocol import Catalog
+from lgent.catalog.records import BatchResult
 from lgent.errors import LoadError, TypeCycleError
 from lgent.models import CatalogEntry, TypeDecl
+from lgent.typeexpr import type_names
 
 if TYPE_CHECKING:
     from lgent.catalog.loaders import Located
-
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 
 
 @dataclass(slots=True)
@@ -42,13 +41,8 @@ class BatchReport:
         }
 
 
-def type_names(expr: str) -> list[str]:
-    """Every type name inside a (possibly parametric) type expression: ``List[PDF]`` -> List, PDF."""
-    return _NAME_RE.findall(expr)
-
-
 def check_batch(
-    store: CatalogStore,
+    store: Catalog,
     entries: Sequence[CatalogEntry],
     types: Sequence[TypeDecl],
     located: Sequence[Located] | None = None,

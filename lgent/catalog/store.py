@@ -8,18 +8,27 @@ from (``changes_since``). Re-registering identical content records no change.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from lgent.catalog.records import (
+    BatchResult,
+    Change,
+    ChangeKind,
+    ChangeOp,
+    EntryFilter,
+    Finding,
+    Snapshot,
+    content_hash,
+    decode_entry,
+)
 from lgent.errors import CatalogCorruptError, CatalogError, NotFoundError
-from lgent.models import CatalogEntry, EntityType, Status, TypeDecl, now_utc
+from lgent.models import CatalogEntry, TypeDecl, now_utc
 from lgent.versions import Version
 
 SCHEMA_VERSION = 1
@@ -63,83 +72,37 @@ CREATE TABLE IF NOT EXISTS changes (
 );
 """
 
-ChangeKind = Literal["entry", "type"]
-ChangeOp = Literal["upsert", "remove"]
 
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One row of the change log: an entry or type that was upserted or removed."""
-
-    seq: int
-    kind: ChangeKind
-    op: ChangeOp
-    key: str
-    version: str | None
-
-
-@dataclass(slots=True)
-class BatchResult:
-    """What a write did: counts of added, updated (new content or version), unchanged, removed."""
-
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    types_added: list[str] = field(default_factory=list)
-    types_updated: list[str] = field(default_factory=list)
-    types_unchanged: list[str] = field(default_factory=list)
-    change_number: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "added": len(self.added),
-            "updated": len(self.updated),
-            "unchanged": len(self.unchanged),
-            "types_added": len(self.types_added),
-            "types_updated": len(self.types_updated),
-            "types_unchanged": len(self.types_unchanged),
-            "change_number": self.change_number,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class EntryFilter:
-    """Structured filters for ``list``: every given field must match exactly (latest versions)."""
-
-    entity_type: EntityType | str | None = None
-    status: Status | str | None = None
-    author: str | None = None
-    input_type: str | None = None
-    output_type: str | None = None
-
-    def sql(self) -> tuple[str, list[Any]]:
-        clauses, params = [], []
-        for column in ("entity_type", "status", "author", "input_type", "output_type"):
-            value = getattr(self, column)
-            if value is not None:
-                clauses.append(f"{column} = ?")
-                params.append(str(value))
-        return (" AND ".join(clauses) or "1"), params
-
-
-def content_hash(record: dict[str, Any]) -> str:
-    """Stable hash of a JSON record (sorted keys, compact)."""
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+def _where(filters: EntryFilter | None) -> tuple[str, list[Any]]:
+    """The SQL condition (and its parameters) for an ``EntryFilter``."""
+    given = (filters or EntryFilter()).given()
+    return (" AND ".join(f"{column} = ?" for column in given) or "1"), list(given.values())
 
 
 class CatalogStore:
-    """SQLite-backed catalog. ``CatalogStore(path)`` on disk, ``CatalogStore(None)`` in memory.
+    """SQLite-backed catalog (the ``Catalog`` protocol's embedded backend).
 
-    Thread-safe: one connection, one lock; reads and writes are serialized, so a reader never sees
-    half of a batch. Use ``close()`` (or ``with``) when done.
+    ``CatalogStore(path)`` on disk, ``CatalogStore(None)`` in memory; ``read_only=True`` opens
+    an existing file without creating or changing anything (``check`` and reads only).
+    Thread-safe: one connection, one lock; reads and writes are serialized, so a reader never
+    sees half of a batch. Use ``close()`` (or ``with``) when done.
     """
 
-    def __init__(self, path: str | Path | None) -> None:
+    def __init__(self, path: str | Path | None, *, read_only: bool = False) -> None:
         self.path = None if path is None else Path(path)
+        self.read_only = read_only
         self._lock = threading.RLock()
         target = ":memory:" if self.path is None else str(self.path)
+        if read_only and (self.path is None or not self.path.is_file()):
+            raise CatalogError(f"no catalog at {target}")
         try:
+            if read_only:
+                uri = f"file:{self.path}?mode=ro"
+                self._conn = sqlite3.connect(
+                    uri, uri=True, check_same_thread=False, isolation_level=None
+                )
+                self._check_schema(self._conn)
+                return
             self._conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA busy_timeout = 10000")
             if self.path is not None:
@@ -152,6 +115,13 @@ class CatalogStore:
         except sqlite3.DatabaseError as err:
             self._close_quietly()
             raise CatalogCorruptError(f"{target}: not a readable L-gent catalog ({err})") from err
+        except CatalogError:
+            self._close_quietly()
+            raise
+
+    @property
+    def location(self) -> str:
+        return ":memory:" if self.path is None else str(self.path)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -166,11 +136,16 @@ class CatalogStore:
                     "INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
                     (str(SCHEMA_VERSION),),
                 )
-            elif row[0] != str(SCHEMA_VERSION):
-                raise CatalogCorruptError(
-                    f"{self.path}: catalog schema version {row[0]} is not supported "
-                    f"(this L-gent reads version {SCHEMA_VERSION})"
-                )
+        self._check_schema(self._conn)
+
+    def _check_schema(self, conn: sqlite3.Connection) -> None:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            found = "missing" if row is None else row[0]
+            raise CatalogCorruptError(
+                f"{self.location}: catalog schema version {found} is not supported "
+                f"(this L-gent reads version {SCHEMA_VERSION})"
+            )
 
     def _close_quietly(self) -> None:
         conn = getattr(self, "_conn", None)
@@ -399,7 +374,7 @@ class CatalogStore:
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
         """Latest versions matching ``filters``, ordered by id."""
-        where, params = (filters or EntryFilter()).sql()
+        where, params = _where(filters)
         sql = f"SELECT data FROM entries WHERE is_latest = 1 AND {where} ORDER BY id"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
@@ -421,7 +396,7 @@ class CatalogStore:
             last = rows[-1][0]
 
     def count(self, filters: EntryFilter | None = None) -> int:
-        where, params = (filters or EntryFilter()).sql()
+        where, params = _where(filters)
         return int(
             self._read(f"SELECT COUNT(*) FROM entries WHERE is_latest = 1 AND {where}", params)[0][
                 0
@@ -458,6 +433,33 @@ class CatalogStore:
         )
         return {str(r[0]): int(r[1]) for r in rows}
 
+    def check(self) -> list[Finding]:
+        """SQLite's integrity check and exactly one latest version per artifact."""
+        fix = "restore catalog.db from a backup, or re-load the catalog files into a new home"
+        try:
+            integrity = self._read("PRAGMA integrity_check")[0][0]
+            if integrity != "ok":
+                return [Finding("catalog integrity", "fail", f"SQLite: {integrity}", fix)]
+            broken = [
+                r[0]
+                for r in self._read(
+                    "SELECT id FROM entries GROUP BY id HAVING SUM(is_latest) != 1 LIMIT 5"
+                )
+            ]
+        except CatalogError as err:
+            return [Finding("catalog file", "fail", f"{self.location}: {err}", fix)]
+        findings = [Finding("catalog integrity", "ok", "SQLite integrity check passed")]
+        if broken:
+            findings.append(
+                Finding(
+                    "catalog versions",
+                    "fail",
+                    f"artifacts without exactly one latest version: {', '.join(broken)}",
+                    "re-register those artifacts (lgent load their files again)",
+                )
+            )
+        return findings
+
     def stats(self) -> dict[str, Any]:
         """Counts for ``lgent stats``: artifacts, versions, types, relations, by type and status."""
         by_type = self._counts("entity_type")
@@ -476,35 +478,4 @@ class CatalogStore:
         }
 
 
-class Snapshot:
-    """Latest entries of some ids as the catalog held them at ``change_number``. Each entry is
-    decoded when first asked for (decoding is most of the cost of a read, and a caller often
-    needs only a few of the entries it had to check for existence or status)."""
-
-    def __init__(self, change_number: int, rows: dict[str, tuple[str, str]]) -> None:
-        self.change_number = change_number
-        self._rows = rows
-        self._entries: dict[str, CatalogEntry] = {}
-
-    def __contains__(self, artifact_id: object) -> bool:
-        return artifact_id in self._rows
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def status(self, artifact_id: str) -> Status:
-        """The entry's status, without decoding it (KeyError for an id the snapshot lacks)."""
-        return Status(self._rows[artifact_id][0])
-
-    def entry(self, artifact_id: str) -> CatalogEntry:
-        """The entry (KeyError for an id the snapshot lacks)."""
-        if artifact_id not in self._entries:
-            self._entries[artifact_id] = _entry(self._rows[artifact_id][1])
-        return self._entries[artifact_id]
-
-
-def _entry(data: str) -> CatalogEntry:
-    try:
-        return CatalogEntry.parse(json.loads(data))
-    except (ValueError, TypeError) as err:
-        raise CatalogCorruptError(f"stored entry is unreadable: {err}") from err
+_entry = decode_entry

@@ -11,13 +11,18 @@ import functools
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
 from lgent.cli import output
+from lgent.cli.context import GlobalOptions, global_options
 from lgent.cli.serve import serve
 from lgent.errors import LGentError, LoadError
+
+if TYPE_CHECKING:
+    from lgent.lgent import LGent
+    from lgent.models import CatalogEntry
 
 T = TypeVar("T")
 
@@ -33,12 +38,9 @@ app = typer.Typer(
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
-class State:
-    home: Path = Path(".lgent")
-
-
 @app.callback()
 def _root(
+    ctx: typer.Context,
     home: Annotated[
         Path,
         typer.Option(
@@ -49,10 +51,10 @@ def _root(
         ),
     ] = Path(".lgent"),
 ) -> None:
-    State.home = home
+    ctx.obj = GlobalOptions(home=home)
 
 
-def _with_lgent(fn: Callable[[Any], Awaitable[T]]) -> T:
+def _with_lgent(ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]]) -> T:
     """Open the home, run ``fn(lg)``, close; LGentErrors become one line on stderr and exit 1."""
     from lgent.cli.progress import StderrBuildProgress
     from lgent.lgent import LGent
@@ -60,7 +62,7 @@ def _with_lgent(fn: Callable[[Any], Awaitable[T]]) -> T:
     progress = StderrBuildProgress()
 
     async def runner() -> T:
-        async with LGent.open(State.home, progress=progress) as lg:
+        async with LGent.open(global_options(ctx).home, progress=progress) as lg:
             return await fn(lg)
 
     try:
@@ -86,13 +88,13 @@ def handles_errors(command: Callable[..., None]) -> Callable[..., None]:
 
 @app.command()
 @handles_errors
-def init(as_json: JsonOpt = False) -> None:
+def init(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Create the home folder and an empty catalog (nothing happens to an existing one)."""
 
-    async def run(lg: Any) -> dict[str, Any]:
-        return {"home": str(State.home.resolve()), **(await lg.stats())}
+    async def run(lg: LGent) -> dict[str, Any]:
+        return {"home": str(global_options(ctx).home.resolve()), **(await lg.stats())}
 
-    stats = _with_lgent(run)
+    stats = _with_lgent(ctx, run)
     if as_json:
         output.print_json(stats)
     else:
@@ -104,6 +106,7 @@ def init(as_json: JsonOpt = False) -> None:
 @app.command()
 @handles_errors
 def load(
+    ctx: typer.Context,
     path: Annotated[
         Path, typer.Argument(help="A catalog file (.jsonl/.json/.yaml/.md) or a folder.")
     ],
@@ -126,11 +129,8 @@ def load(
     def progress(done: int, total: int, _file: str) -> None:
         bar.update(task, completed=done, total=total)
 
-    async def run(lg: Any) -> Any:
-        return await lg.load(path, progress=progress)
-
     with bar:
-        report = _with_lgent(run)
+        report = _with_lgent(ctx, lambda lg: lg.load(path, progress=progress))
     data = report.to_dict()
     if as_json:
         output.print_json(data)
@@ -156,6 +156,7 @@ def load(
 @app.command()
 @handles_errors
 def show(
+    ctx: typer.Context,
     artifact_id: Annotated[str, typer.Argument(metavar="ID", help="The artifact id.")],
     version: Annotated[
         str | None, typer.Option(help="A specific version (default: latest).")
@@ -164,10 +165,10 @@ def show(
 ) -> None:
     """Show one artifact (latest version unless --version)."""
 
-    async def run(lg: Any) -> tuple[Any, list[str]]:
+    async def run(lg: LGent) -> tuple[CatalogEntry, list[str]]:
         return await lg.get(artifact_id, version), await lg.versions(artifact_id)
 
-    entry, versions = _with_lgent(run)
+    entry, versions = _with_lgent(ctx, run)
     if as_json:
         output.print_json({**entry.to_record(), "history": versions})
     else:
@@ -177,6 +178,7 @@ def show(
 @app.command("list")
 @handles_errors
 def list_(
+    ctx: typer.Context,
     entity_type: Annotated[
         str | None,
         typer.Option("--type", help="agent, tool, prompt, pipeline, dataset, model, other."),
@@ -191,17 +193,14 @@ def list_(
     as_json: JsonOpt = False,
 ) -> None:
     """List artifacts (latest versions), filtered."""
-    from lgent.catalog.store import EntryFilter
+    from lgent import EntryFilter
     from lgent.models import EntityType, Status
 
     _check_choice("--type", entity_type, [e.value for e in EntityType])
     _check_choice("--status", status, [s.value for s in Status])
     filters = EntryFilter(entity_type, status, author, input_type, output_type)
 
-    async def run(lg: Any) -> Any:
-        return await lg.list_entries(filters, limit=limit)
-
-    entries = _with_lgent(run)
+    entries = _with_lgent(ctx, lambda lg: lg.list_entries(filters, limit=limit))
     if as_json:
         output.print_json([e.to_record() for e in entries])
     else:
@@ -210,32 +209,29 @@ def list_(
 
 @app.command()
 @handles_errors
-def stats(as_json: JsonOpt = False) -> None:
+def stats(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Counts: artifacts, versions, types, relations, by entity type and status."""
 
-    async def run(lg: Any) -> Any:
-        return await lg.stats()
-
-    data = _with_lgent(run)
+    data = _with_lgent(ctx, lambda lg: lg.stats())
     if as_json:
         output.print_json(data)
     else:
-        output.stdout().print(output.mapping_table(data, title=f"catalog at {State.home}"))
+        output.stdout().print(
+            output.mapping_table(data, title=f"catalog at {global_options(ctx).home}")
+        )
 
 
 @app.command()
 @handles_errors
 def remove(
+    ctx: typer.Context,
     artifact_id: Annotated[str, typer.Argument(metavar="ID")],
     version: Annotated[str | None, typer.Option(help="Remove only this version.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Remove an artifact (every version, or one)."""
 
-    async def run(lg: Any) -> Any:
-        return await lg.remove(artifact_id, version)
-
-    removed = _with_lgent(run)
+    removed = _with_lgent(ctx, lambda lg: lg.remove(artifact_id, version))
     if as_json:
         output.print_json({"removed": removed, "id": artifact_id, "version": version})
     else:
@@ -245,6 +241,7 @@ def remove(
 @app.command()
 @handles_errors
 def query(
+    ctx: typer.Context,
     text: Annotated[
         str,
         typer.Argument(
@@ -274,10 +271,7 @@ def query(
         steps = tuple(p.strip() for p in (pipeline or "").split(",") if p.strip())
         context = QueryContext(user_history=tuple(history or ()), current_pipeline=steps)
 
-    async def run(lg: Any) -> Any:
-        return await lg.query(text, constraint, context, limit)
-
-    response = _with_lgent(run)
+    response = _with_lgent(ctx, lambda lg: lg.query(text, constraint, context, limit))
     if as_json:
         output.print_json(response.model_dump(mode="json"))
     else:
@@ -287,6 +281,7 @@ def query(
 @app.command()
 @handles_errors
 def resolve(
+    ctx: typer.Context,
     input_type: Annotated[str, typer.Option("--input", help="The type the artifact must accept.")],
     output_type: Annotated[
         str, typer.Option("--output", help="The type it must produce (or a subtype).")
@@ -309,10 +304,7 @@ def resolve(
         constraints=tuple(constraint or ()),
     )
 
-    async def run(lg: Any) -> Any:
-        return await lg.resolve(requirement)
-
-    resolution = _with_lgent(run)
+    resolution = _with_lgent(ctx, lambda lg: lg.resolve(requirement))
     if as_json:
         output.print_json(resolution.model_dump(mode="json"))
     else:
@@ -322,6 +314,7 @@ def resolve(
 @app.command()
 @handles_errors
 def fill(
+    ctx: typer.Context,
     steps: Annotated[
         list[str],
         typer.Argument(metavar="STEP...", help="Types or artifact ids, with ??? for each hole."),
@@ -333,10 +326,7 @@ def fill(
 ) -> None:
     """Fill the ??? holes of a pipeline, e.g. `lgent fill DataSource ??? Database`."""
 
-    async def run(lg: Any) -> Any:
-        return await lg.fill_holes(steps, contract or ())
-
-    filled = _with_lgent(run)
+    filled = _with_lgent(ctx, lambda lg: lg.fill_holes(steps, contract or ()))
     if as_json:
         output.print_json(filled.model_dump(mode="json"))
         return
@@ -355,16 +345,14 @@ def fill(
 @app.command()
 @handles_errors
 def similar(
+    ctx: typer.Context,
     artifact_id: Annotated[str, typer.Argument(metavar="ID")],
     limit: Annotated[int, typer.Option(min=1, max=1000)] = 10,
     as_json: JsonOpt = False,
 ) -> None:
     """Artifacts closest in meaning to one artifact (not itself or its own versions)."""
 
-    async def run(lg: Any) -> Any:
-        return await lg.similar(artifact_id, limit=limit)
-
-    hits = _with_lgent(run)
+    hits = _with_lgent(ctx, lambda lg: lg.similar(artifact_id, limit=limit))
     if as_json:
         output.print_json([h.model_dump(mode="json") for h in hits])
         return
@@ -374,6 +362,7 @@ def similar(
 @app.command()
 @handles_errors
 def search(
+    ctx: typer.Context,
     query: Annotated[
         str, typer.Argument(help="Query text; see docs/query-syntax.md for the grammar.")
     ],
@@ -397,7 +386,7 @@ def search(
     """Search one brain directly, with its own scores, matched fields and highlights."""
     from lgent.models import EntityType, Execution, SearchFilters, Status
 
-    _check_choice("--brain", brain, ["keyword", "semantic", "graph"])
+    _check_choice("--brain", brain, list(_brain_names()))
     for option, values, choices in (
         ("--type", entity_type, [e.value for e in EntityType]),
         ("--status", status, [s.value for s in Status]),
@@ -414,10 +403,9 @@ def search(
         }
     )
 
-    async def run(lg: Any) -> Any:
-        return await lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
-
-    result = _with_lgent(run)
+    result = _with_lgent(
+        ctx, lambda lg: lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
+    )
     if as_json:
         output.print_json(
             {
@@ -434,20 +422,18 @@ def search(
 @app.command()
 @handles_errors
 def reindex(
+    ctx: typer.Context,
     brain: Annotated[
         list[str] | None, typer.Option(help="Brain(s) to rebuild (default: every built one).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rebuild brain indexes from the catalog."""
-    names = brain or ["keyword", "semantic", "graph"]
+    names = brain or list(_brain_names())
     for name in names:
-        _check_choice("--brain", name, ["keyword", "semantic", "graph"])
+        _check_choice("--brain", name, list(_brain_names()))
 
-    async def run(lg: Any) -> Any:
-        return await lg.reindex(names)
-
-    reports = _with_lgent(run)
+    reports = _with_lgent(ctx, lambda lg: lg.reindex(names))
     if as_json:
         output.print_json([dataclasses.asdict(r) for r in reports])
         return
@@ -460,6 +446,7 @@ def reindex(
 @app.command()
 @handles_errors
 def path(
+    ctx: typer.Context,
     source: Annotated[str, typer.Argument(help="Source type, e.g. RawHTML.")],
     target: Annotated[str, typer.Argument(help="Target type, e.g. Summary.")],
     max_length: Annotated[int, typer.Option(min=1, max=10, help="Most artifacts in a path.")] = 5,
@@ -471,12 +458,12 @@ def path(
 ) -> None:
     """Composition paths from one type to another, shortest first."""
 
-    async def run(lg: Any) -> Any:
-        return await lg.find_paths(
+    paths = _with_lgent(
+        ctx,
+        lambda lg: lg.find_paths(
             source, target, max_length=max_length, k=k, include_unusable=include_unusable
-        )
-
-    paths = _with_lgent(run)
+        ),
+    )
     if as_json:
         output.print_json(
             [{"ids": list(p.ids), "types": list(p.types), "health": p.health} for p in paths]
@@ -493,6 +480,7 @@ def path(
 @app.command()
 @handles_errors
 def lineage(
+    ctx: typer.Context,
     artifact_id: Annotated[str, typer.Argument(metavar="ID")],
     depth: Annotated[
         int | None, typer.Option(min=1, help="How far to follow each relation.")
@@ -501,10 +489,7 @@ def lineage(
 ) -> None:
     """Ancestors, descendants, dependencies, dependents and forging of one artifact."""
 
-    async def run(lg: Any) -> Any:
-        return await lg.lineage(artifact_id, depth=depth)
-
-    groups = _with_lgent(run)
+    groups = _with_lgent(ctx, lambda lg: lg.lineage(artifact_id, depth=depth))
     if as_json:
         output.print_json({k: [dataclasses.asdict(h) for h in v] for k, v in groups.items()})
         return
@@ -522,6 +507,7 @@ def lineage(
 @app.command()
 @handles_errors
 def compatible(
+    ctx: typer.Context,
     artifact_id: Annotated[str, typer.Argument(metavar="ID")],
     upstream: Annotated[
         bool,
@@ -536,14 +522,14 @@ def compatible(
     as_json: JsonOpt = False,
 ) -> None:
     """Artifacts whose types fit before or after this one."""
-    direction = "upstream" if upstream else "downstream"
+    direction: Literal["downstream", "upstream"] = "upstream" if upstream else "downstream"
 
-    async def run(lg: Any) -> Any:
-        return await lg.compatible(
+    sigs = _with_lgent(
+        ctx,
+        lambda lg: lg.compatible(
             artifact_id, direction=direction, limit=limit, include_unusable=include_unusable
-        )
-
-    sigs = _with_lgent(run)
+        ),
+    )
     if as_json:
         output.print_json([dataclasses.asdict(s) for s in sigs])
         return
@@ -557,11 +543,11 @@ def compatible(
 
 @app.command()
 @handles_errors
-def doctor(as_json: JsonOpt = False) -> None:
+def doctor(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Check the home: catalog integrity and each index against the catalog; say how to repair."""
-    from lgent.doctor import check_home
+    from lgent.lgent import LGent
 
-    checks = check_home(State.home)
+    checks = LGent.check_home(global_options(ctx).home)
     if as_json:
         output.print_json([dataclasses.asdict(c) for c in checks])
     else:
@@ -577,6 +563,12 @@ def doctor(as_json: JsonOpt = False) -> None:
 
 
 app.command()(handles_errors(serve))
+
+
+def _brain_names() -> tuple[str, ...]:
+    from lgent import default_registry
+
+    return default_registry().names
 
 
 def _check_choice(option: str, value: str | None, choices: list[str]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -78,7 +79,7 @@ def marked(text: str) -> str:
     return escape(text).replace("<mark>", "[bold yellow]").replace("</mark>", "[/]")
 
 
-def print_hits(hits: list[BrainHit], total: int, warnings: list[str]) -> None:
+def print_hits(hits: Sequence[BrainHit], total: int, warnings: Sequence[str]) -> None:
     console = stdout()
     for warning in warnings:
         console.print(f"[yellow]note:[/] {escape_text(warning)}")

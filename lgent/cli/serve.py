@@ -11,6 +11,7 @@ import typer
 
 
 def serve(
+    ctx: typer.Context,
     mcp: Annotated[
         bool, typer.Option("--mcp", help="Serve the Model Context Protocol over stdio.")
     ] = False,
@@ -28,7 +29,7 @@ def serve(
     ] = False,
 ) -> None:
     """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm."""
-    from lgent.cli.app import State
+    from lgent.cli.context import global_options
     from lgent.cli.progress import StderrBuildProgress
 
     if mcp == http:
@@ -37,12 +38,14 @@ def serve(
         from lgent.mcp.server import run_stdio
 
         # stdout carries only the protocol; build progress goes to stderr
-        run_stdio(State.home, allow_writes=allow_writes, progress=StderrBuildProgress())
+        run_stdio(
+            global_options(ctx).home, allow_writes=allow_writes, progress=StderrBuildProgress()
+        )
     else:
         from lgent.http.app import run_http
 
         run_http(
-            State.home,
+            global_options(ctx).home,
             host=host,
             port=port,
             allow_writes=allow_writes,

@@ -5,8 +5,10 @@ The order of the rules, each with the reason it gives:
 1. The graph brain reads a composition or a type question ("a path from RawHTML to Summary",
    ``PDF -> SentimentScore``, ``input:PDF``) -> TYPE_QUERY; a relationship question naming a
    known artifact ("what depends on PDFParser_v2") -> RELATIONSHIP.
-2. The query uses the keyword grammar's operators (``field:``, quotes, AND/OR/NOT, ``-x``,
-   ``+x``, wildcards, ``~``) and parses -> KEYWORD_SYNTAX.
+2. The query clearly uses the keyword grammar (``grammar_meant`` in
+   ``lgent/brains/keyword/grammar/reading.py``: a known field, a group with an operator, a
+   wildcard, a whole phrase, or a short query with AND/OR or a negation) -> KEYWORD_SYNTAX.
+   Other queries are plain words, whatever quotes, dashes or colons they hold.
 3. The whole query names an artifact (id or name, ignoring case and punctuation, or a close
    misspelling of one), or is a single identifier-shaped word -> EXACT_NAME.
 4. Otherwise -> SEMANTIC_INTENT (saying which unknown type or artifact kept a query shaped
@@ -17,11 +19,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Protocol
 
-from lgent.brains.graph.query import Composition, GraphQuery, Relationship, TypeQuery
+from lgent.brains.base import QuestionReader, Reading
 from lgent.brains.keyword.grammar import ast, parse
-from lgent.errors import QuerySyntaxError
+from lgent.brains.keyword.grammar.reading import grammar_meant, meaning_words, read_words
 from lgent.models import QueryType
 
 # A '?' is a wildcard only inside a word ("pars?r"); at a word's end it is a question mark.
@@ -32,94 +33,72 @@ _FIELD_RE = re.compile(
     r"\b(?:name|description|keywords|tag|author|type|version|status|input|output|id|execution):",
     re.I,
 )
-_STRONG_SYNTAX_RE = re.compile(
-    r"\b(?i:name|description|keywords|tag|author|type|version|status|input|output|id|execution):"
-    r"|\b(?:AND|OR|NOT)\b|[()]"
-)
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*$")
 MAX_NAME_WORDS = 4
-# A field clause that is clearly meant: one of our fields, lower case, its value right after it.
-_CLEAR_FIELD_RE = re.compile(
-    r"(?:^|[\s(])-?(?:name|description|keywords|tag|author|type|version|status|input|output|id"
-    r"|execution):[^\s]"
-)
-_WORD_RE = re.compile(r"[^\W\d_]{2,}")
-_GRAMMAR_CHARS_RE = re.compile(r'["()*~]|(?:^|(?<=\s))[-+](?=\S)|(?<=\w):(?=\s|$)|&&|\|\|')
-
-
-class GraphReader(Protocol):
-    """What classification needs from the graph brain."""
-
-    def interpret(self, text: str) -> GraphQuery | None: ...
-
-    def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None: ...
-
-    def unread(self, text: str) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Classification:
     query_type: QueryType
     reason: str
-    graph_operation: GraphQuery | None = None
+    reading: Reading | None = None
     named_artifact: str | None = None
     syntax_tree: ast.Node | None = None
+    plain: str | None = None
+    """For a keyword query: the words a meaning-based brain should read ("" if it only filters)."""
+    notes: tuple[str, ...] = ()
+    """How incidental characters of plain words were read (a quoted word, a negative number)."""
 
 
 def classify(
     query: str,
-    graph: GraphReader | None,
+    graph: QuestionReader | None,
     *,
     lenient: bool = False,
-    sentence_words: int = 0,
+    strict: bool = False,
 ) -> Classification:
     """The query type of ``query`` and the reason, per the rules in the module docstring.
 
-    A query that clearly means to use the grammar (a ``field:``, an AND/OR/NOT operator or
-    parentheses) but does not parse raises ``QuerySyntaxError``, unless ``lenient``: then, like
-    one with only stray quotes or dashes, it is read as plain words. ``sentence_words`` (0:
-    off; a prototype, issue 15): a query of at least that many words with no clear
-    ``field:value`` is a sentence, and its quotes, dashes and operator words are words."""
+    ``graph`` is the brain that reads type and relationship questions (None: no such brain).
+    The grammar is read only where it is clearly meant (``grammar_meant``); everything else is
+    plain words, and nothing raises. ``strict``: any grammar operator makes the query a keyword
+    query, and a malformed one raises ``QuerySyntaxError`` with its position. ``lenient``:
+    never read the grammar at all."""
     text = query.strip()
-    operation = graph.interpret(text) if graph is not None else None
-    if isinstance(operation, Composition):
-        return Classification(QueryType.TYPE_QUERY, f"asks for {operation.describe()}", operation)
-    if isinstance(operation, TypeQuery):
-        return Classification(QueryType.TYPE_QUERY, f"asks for {operation.describe()}", operation)
-    if isinstance(operation, Relationship):
+    reading = graph.read_question(text) if graph is not None else None
+    if reading is not None and reading.kind == "relationship":
         return Classification(
-            QueryType.RELATIONSHIP,
-            f"asks for {operation.describe()}",
-            operation,
-            operation.artifact_id,
+            QueryType.RELATIONSHIP, f"asks for {reading.description}", reading, reading.artifact
         )
-    if uses_keyword_syntax(text) and reads_as_sentence(text, sentence_words):
+    if reading is not None:
+        return Classification(QueryType.TYPE_QUERY, f"asks for {reading.description}", reading)
+    tree = None
+    if strict and uses_keyword_syntax(text):
+        tree = parse(text)  # a malformed query raises QuerySyntaxError
+    elif not lenient:
+        tree = grammar_meant(text)
+    if tree is not None:
         return Classification(
-            QueryType.SEMANTIC_INTENT,
-            "reads as a sentence: its quotes, dashes and operator words are read as words",
+            QueryType.KEYWORD_SYNTAX,
+            "uses keyword query operators (fields, phrases, booleans or wildcards)",
+            syntax_tree=tree,
+            plain=meaning_words(tree),
         )
-    if uses_keyword_syntax(text):
-        try:
-            tree = parse(text)
-        except QuerySyntaxError:
-            if not lenient and _STRONG_SYNTAX_RE.search(text):
-                raise
-            tree = None
-        if tree is not None:
-            return Classification(
-                QueryType.KEYWORD_SYNTAX,
-                "uses keyword query operators (fields, phrases, booleans or wildcards)",
-                syntax_tree=tree,
-            )
+    notes = read_words(text).notes
     words = text.split()
     if graph is not None and 0 < len(words) <= MAX_NAME_WORDS:
         named = graph.artifact_id(text, fuzzy=len(words) == 1)
         if named is not None:
             return Classification(
-                QueryType.EXACT_NAME, f"names the artifact {named}", named_artifact=named
+                QueryType.EXACT_NAME,
+                f"names the artifact {named}",
+                named_artifact=named,
+                notes=notes,
             )
     if len(words) == 1 and _looks_like_identifier(text):
-        return Classification(QueryType.EXACT_NAME, f"{text!r} looks like an artifact identifier")
+        return Classification(
+            QueryType.EXACT_NAME, f"{text!r} looks like an artifact identifier", notes=notes
+        )
     unread = graph.unread(text) if graph is not None else None
     if unread is not None:
         reason = (
@@ -127,29 +106,12 @@ def classify(
         )
     else:
         reason = "describes what is wanted in plain words (no name, type or operator recognised)"
-    return Classification(QueryType.SEMANTIC_INTENT, reason)
+    return Classification(QueryType.SEMANTIC_INTENT, reason, notes=notes)
 
 
 def uses_keyword_syntax(text: str) -> bool:
     """True when ``text`` uses any of the grammar's operators."""
     return bool(_OPERATOR_RE.search(text) or _FIELD_RE.search(text))
-
-
-def reads_as_sentence(text: str, min_words: int) -> bool:
-    """True when ``text`` has at least ``min_words`` words besides AND/OR/NOT (0: never) and
-    no clear ``field:value`` clause: grammar in a sentence is incidental."""
-    if min_words <= 0 or _CLEAR_FIELD_RE.search(text):
-        return False
-    words = [w for w in _WORD_RE.findall(text) if w not in ("AND", "OR", "NOT")]
-    return len(words) >= min_words
-
-
-def as_words(text: str) -> str:
-    """``text`` with the grammar's characters taken out (quotes, parentheses, wildcards, a
-    leading ``-``/``+``, a colon ending a word) and operator words in lower case: what is left
-    is words, for a query read as a sentence."""
-    spaced = _GRAMMAR_CHARS_RE.sub(" ", text)
-    return " ".join(w.lower() if w in ("AND", "OR", "NOT") else w for w in spaced.split())
 
 
 def _looks_like_identifier(word: str) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lgent.errors import ConstraintError
-from lgent.models import CatalogEntry, EntityType, Execution, Status
+from lgent.models import CatalogEntry, EntityType, Execution, Status, author_key
 
 KNOWN_CONTRACTS = (
     "deterministic",
@@ -282,7 +282,10 @@ def _author(raw: str, t: str) -> Constraint | None:
         return None
     author = m.group("v").strip()
     return Constraint(
-        raw, "author", f"author {author}", lambda e: (e.author or "").lower() == author.lower()
+        raw,
+        "author",
+        f"author {author}",
+        lambda e: author_key(e.author or "") == author_key(author),
     )
 
 

@@ -1,8 +1,10 @@
 """QueryFusion: classify, ask the right brains concurrently, fuse, explain, suggest.
 
-The brains are handed in (any object with the search method each needs), so tests can plug in
-fakes. Catalog entries come from a ``snapshot`` callable. Sync brain calls run through ``run``
-(the facade passes a thread-pool runner), all brains at once with ``asyncio.gather``.
+The brains come in by name with the registry that declares them (``lgent/brains/registry.py``),
+so tests can plug in fakes and a new brain needs no change here. Catalog entries come from a
+``snapshot`` callable. Sync brain calls run through ``run`` (the facade passes a thread-pool
+runner; brains declared ``own_thread`` get their own runner), all brains at once with
+``asyncio.gather``. Which brain is asked, and how much its vote weighs, is ``fusion/plan.py``.
 """
 
 from __future__ import annotations
@@ -10,17 +12,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar
 
+from lgent.brains.base import Brain, BrainQuery, GrammarFilter, QuestionReader, RankedAnswer
 from lgent.brains.graph.brain import GraphBrain
-from lgent.brains.graph.query import Composition, TypeQuery
-from lgent.catalog.store import Snapshot
+from lgent.brains.registry import BrainRegistry, SkipRule
+from lgent.catalog.records import Snapshot
 from lgent.config import FusionSettings
-from lgent.errors import LGentError
-from lgent.fusion.classify import Classification, as_words, classify, uses_keyword_syntax
+from lgent.errors import LGentError, QuerySyntaxError
+from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.interpret import interpretation
+from lgent.fusion.plan import CANDIDATE_SET_CLASSES, Plan, leader_settles, plan_query
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
 from lgent.fusion.serendipity import suggest
 from lgent.models import (
@@ -42,97 +45,34 @@ T = TypeVar("T")
 Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
 
-class RankedAnswer(Protocol):
-    """What a brain answers fusion: its ranking (id, score; best first), and the explained hit
-    of any id in it, made on demand (fusion explains only the results it returns)."""
-
-    @property
-    def ranking(self) -> list[tuple[str, float]]: ...
-
-    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None: ...
-
-
-class KeywordAnswer(RankedAnswer, Protocol):
-    @property
-    def warnings(self) -> list[str]: ...
-
-
-@dataclass(slots=True)
-class HitList:
-    """A ranked answer over hits already made (the graph brain's, each with its path)."""
-
-    hits: list[BrainHit]
-
-    @property
-    def ranking(self) -> list[tuple[str, float]]:
-        return [(h.id, h.score) for h in self.hits]
-
-    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
-        return next((h for h in self.hits if h.id == artifact_id), None)
-
-
-class KeywordSearcher(Protocol):
-    def search(
-        self,
-        query: str,
-        filters: SearchFilters | None = None,
-        limit: int = 10,
-        *,
-        lenient: bool = False,
-        default_operator: Any = None,
-        min_should_match: float = 0.0,
-        explain_top: int | None = None,
-        free_text: bool = False,
-    ) -> KeywordAnswer: ...
-
-
-class SemanticSearcher(Protocol):
-    def rank(
-        self,
-        intent: str,
-        filters: SearchFilters | None = None,
-        threshold: float | None = None,
-        limit: int = 10,
-    ) -> RankedAnswer: ...
-
-
-@dataclass(slots=True)
-class BrainSet:
-    """The brains a query may use; a brain that cannot run carries the reason instead."""
-
-    keyword: KeywordSearcher
-    graph: GraphBrain
-    semantic: SemanticSearcher | None = None
-    semantic_unavailable: str = ""
-
-
-@dataclass(slots=True)
-class _Plan:
-    weights: dict[str, float]
-    skipped: dict[str, str] = field(default_factory=dict)
-
-
 class QueryFusion:
     """One query in, one explained ``QueryResponse`` out."""
 
     def __init__(
         self,
-        brains: BrainSet,
+        brains: Mapping[str, Brain],
+        registry: BrainRegistry,
         snapshot: Callable[[Sequence[str]], Snapshot],
         settings: FusionSettings,
         run: Runner[Any],
         *,
-        run_semantic: Runner[Any] | None = None,
+        runners: Mapping[str, Runner[Any]] | None = None,
+        unavailable: Mapping[str, str] | None = None,
     ) -> None:
-        """``snapshot(ids)`` gives the catalog change number and those ids' latest entries, read
-        together; results are only ever artifacts the catalog holds at that number. ``run``
-        runs a sync call off the event loop; ``run_semantic`` (default ``run``) the semantic
-        brain's, which embeds the query."""
-        self.brains = brains
+        """``brains``: the open brains by name (each registered in ``registry``); a registered
+        brain that could not be opened is in ``unavailable`` with the reason. ``snapshot(ids)``
+        gives the catalog change number and those ids' latest entries, read together; results
+        are only ever artifacts the catalog holds at that number. ``run`` runs a sync call off
+        the event loop; ``runners`` may give a brain its own."""
+        self.brains = dict(brains)
+        self.registry = registry
         self.snapshot = snapshot
         self.settings = settings
         self.run = run
-        self.run_semantic = run_semantic or run
+        self.runners = dict(runners or {})
+        self.unavailable = dict(unavailable or {})
+        self.reader = next((b for b in self.brains.values() if isinstance(b, QuestionReader)), None)
+        self.graph = next((b for b in self.brains.values() if isinstance(b, GraphBrain)), None)
 
     def entry(self, artifact_id: str) -> CatalogEntry | None:
         snap = self.snapshot([artifact_id])
@@ -146,64 +86,77 @@ class QueryFusion:
         limit: int = 10,
         *,
         lenient: bool = False,
+        strict: bool = False,
     ) -> QueryResponse:
         started = time.perf_counter()
         original = query
         parsed = parse_constraints(constraints)
         query, in_text = extract_constraints(query)
         parsed += in_text
-        graph = self.brains.graph
-        words = self.settings.sentence_words
+        reader = self.reader
         classification = await self.run(
-            lambda: classify(query, graph, lenient=lenient, sentence_words=words)
+            lambda: classify(query, reader, lenient=lenient, strict=strict)
         )
-        plan = self._plan(classification)
-        filters = _filters(parsed)
+        weights = self.settings.weights_for(classification.query_type.value, self.registry)
+        plan = plan_query(classification, self.registry, weights, self.unavailable)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
-        answers, warnings = await self._ask(
-            query, classification, plan, filters, fetch, limit, parsed
-        )
-        rankings = {b: answer.ranking for b, answer in answers.items()}
+        asked = brain_query(query, classification, fetch, _filters(parsed), self.settings)
+        answers, warnings = await self._ask(asked, classification, plan, limit, parsed)
+        rankings = {b: list(answer.ranking) for b, answer in answers.items()}
 
         ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))
+        if classification.query_type == QueryType.KEYWORD_SYNTAX:
+            ids = await self._grammar_restricts(query, ids, rankings, warnings)
         snap = await self.run(lambda: self.snapshot(ids))
         # entries are decoded only where needed: for constraints, and for the results shown
         admitted = {i: i in snap and all(c.admits(snap.entry(i)) for c in parsed) for i in ids}
-        # For "what depends on X" and its kind, the graph's answer is the candidate set (an
-        # artifact that does not depend on X is no answer, however similar); X itself is none.
-        # For relationship and type questions ("A -> B", a path from A to B) the graph's order
-        # leads and the other brains' finds follow it, in fused order (measured on the labeled
-        # queries: letting their votes reorder the graph's answer lost nDCG@10, relationship
-        # 0.987 against 0.995, type_compat 0.977 against 0.994, composition 0.876 against 0.888).
-        relationship = classification.query_type == QueryType.RELATIONSHIP
-        subject = classification.named_artifact if relationship else None
-        answered = {i for i, _ in rankings.get("graph", [])} if relationship else set()
+        # The leader's order leads the classes it leads, and for a relationship question its
+        # answer is the candidate set (plan.py); the question's own subject is never an answer.
+        # Measured on the labeled queries: letting the other votes reorder the graph's answer
+        # lost nDCG@10 (relationship 0.987 against 0.995, type_compat 0.977 against 0.994,
+        # composition 0.876 against 0.888).
+        leader = plan.leader if plan.leader in rankings else None
+        candidates = (
+            {i for i, _ in rankings[leader]}
+            if leader is not None and classification.query_type in CANDIDATE_SET_CLASSES
+            else set()
+        )
+        subject = (
+            classification.named_artifact
+            if classification.query_type == QueryType.RELATIONSHIP
+            else None
+        )
         rankings = {
             b: [
                 (i, s)
                 for i, s in r
-                if admitted.get(i) and i != subject and (not answered or i in answered)
+                if admitted.get(i) and i != subject and (not candidates or i in candidates)
             ]
             for b, r in rankings.items()
         }
         fused = self._fuse(rankings, plan.weights)
-        if classification.query_type in (QueryType.RELATIONSHIP, QueryType.TYPE_QUERY):
-            graph_rank = {i: n for n, (i, _) in enumerate(rankings.get("graph", []))}
-            fused.sort(key=lambda f: (graph_rank.get(f.id, len(graph_rank)), -f.score))
-        ordered, notes = await self._lineage_order(fused, snap, classification, parsed)
+        if leader is not None:
+            leader_rank = {i: n for n, (i, _) in enumerate(rankings[leader])}
+            fused.sort(key=lambda f: (leader_rank.get(f.id, len(leader_rank)), -f.score))
+        ordered, notes = await self._lineage_order(fused, snap, classification)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
         entries = {f.id: snap.entry(f.id) for f in top}
         by_brain = {b: _explained(answer, top, entries) for b, answer in answers.items()}
         results = [self._result(f, entries[f.id], by_brain, notes.get(f.id, ())) for f in top]
-        serendipity = await self.run(
-            lambda: suggest(
-                [r.entry for r in results],
-                context,
-                graph,
-                limit=self.settings.serendipity,
-                violations=self._violations(parsed),
+        serendipity = []
+        graph = self.graph
+        if graph is not None:
+            serendipity = await self.run(
+                lambda: suggest(
+                    [r.entry for r in results],
+                    context,
+                    graph,
+                    limit=self.settings.serendipity,
+                    violations=self._violations(parsed),
+                )
             )
-        )
+        else:
+            warnings.append("no brain composes artifacts: no suggestions or lineage notes")
         runs = tuple(
             BrainRun(
                 brain=b,
@@ -212,7 +165,7 @@ class QueryFusion:
                 hits=len(rankings.get(b, [])),
                 reason=plan.skipped.get(b, ""),
             )
-            for b in ("keyword", "semantic", "graph")
+            for b in self.registry.names
         )
         total = len(fused)
         elapsed = (time.perf_counter() - started) * 1000
@@ -233,126 +186,98 @@ class QueryFusion:
             change_number=snap.change_number,
         )
 
-    # -- planning and asking ---------------------------------------------------------------
+    # -- asking ----------------------------------------------------------------------------
 
-    def _plan(self, c: Classification) -> _Plan:
-        weights = self.settings.weights_for(c.query_type.value)
-        plan = _Plan(dict(weights))
-        for brain, weight in weights.items():
-            if weight <= 0:
-                plan.skipped[brain] = "its weight for this query type is 0"
-        if c.query_type == QueryType.KEYWORD_SYNTAX:
-            plan.skipped.setdefault(
-                "semantic", "keyword operators cannot be honoured by embeddings"
-            )
-            plan.skipped.setdefault("graph", "keyword operators are not a graph question")
-        if self.brains.semantic is None and "semantic" not in plan.skipped:
-            plan.skipped["semantic"] = f"unavailable: {self.brains.semantic_unavailable}"
-        if (
-            c.graph_operation is None
-            and c.named_artifact is None
-            and c.query_type != QueryType.EXACT_NAME
-        ):
-            plan.skipped.setdefault(
-                "graph", "no type, composition or relationship question recognised"
-            )
-        for brain in plan.skipped:
-            plan.weights[brain] = 0.0
-        return plan
+    def _start(self, name: str, asked: BrainQuery) -> asyncio.Future[RankedAnswer]:
+        brain = self.brains[name]
+        runner = self.runners.get(name, self.run)
+        return asyncio.ensure_future(runner(lambda: brain.answer(asked)))
 
     async def _ask(
         self,
-        query: str,
+        asked: BrainQuery,
         c: Classification,
-        plan: _Plan,
-        filters: SearchFilters,
-        fetch: int,
+        plan: Plan,
         limit: int,
         constraints: Sequence[Constraint],
     ) -> tuple[dict[str, RankedAnswer], list[str]]:
-        """Each brain's answer (all asked at once) and the keyword brain's warnings.
+        """Each asked brain's answer (all at once) and their warnings.
 
-        A type or relationship question asks the graph (and the keyword brain) first and the
-        semantic brain only when the graph's answer leaves room for its votes in the ``limit``
-        results (``_graph_settles``): the query embedding is most of a query's time."""
+        A brain whose ``SkipRule`` is ``AFTER_LEADER`` waits for the leader of the query's
+        class (if there is one and it is asked), and is asked only when the leader's answer
+        leaves room for its votes in the ``limit`` results (``plan.leader_settles``)."""
         tasks: dict[str, asyncio.Future[RankedAnswer]] = {}
-        warnings: list[str] = []
-        kw = self.brains.keyword
-        if "keyword" not in plan.skipped:
-            share = self.settings.free_text_min_match
-            tasks["keyword"] = asyncio.ensure_future(
-                self.run(lambda: keyword_search(kw, query, c, filters, fetch, share, explain_top=0))
-            )
-        if "graph" not in plan.skipped:
-            graph = self.brains.graph
-            tasks["graph"] = asyncio.ensure_future(
-                self.run(
-                    lambda: HitList(
-                        graph.search(query, filters, fetch, operation=c.graph_operation).hits
-                    )
-                )
-            )
-        if "semantic" not in plan.skipped and self.brains.semantic is not None:
-            sem = self.brains.semantic
-            graph_leads = c.query_type in (QueryType.RELATIONSHIP, QueryType.TYPE_QUERY)
-            if graph_leads and "graph" in tasks:
-                await asyncio.wait([tasks["graph"]])
-                reason = await self._graph_settles(c, tasks["graph"], limit, constraints)
+        deferred: list[str] = []
+        for spec in self.registry:
+            if not plan.asks(spec.name) or spec.name not in self.brains:
+                continue
+            if spec.skip == SkipRule.AFTER_LEADER and plan.leader and plan.asks(plan.leader):
+                deferred.append(spec.name)
+            else:
+                tasks[spec.name] = self._start(spec.name, asked)
+        for name in deferred:
+            leading = tasks.get(plan.leader or "")
+            if leading is not None:
+                await asyncio.wait([leading])
+                reason = await self._leader_settles(c, plan, leading, limit, constraints)
                 if reason:
-                    plan.skipped["semantic"] = reason
-                    plan.weights["semantic"] = 0.0
-            if "semantic" not in plan.skipped:
-                tasks["semantic"] = asyncio.ensure_future(
-                    self.run_semantic(lambda: sem.rank(query, filters, None, fetch))
-                )
+                    plan.skip(name, reason)
+                    continue
+            tasks[name] = self._start(name, asked)
         names = list(tasks)
         outcomes = await asyncio.gather(*tasks.values(), return_exceptions=True)
         answers: dict[str, RankedAnswer] = {}
+        warnings: list[str] = []
         for name, outcome in zip(names, outcomes, strict=True):
             if isinstance(outcome, BaseException):
-                if name == "keyword" and c.query_type == QueryType.KEYWORD_SYNTAX:
+                if isinstance(outcome, QuerySyntaxError) and asked.strict:
                     raise outcome  # the user's syntax error is the answer
                 if not isinstance(outcome, LGentError):
                     raise outcome
-                plan.skipped[name] = f"failed: {outcome}"
-                plan.weights[name] = 0.0
+                plan.skip(name, f"failed: {outcome}")
                 continue
-            if name == "keyword":
-                warnings.extend(cast(KeywordAnswer, outcome).warnings)
+            warnings.extend(outcome.warnings)
             answers[name] = outcome
         return answers, warnings
 
-    async def _graph_settles(
+    async def _leader_settles(
         self,
         c: Classification,
-        graph_task: asyncio.Future[RankedAnswer],
+        plan: Plan,
+        leading: asyncio.Future[RankedAnswer],
         limit: int,
         constraints: Sequence[Constraint],
     ) -> str:
-        """Why the semantic brain cannot change the answer the graph gave, or "" if it can.
-
-        The graph's order leads type and relationship questions (``query``), and a relationship
-        answer is also the whole candidate set; so semantic votes matter only past the graph's
-        admitted hits, when those are fewer than ``limit``."""
-        if graph_task.exception() is not None:
+        """Why the deferred brains cannot change the leader's answer, or "" if they can."""
+        if leading.exception() is not None or plan.leader is None:
             return ""
-        ids = [i for i, _ in graph_task.result().ranking]
-        if c.query_type == QueryType.RELATIONSHIP:
-            return (
-                "the graph's answer is the whole answer to a relationship question" if ids else ""
+        ids = [i for i, _ in leading.result().ranking]
+        admitted: int | None = None
+        if c.query_type not in CANDIDATE_SET_CLASSES and len(ids) >= limit:
+            snap = await self.run(lambda: self.snapshot(ids))
+            admitted = sum(
+                1 for i in ids if i in snap and all(x.admits(snap.entry(i)) for x in constraints)
             )
-        if len(ids) < limit:
-            return ""
-        snap = await self.run(lambda: self.snapshot(ids))
-        admitted = sum(
-            1 for i in ids if i in snap and all(x.admits(snap.entry(i)) for x in constraints)
-        )
-        if admitted < limit:
-            return ""
-        return (
-            f"the graph's {admitted} type-compatible answers fill the {limit} results, and the "
-            "graph's order leads a type question"
-        )
+        return leader_settles(c.query_type, plan.leader, len(ids), admitted, limit)
+
+    async def _grammar_restricts(
+        self,
+        text: str,
+        ids: list[str],
+        rankings: dict[str, list[tuple[str, float]]],
+        warnings: list[str],
+    ) -> list[str]:
+        """``GRAMMAR_RESTRICTS``: a query written in the keyword grammar is the user's exact
+        request, so every brain's candidates are cut to what it matches (the brains that read
+        only its words cannot apply its fields and negations themselves)."""
+        grammar = next((b for b in self.brains.values() if isinstance(b, GrammarFilter)), None)
+        if grammar is None:
+            warnings.append("no brain applies the keyword grammar: its filters were not applied")
+            return ids
+        allowed = await self.run(lambda: grammar.matching(text, ids))
+        for brain, ranking in rankings.items():
+            rankings[brain] = [(i, score) for i, score in ranking if i in allowed]
+        return [i for i in ids if i in allowed]
 
     def _fuse(
         self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
@@ -368,12 +293,13 @@ class QueryFusion:
         fused: list[Fused],
         snap: Snapshot,
         c: Classification,
-        constraints: list[Constraint],
     ) -> tuple[list[Fused], dict[str, tuple[str, ...]]]:
         """Note "superseded by" on each deprecated/retired result that has a usable successor, and
         when that successor matched too, rank the old one just below it (unless the query names
         the old one, or spells out keyword filters: then the order stays the query's)."""
-        graph = self.brains.graph
+        graph = self.graph
+        if graph is None:
+            return fused, {}
         old = [
             f.id
             for f in fused[:100]
@@ -480,66 +406,26 @@ def _explained(
     return {artifact_id: hit for artifact_id, hit in shown if hit is not None}
 
 
-def keyword_search(
-    brain: KeywordSearcher,
-    query: str,
+def brain_query(
+    text: str,
     c: Classification,
-    filters: SearchFilters | None,
     limit: int,
-    free_text_min_match: float,
-    explain_top: int | None = None,
-) -> KeywordAnswer:
-    """Ask the keyword brain the way the query type calls for.
-
-    Keyword syntax: strict grammar (a syntax error is the answer). A name: the words ANDed,
-    then ORed if nothing matched. A type or composition question: the artifacts whose input
-    names the source type or whose output names the target (its words would match every entry
-    that mentions the types). Plain language: lenient, ORed, and a hit must match
-    ``free_text_min_match`` of the words."""
-    top = explain_top
-    typed = _typed_query(c.graph_operation)
-    if typed is not None:
-        return brain.search(typed, filters, limit, default_operator="OR", explain_top=top)
-    if c.query_type == QueryType.KEYWORD_SYNTAX:
-        return brain.search(
-            query, filters, limit, lenient=False, default_operator="AND", explain_top=top
-        )
-    if c.query_type == QueryType.EXACT_NAME:
-        result = brain.search(
-            query, filters, limit, lenient=True, default_operator="AND", explain_top=top
-        )
-        if result.ranking:
-            return result
-        return brain.search(
-            query, filters, limit, lenient=True, default_operator="OR", explain_top=top
-        )
-    return brain.search(
-        as_words(query) if uses_keyword_syntax(query) else query,
-        filters,
-        limit,
-        lenient=True,
-        default_operator="OR",
-        min_should_match=free_text_min_match,
-        explain_top=top,
-        free_text=True,
+    filters: SearchFilters | None,
+    settings: FusionSettings,
+) -> BrainQuery:
+    """The query every brain is asked for ``text`` read as ``c`` (benchmarks ask single brains
+    exactly this way)."""
+    return BrainQuery(
+        text=text,
+        limit=limit,
+        query_type=c.query_type,
+        filters=filters,
+        strict=c.query_type == QueryType.KEYWORD_SYNTAX,
+        min_should_match=settings.free_text_min_match,
+        reading=c.reading,
+        named_artifact=c.named_artifact,
+        plain_text=c.plain,
     )
-
-
-def _typed_query(op: object) -> str | None:
-    """``input:"A" OR output:"B"`` for a type or composition question, else None."""
-    sides: tuple[tuple[str, str | None], ...]
-    if isinstance(op, Composition):
-        sides = (("input", op.source), ("output", op.target))
-    elif isinstance(op, TypeQuery):
-        sides = (("input", op.input), ("output", op.output))
-    else:
-        return None
-    quoted = [f'{field}:"{_escape(name)}"' for field, name in sides if name]
-    return " OR ".join(quoted) or None
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _filters(constraints: Sequence[Constraint]) -> SearchFilters:

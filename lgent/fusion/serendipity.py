@@ -14,47 +14,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-from lgent.brains.graph.compose import CompositionPath, Signature
+from lgent.brains.graph.compose import PathSearch
 from lgent.models import CatalogEntry, QueryContext, SerendipityItem
 
+if TYPE_CHECKING:
+    from lgent.brains.graph.brain import GraphBrain
+
 HOLE = "???"
-
-
-class Composer(Protocol):
-    """What serendipity needs from the graph brain."""
-
-    def type_name(self, text: str) -> str | None: ...
-
-    def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None: ...
-
-    def find_paths(
-        self,
-        source: str,
-        target: str,
-        max_length: int = 5,
-        k: int = 5,
-        include_unusable: bool = False,
-    ) -> list[CompositionPath]: ...
-
-    def find_compatible(
-        self,
-        artifact_id: str,
-        direction: str = "downstream",
-        limit: int = 50,
-        include_unusable: bool = False,
-    ) -> list[Signature]: ...
-
-    def compose_check(self, first: str, second: str) -> bool: ...
-
-    def is_subtype(self, a: str, b: str) -> bool: ...
 
 
 def suggest(
     results: Sequence[CatalogEntry],
     context: QueryContext | None,
-    graph: Composer,
+    graph: GraphBrain,
     *,
     limit: int = 3,
     violations: Callable[[str], list[str]] | None = None,
@@ -89,7 +63,7 @@ def suggest(
 
 
 def _hole_suggestions(
-    results: Sequence[CatalogEntry], pipeline: Sequence[str], graph: Composer
+    results: Sequence[CatalogEntry], pipeline: Sequence[str], graph: GraphBrain
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     result_ids = {e.id for e in results}
@@ -100,7 +74,7 @@ def _hole_suggestions(
         if before is None or after is None:
             continue
         items += _through_results(results, before, after, graph)
-        paths = graph.find_paths(before, after, max_length=3, k=5)
+        paths = graph.find_paths(PathSearch(before, after, max_length=3, k=5))
         paths.sort(key=lambda p: (not (set(p.ids) & result_ids), len(p.ids), -p.health))
         shape = f"{pipeline[index - 1]} -> ??? -> {pipeline[index + 1]}"
         for path in paths:
@@ -120,7 +94,7 @@ def _hole_suggestions(
 
 
 def _through_results(
-    results: Sequence[CatalogEntry], before: str, after: str, graph: Composer
+    results: Sequence[CatalogEntry], before: str, after: str, graph: GraphBrain
 ) -> list[SerendipityItem]:
     """Compositions that put a top result inside the hole: ``before`` >> ... >> R >> ... >> ``after``."""
     items: list[SerendipityItem] = []
@@ -147,13 +121,13 @@ def _through_results(
     return items
 
 
-def _bridge(source: str, target: str, graph: Composer) -> tuple[str, ...] | None:
+def _bridge(source: str, target: str, graph: GraphBrain) -> tuple[str, ...] | None:
     """No artifact when ``source`` already fits ``target``, else the best short path, else None."""
     if graph.type_name(source) is None or graph.type_name(target) is None:
         return None
     if graph.is_subtype(source, target):
         return ()
-    paths = graph.find_paths(source, target, max_length=2, k=1)
+    paths = graph.find_paths(PathSearch(source, target, max_length=2, k=1))
     return paths[0].ids if paths else None
 
 
@@ -161,7 +135,7 @@ _WORD = re.compile(r"[A-Za-z0-9][\w.\-]*")
 
 
 def _history_suggestions(
-    results: Sequence[CatalogEntry], history: Sequence[str], graph: Composer
+    results: Sequence[CatalogEntry], history: Sequence[str], graph: GraphBrain
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     used: list[str] = []
@@ -195,7 +169,9 @@ def _history_suggestions(
     return items
 
 
-def _downstream_partners(results: Sequence[CatalogEntry], graph: Composer) -> list[SerendipityItem]:
+def _downstream_partners(
+    results: Sequence[CatalogEntry], graph: GraphBrain
+) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     for top in results[:2]:
         if top.output_type is None:

@@ -39,8 +39,7 @@ from lgent.errors import (
     TypeLatticeError,
     ValidationError,
 )
-from lgent.indexing import BuildProgress
-from lgent.lgent import LGent
+from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
     FilledPipeline,
@@ -103,7 +102,10 @@ class QueryRequest(_Request):
     )
     context: QueryContext | None = None
     limit: int = Field(default=10, ge=1, le=limits.MAX_LIMIT)
-    lenient: bool = Field(default=False, description="Read broken syntax as plain words.")
+    lenient: bool = Field(default=False, description="Never read the keyword grammar.")
+    strict: bool = Field(
+        default=False, description="Read any grammar operator as grammar; malformed is a 400."
+    )
     explain: bool = Field(default=False, description="Include each result's explanation tree.")
 
 
@@ -169,7 +171,12 @@ def build_http_app(
     async def query(body: QueryRequest) -> Response:
         """The fused query: every brain that can help, fused, explained, with suggestions."""
         response = await lg.query(
-            body.query, body.constraints, body.context, body.limit, lenient=body.lenient
+            body.query,
+            body.constraints,
+            body.context,
+            body.limit,
+            lenient=body.lenient,
+            strict=body.strict,
         )
         return _json(lean(response, explain=body.explain))
 

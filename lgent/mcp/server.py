@@ -26,8 +26,7 @@ from pydantic import BaseModel, Field, PlainValidator
 
 from lgent import __version__, limits
 from lgent.errors import LGentError
-from lgent.indexing import BuildProgress
-from lgent.lgent import LGent
+from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
     FilledPipeline,
@@ -197,9 +196,13 @@ def build_mcp_server(
                 "pipeline being built, with ??? for holes (current_pipeline)."
             ),
         ] = None,
-        lenient: Annotated[
-            bool, Field(description="Read broken keyword syntax as plain words instead of failing.")
-        ] = True,
+        strict: Annotated[
+            bool,
+            Field(
+                description="Read any keyword operator as grammar and fail on malformed syntax "
+                "(by default the grammar is read only where clearly meant, never failing)."
+            ),
+        ] = False,
         explain: Annotated[
             bool, Field(description="Include each result's explanation tree.")
         ] = False,
@@ -207,7 +210,7 @@ def build_mcp_server(
         """Find artifacts by name, by intent or by type: every brain that can help is asked and
         the answers fused. Results carry ids, scores, which brains found them (sources), and the
         query interpretation; serendipity lists suggestions beyond the results."""
-        response = await _call(lg.query(query, constraints, context, limit, lenient=lenient))
+        response = await _call(lg.query(query, constraints, context, limit, strict=strict))
         return lean(response, explain=explain)
 
     @tool(_READ)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lgent.brains.graph.compose import PathSearch
 from lgent.errors import DependencyError, QueryError
 from lgent.models import FilledPipeline, PipelineStep, TypeRequirement
 from lgent.resolver.resolver import DependencyResolver, health_problems
@@ -87,7 +88,7 @@ def _bridge(
     except DependencyError as err:
         single_error = err
     entries = resolver.entries
-    for path in resolver.graph.find_paths(left, right, max_length=min(holes + 2, 6), k=20):
+    for path in resolver.graph.find_paths(PathSearch(left, right, min(holes + 2, 6), 20)):
         if len(path.ids) < 2:
             continue
         found = entries(path.ids)

@@ -16,7 +16,7 @@ async def test_the_semantic_build_reports_its_progress() -> None:
         None, embedder=HashingEmbedder(), progress=lambda *call: calls.append(call)
     ) as lg:
         await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(40)])
-        lg.semantic_brain()
+        lg.brain("semantic")
     assert calls and {brain for brain, _, _ in calls} == {"semantic"}
     assert calls[-1][1] == calls[-1][2] == 40
     assert [done for _, done, _ in calls] == sorted(done for _, done, _ in calls)

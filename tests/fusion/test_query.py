@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 
 from lgent import ConstraintError, LGent, QueryContext, QuerySyntaxError, QueryType
-from lgent.brains.graph.query import Composition, TypeQuery
-from lgent.brains.keyword.analysis import type_tokens
+from lgent.brains.base import BrainQuery
+from lgent.brains.keyword.brain import _typed_query
+from lgent.brains.keyword.typefields import type_tokens
 from lgent.brains.semantic.embedders import Embedder
 from lgent.errors import QueryError
 from lgent.fusion.classify import classify
-from lgent.fusion.fusion import _typed_query, keyword_search
+from lgent.fusion.fusion import brain_query
 from lgent.models import BrainRun, QueryResponse
 from tests.conftest import OpenHome, make_entry
 
@@ -135,7 +136,7 @@ async def test_response_cache_and_invalidation(
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        ({"query": "author:(unclosed"}, QuerySyntaxError, "expected ')'"),
+        ({"query": "author:(unclosed", "strict": True}, QuerySyntaxError, "expected ')'"),
         (
             {"query": "pdf", "constraints": ["latency < soon"]},
             ConstraintError,
@@ -155,23 +156,22 @@ async def test_query_errors(
 
 
 def test_a_type_question_asks_the_keyword_brain_for_the_typed_fields() -> None:
-    assert _typed_query(TypeQuery("List[PDF]", "SentimentScore")) == (
+    assert _typed_query("List[PDF]", "SentimentScore") == (
         'input:"List[PDF]" OR output:"SentimentScore"'
     )
-    assert _typed_query(Composition('Odd"Type', "Summary")) == (
-        'input:"Odd\\"Type" OR output:"Summary"'
-    )
-    assert _typed_query(TypeQuery(None, "Summary")) == 'output:"Summary"'
-    assert _typed_query(None) is None
+    assert _typed_query('Odd"Type', "Summary") == 'input:"Odd\\"Type" OR output:"Summary"'
+    assert _typed_query(None, "Summary") == 'output:"Summary"'
+    assert _typed_query(None, None) is None
 
 
 async def test_the_keyword_answer_to_a_type_question_names_a_side(open_example: OpenHome) -> None:
     async with open_example() as lg:
-        graph, keyword = lg.graph_brain(), lg.keyword_brain()
+        graph, keyword = lg.graph_brain(), lg.brain("keyword")
         question = classify("PDF -> SentimentScore", graph)
-        answer = keyword_search(keyword, "PDF -> SentimentScore", question, None, 50, 0.5)
-        found = lg.store.get_many(answer.ids)
-    assert "ReportToneScorer" in answer.ids[:3]  # both sides named: it ranks near the top
+        asked = brain_query("PDF -> SentimentScore", question, 50, None, lg.settings.fusion)
+        ids = [i for i, _ in keyword.answer(asked).ranking]
+        found = lg.store.get_many(ids)
+    assert "ReportToneScorer" in ids[:3]  # both sides named: it ranks near the top
 
     def names(type_expr: str | None) -> set[str]:  # List[PDF] names list and pdf
         return {t.text for t in type_tokens(type_expr or "")}
@@ -190,8 +190,8 @@ async def test_the_embedding_is_skipped_only_when_it_cannot_change_the_answer(
     async with open_example() as lg:
         graph = lg.graph_brain()
         query = "a path from RawHTML to Summary"
-        op = classify(query, graph).graph_operation
-        found = len(graph.search(query, None, 100, operation=op).hits)
+        c = classify(query, graph)
+        found = len(graph.answer(BrainQuery(query, 100, c.query_type, reading=c.reading)).ranking)
         assert found >= 3
         filled = await lg.query(query, limit=3)
         roomy = await lg.query(query, limit=found + 5)

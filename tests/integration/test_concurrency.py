@@ -9,7 +9,7 @@ import pytest
 
 from benchmarks.harness.stress import alive_at, run_concurrency
 from lgent.brains.semantic.embedders import Embedder
-from lgent.catalog.store import Change
+from lgent.catalog.records import Change
 
 pytestmark = pytest.mark.real_model
 

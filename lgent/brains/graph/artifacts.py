@@ -150,12 +150,7 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
             return False
         if filters is None or filters.empty:
             return True
-        return (
-            (not filters.entity_type or row[2] in {e.value for e in filters.entity_type})
-            and (not filters.status or _STATUS[row[1]] in filters.status)
-            and (not filters.author or row[3] in filters.author)
-            and (not filters.execution or row[4] in {x.value for x in filters.execution})
-        )
+        return filters.matches(row[2], row[1], row[3], row[4])
 
 
 __all__ = ["UNKNOWN_HEALTH", "USABLE", "ArtifactInfo", "ArtifactTable", "Fitness", "health_of"]

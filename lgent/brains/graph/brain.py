@@ -9,6 +9,7 @@ each hit says which relationship put it there and the path that justifies it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import functools
 import heapq
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet, HitList, Reading
 from lgent.brains.graph.artifacts import (
     ArtifactInfo,
     ArtifactTable,
@@ -30,6 +31,7 @@ from lgent.brains.graph.compose import (
     CompositionIndex,
     CompositionPath,
     Direction,
+    PathSearch,
     Ranked,
     Signature,
 )
@@ -43,10 +45,10 @@ from lgent.brains.graph.query import (
     parse_graph_query,
     unknown_names,
 )
-from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import NotFoundError, TypeLatticeError
 from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
+from lgent.typeexpr import canonical
 
 T = TypeVar("T")
 
@@ -230,6 +232,25 @@ class GraphBrain:
     def interpret(self, text: str) -> GraphQuery | None:
         return parse_graph_query(text, self)
 
+    def read_question(self, text: str) -> Reading | None:
+        """The type, composition or relationship question in ``text`` (``QuestionReader``)."""
+        op = self.interpret(text)
+        if isinstance(op, Composition):
+            return Reading("composition", op.describe(), op.source, op.target, detail=op)
+        if isinstance(op, TypeQuery):
+            return Reading("type", op.describe(), op.input, op.output, detail=op)
+        if isinstance(op, Relationship):
+            return Reading("relationship", op.describe(), artifact=op.artifact_id, detail=op)
+        return None
+
+    def answer(self, query: BrainQuery) -> HitList:
+        """The graph's answer to the question ``query`` was read as (or that its text asks)."""
+        detail = query.reading.detail if query.reading is not None else None
+        operation = detail if isinstance(detail, Composition | TypeQuery | Relationship) else None
+        result = self.search(query.text, query.filters, query.limit, operation=operation)
+        direct = query.query_type is None  # asked by name: say when no question was read
+        return HitList(result.hits, [result.reason] if direct and not result.operation else [])
+
     @_locked
     def unread(self, text: str) -> str | None:
         """Why ``text``, shaped like a graph question, could not be read as one (an unknown type
@@ -282,11 +303,7 @@ class GraphBrain:
         if isinstance(op, Composition):
             max_length = op.max_length or 4
             paths = self.composition.find_paths(
-                op.source,
-                op.target,
-                max_length=max_length,
-                k=max(limit, 5),
-                include_unusable=include_unusable,
+                PathSearch(op.source, op.target, max_length, max(limit, 5), include_unusable)
             )
             rows = _path_members(paths)
             floor = min((r.score for r in rows), default=1.0)
@@ -405,7 +422,7 @@ class GraphBrain:
         if not (op.input and op.output):
             return
         found = self.composition.find_paths(
-            op.input, op.output, max_length=3, k=max(limit, 5), include_unusable=include_unusable
+            PathSearch(op.input, op.output, 3, max(limit, 5), include_unusable)
         )
         paths.extend(p for p in found if len(p) > 1)
         rows = [r._replace_score(0.2 * r.score) for r in _path_members(paths)]
@@ -568,20 +585,11 @@ class GraphBrain:
     # -- direct operations (CLI / API) -----------------------------------------------------
 
     @_locked
-    def find_paths(
-        self,
-        source: str,
-        target: str,
-        max_length: int = 5,
-        k: int = 5,
-        include_unusable: bool = False,
-    ) -> list[CompositionPath]:
+    def find_paths(self, search: PathSearch) -> list[CompositionPath]:
+        """The pipelines ``search`` asks for; an unknown type is a TypeLatticeError."""
+        source, target = self._require_type(search.source), self._require_type(search.target)
         return self.composition.find_paths(
-            self._require_type(source),
-            self._require_type(target),
-            max_length,
-            k,
-            include_unusable=include_unusable,
+            dataclasses.replace(search, source=source, target=target)
         )
 
     @_locked

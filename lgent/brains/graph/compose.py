@@ -33,10 +33,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import FieldProblem, NotFoundError, TypeLatticeError, ValidationError
 from lgent.limits import MAX_LIMIT
+from lgent.typeexpr import canonical
 
 Direction = Literal["downstream", "upstream"]
 MAX_PATH_LENGTH = 10
@@ -103,6 +103,22 @@ def _check_search(max_length: int, k: int) -> None:
             raise _problem(name, f"must be an integer from 1 to {top}", value)
 
 
+@dataclass(frozen=True, slots=True)
+class PathSearch:
+    """A composition search: the first ``k`` pipelines from the ``source`` type to the
+    ``target`` type with at most ``max_length`` artifacts; deprecated and retired artifacts
+    are steps only when ``include_unusable``."""
+
+    source: str
+    target: str
+    max_length: int = 5
+    k: int = 5
+    include_unusable: bool = False
+
+    def __post_init__(self) -> None:
+        _check_search(self.max_length, self.k)
+
+
 def _check_limit(limit: int | None) -> None:
     if limit is not None and (
         not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT
@@ -128,21 +144,11 @@ def find_compatible(
 
 
 def find_paths(
-    source_type: str,
-    target_type: str,
-    signatures: Iterable[Signature],
-    lattice: TypeLattice,
-    max_length: int = 5,
-    k: int = 5,
-    *,
-    include_unusable: bool = False,
+    search: PathSearch, signatures: Iterable[Signature], lattice: TypeLattice
 ) -> list[CompositionPath]:
-    """The first ``k`` pipelines from ``source_type`` to ``target_type`` (see the module
-    docstring for the order). Builds a throwaway ``CompositionIndex``: keep one for repeated
-    queries."""
-    return CompositionIndex(lattice, signatures).find_paths(
-        source_type, target_type, max_length, k, include_unusable=include_unusable
-    )
+    """The pipelines ``search`` asks for (see the module docstring for the order). Builds a
+    throwaway ``CompositionIndex``: keep one for repeated queries."""
+    return CompositionIndex(lattice, signatures).find_paths(search)
 
 
 class _TypeTable:
@@ -754,18 +760,11 @@ class CompositionIndex:
             self._ranked[key] = found
         return found
 
-    def find_paths(
-        self,
-        source_type: str,
-        target_type: str,
-        max_length: int = 5,
-        k: int = 5,
-        *,
-        include_unusable: bool = False,
-    ) -> list[CompositionPath]:
-        """The first ``k`` pipelines from ``source_type`` to ``target_type`` with at most
-        ``max_length`` artifacts, ordered by length, weakest-link health (desc), then ids."""
-        _check_search(max_length, k)
+    def find_paths(self, search: PathSearch) -> list[CompositionPath]:
+        """The first ``search.k`` pipelines from its source to its target type with at most
+        ``search.max_length`` artifacts, ordered by length, weakest-link health (desc), ids."""
+        source_type, target_type, k = search.source, search.target, search.k
+        max_length, include_unusable = search.max_length, search.include_unusable
         self._sync()
         source = str(self._lattice.check(source_type))
         target = str(self._lattice.check(target_type))

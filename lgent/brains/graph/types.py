@@ -26,8 +26,8 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from lgent.brains.graph.typeexpr import ANY, TypeExpr, as_type, parse_type
 from lgent.errors import TypeCycleError, TypeLatticeError
+from lgent.typeexpr import ANY, TypeExpr, as_type, parse_type
 
 _ANY_EXPR = TypeExpr(ANY)
 _SUB_CACHE_LIMIT = 200_000

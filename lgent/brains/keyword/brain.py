@@ -9,14 +9,15 @@ from typing import Literal
 
 import tantivy
 
-from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
 from lgent.brains.keyword.grammar import ast, parse, parse_lenient
+from lgent.brains.keyword.grammar.reading import read_words
 from lgent.brains.keyword.highlight import describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.config import KeywordSettings
 from lgent.errors import IndexError_
-from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, QueryType, SearchFilters, TypeDecl
 
 EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
 """Catalog entries by id (the facade passes the store's ``get_many``): the text highlights use."""
@@ -116,6 +117,7 @@ class KeywordBrain:
             if self.settings.free_text_boosts
             else self.compiler
         )
+        """Compiles plain-language queries (prototype, issue 15: ``free_text_boosts``)."""
 
     @property
     def change_number(self) -> int:
@@ -138,6 +140,68 @@ class KeywordBrain:
         """Nothing to release: tantivy closes its files when the index is dropped."""
 
     # -- search ----------------------------------------------------------------------------
+
+    def answer(self, query: BrainQuery) -> KeywordResult:
+        """Search the way the query's class calls for (the ranking only; hits are explained
+        when fusion asks for the ones it shows).
+
+        Asked directly (no class): the grammar, strict unless ``query.strict`` is off. Keyword
+        syntax: strict grammar, words ANDed (a syntax error is the answer). A type or
+        composition question: the artifacts whose input names the source type or whose output
+        names the target (its words would match every entry that mentions the types). A
+        name: the words ANDed, then ORed if nothing matched. Plain language: lenient, ORed,
+        and a hit must match ``query.min_should_match`` of the words."""
+        text, filters, limit = query.text, query.filters, query.limit
+        reading = query.reading
+        if query.query_type is None:
+            return self.search(text, filters, limit, lenient=not query.strict, explain_top=0)
+        if reading is not None and reading.kind in ("type", "composition"):
+            typed = _typed_query(reading.input_type, reading.output_type)
+            if typed is not None:
+                return self.search(typed, filters, limit, default_operator="OR", explain_top=0)
+        if query.query_type == QueryType.KEYWORD_SYNTAX:
+            return self.search(
+                text, filters, limit, lenient=False, default_operator="AND", explain_top=0
+            )
+        if query.query_type == QueryType.EXACT_NAME:
+            found = self.search(
+                text, filters, limit, lenient=True, default_operator="AND", explain_top=0
+            )
+            if found.ranking:
+                return found
+            return self.search(
+                text, filters, limit, lenient=True, default_operator="OR", explain_top=0
+            )
+        words = read_words(text).tree
+        if words is None:
+            return KeywordResult([], 0, text, ["the query has no words"])
+        return self.search_tree(
+            words,
+            text,
+            filters,
+            limit,
+            min_should_match=query.min_should_match,
+            explain_top=0,
+            free_text=True,
+        )
+
+    def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
+        """The ids among ``artifact_ids`` that the grammar query ``text`` matches (strict; a
+        query of only stop words restricts nothing)."""
+        node = parse(text, default_operator="AND")
+        compiled, _ = self.compiler.compile(node, text)
+        if compiled is None or not artifact_ids:
+            return set(artifact_ids)
+        ids = tantivy.Query.term_set_query(self.index.schema, "id", list(artifact_ids))
+        both = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Must, compiled), (tantivy.Occur.Must, ids)]
+        )
+        searcher = self.index.searcher()
+        try:
+            found = searcher.search(both, limit=len(artifact_ids))
+            return {str(searcher.doc(address)["id"][0]) for _, address in found.hits}
+        except ValueError as err:
+            raise IndexError_(f"keyword search failed: {err}") from err
 
     def parse(
         self,
@@ -163,18 +227,41 @@ class KeywordBrain:
         default_operator: Literal["AND", "OR"] | None = None,
         min_should_match: float = 0.0,
         explain_top: int | None = None,
-        free_text: bool = False,
     ) -> KeywordResult:
         """Ranked artifacts for a grammar query; strict mode raises QuerySyntaxError.
 
         ``min_should_match``: for a top-level OR (e.g. free text with ``default_operator="OR"``),
         the share of its clauses a hit must match. ``explain_top``: only the first that many
         hits get highlights and matched fields, read from their catalog entries (that costs
-        more than the search; default all). ``KeywordResult.explain`` does it for any hit later.
-        ``free_text``: the query is plain language; score with ``settings.free_text_boosts``."""
+        more than the search; default all). ``KeywordResult.explain`` does it for any hit later."""
         node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
         if node is None:
             return KeywordResult([], 0, query, warnings or ["the query is empty"])
+        return self.search_tree(
+            node,
+            query,
+            filters,
+            limit,
+            min_should_match=min_should_match,
+            explain_top=explain_top,
+            warnings=warnings,
+        )
+
+    def search_tree(
+        self,
+        node: ast.Node,
+        query: str,
+        filters: SearchFilters | None = None,
+        limit: int = 10,
+        *,
+        min_should_match: float = 0.0,
+        explain_top: int | None = None,
+        warnings: Sequence[str] = (),
+        free_text: bool = False,
+    ) -> KeywordResult:
+        """``search`` for a syntax tree already made (``query``: the text it came from).
+        ``free_text``: the tree is plain language; score with ``settings.free_text_boosts``."""
+        warnings = list(warnings)
         compiler = self.free_text_compiler if free_text else self.compiler
         compiled, terms = compiler.compile(node, query, min_should_match=min_should_match)
         if compiled is None:
@@ -208,12 +295,23 @@ class KeywordBrain:
             ("entity_type", [v.value for v in filters.entity_type]),
             ("status", [v.value for v in filters.status]),
             ("execution", [v.value for v in filters.execution]),
-            ("author", [v.lower() for v in filters.author]),
+            ("author", sorted(filters.author_keys)),
         ):
             if values:
                 allowed = tantivy.Query.term_set_query(schema, index_field, values)
                 clauses.append((tantivy.Occur.Must, allowed))
         return tantivy.Query.boolean_query(clauses)
+
+
+def _typed_query(source: str | None, target: str | None) -> str | None:
+    """``input:"A" OR output:"B"`` for the sides of a type question that are known."""
+    sides = (("input", source), ("output", target))
+    quoted = [f'{field}:"{_escape(name)}"' for field, name in sides if name]
+    return " OR ".join(quoted) or None
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def explained(hit: BrainHit, entry: CatalogEntry, terms: MatchTerms) -> BrainHit:

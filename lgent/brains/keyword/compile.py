@@ -17,8 +17,9 @@ from typing import Literal
 
 import tantivy
 
-from lgent.brains.keyword import analysis
+from lgent.analysis.tokens import tokens
 from lgent.brains.keyword.grammar import ast
+from lgent.brains.keyword.typefields import glob_to_regex, type_tokens
 from lgent.config import DEFAULT_FIELD_BOOSTS
 from lgent.errors import QuerySyntaxError
 
@@ -290,7 +291,7 @@ class QueryCompiler:
             if index_field == "name_exact":
                 index_field = "name_prefix"
             pattern = node.pattern if kind == "exact_case" else node.pattern.lower()
-            regex = analysis.glob_to_regex(pattern) if kind != "exact_case" else _case_glob(pattern)
+            regex = glob_to_regex(pattern) if kind != "exact_case" else _case_glob(pattern)
             if kind not in ("exact", "exact_case") and not _single_token_glob(pattern):
                 return None  # a glob spanning separators can only match whole exact values
             terms.add_pattern(index_field, re.compile(regex))
@@ -327,10 +328,10 @@ def _analyze(text: str, kind: Kind) -> tuple[str, ...]:
     """The index-side tokens of a query text for one kind of field (memoized: every term is
     analyzed once per kind, not once per target field)."""
     if kind == "type":
-        return tuple(t.text for t in analysis.type_tokens(text))
+        return tuple(t.text for t in type_tokens(text))
     return tuple(
         t.text
-        for t in analysis.tokens(
+        for t in tokens(
             text,
             stemmed=kind in ("stemmed", "stemmed_stop"),
             drop_stop_words=kind == "stemmed_stop",

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lgent.brains.keyword import analysis
+from lgent.analysis.identifiers import merged_forms
+from lgent.analysis.tokens import WORD_RE, word_tokens
 from lgent.brains.keyword.compile import MatchTerms
+from lgent.brains.keyword.typefields import type_tokens
 from lgent.models import CatalogEntry
 
 SNIPPET_CHARS = 160
@@ -80,7 +82,7 @@ def describe_match(entry: CatalogEntry, terms: MatchTerms) -> Match:
             match.add(name)
     for name, index_field in TYPE_NAME_FIELDS:
         text = getattr(entry, name)
-        if text and any(terms.matches(index_field, t.text) for t in analysis.type_tokens(text)):
+        if text and any(terms.matches(index_field, t.text) for t in type_tokens(text)):
             match.add(name)
     return match
 
@@ -96,15 +98,13 @@ def highlight(
     if match is None or not text:
         return None
     spans: list[tuple[int, int]] = []
-    for found in analysis.WORD_RE.finditer(text):
+    for found in WORD_RE.finditer(text):
         word = found.group()
         lower = word.lower()
-        if match(lower) or (
-            len(word) > 3 and any(match(form) for form in analysis.merged_forms(word))
-        ):
+        if match(lower) or (len(word) > 3 and any(match(form) for form in merged_forms(word))):
             spans.append((found.start(), found.end()))
             continue
-        for tok in analysis.word_tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
+        for tok in word_tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
             if match(tok.text) or match(lower[tok.start : tok.end]):
                 spans.append((found.start() + tok.start, found.start() + tok.end))
     if not spans:

@@ -1,6 +1,6 @@
 """The tantivy index of the keyword brain: schema, documents, persistence and its manifest.
 
-Text fields are pre-tokenized by ``analysis`` so that indexing and querying share one analyzer.
+Text fields are pre-tokenized by ``lgent.analysis`` so that indexing and querying share one analyzer.
 Only the artifact id is stored: the catalog is the one copy of every entry's text, and a doc store
 that held it all would make fetching the ids of the top hits several times slower (a stored
 document is read by decompressing its whole block; with ids alone the blocks stay cached).
@@ -19,9 +19,11 @@ from typing import Any
 
 import tantivy
 
-from lgent.brains.keyword import analysis
+from lgent.analysis.identifiers import merged_forms, split_identifier
+from lgent.analysis.tokens import Token, name_prefixes, tokens, words
+from lgent.brains.keyword.typefields import type_tokens
 from lgent.errors import IndexError_
-from lgent.models import CatalogEntry
+from lgent.models import CatalogEntry, author_key
 
 FORMAT_VERSION = (
     3  # 2: name_prefix; input/output_names hold whole type names. 3: only id stored; author in all
@@ -68,14 +70,14 @@ def build_schema() -> tantivy.Schema:
     return builder.build()
 
 
-def _pre(text: str, toks: Sequence[analysis.Token]) -> tantivy.PreTokenizedString:
+def _pre(text: str, toks: Sequence[Token]) -> tantivy.PreTokenizedString:
     return tantivy.PreTokenizedString(
         text, [tantivy.Token(t.text, t.position, t.start, t.end) for t in toks]
     )
 
 
 def _add_tokens(doc: tantivy.Document, field: str, text: str, *, stemmed: bool, stop: bool) -> None:
-    toks = analysis.tokens(text, stemmed=stemmed, drop_stop_words=stop)
+    toks = tokens(text, stemmed=stemmed, drop_stop_words=stop)
     doc.add_pre_tokenized_text(field, _pre(text, toks))
 
 
@@ -85,25 +87,25 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
     doc.add_text("id", entry.id)
     _add_tokens(doc, "name", entry.name, stemmed=True, stop=False)
     exact_names = {entry.id.lower(), entry.name.lower()}
-    for word in analysis.words(entry.name) + analysis.words(entry.id):
-        exact_names.update(analysis.merged_forms(word))
-        exact_names.update(part.lower() for part in analysis.split_identifier(word))
+    for word in words(entry.name) + words(entry.id):
+        exact_names.update(merged_forms(word))
+        exact_names.update(part.lower() for part in split_identifier(word))
     for form in sorted(exact_names):
         doc.add_text("name_exact", form)
-    for form in sorted(analysis.name_prefixes(entry.name) | analysis.name_prefixes(entry.id)):
+    for form in sorted(name_prefixes(entry.name) | name_prefixes(entry.id)):
         doc.add_text("name_prefix", form)
     keyword_forms: set[str] = set()
     for keyword in entry.keywords:
         _add_tokens(doc, "keywords", keyword, stemmed=True, stop=False)
         keyword_forms.add(keyword.lower())
-        for word in analysis.words(keyword):
-            keyword_forms.update(analysis.merged_forms(word))
-            keyword_forms.update(part.lower() for part in analysis.split_identifier(word))
+        for word in words(keyword):
+            keyword_forms.update(merged_forms(word))
+            keyword_forms.update(part.lower() for part in split_identifier(word))
     for form in sorted(keyword_forms):
         doc.add_text("keywords_exact", form)
     _add_tokens(doc, "description", entry.description, stemmed=True, stop=True)
     if entry.author:
-        doc.add_text("author", entry.author.lower())
+        doc.add_text("author", author_key(entry.author))
         _add_tokens(doc, "author_text", entry.author, stemmed=False, stop=False)
     doc.add_text("entity_type", entry.entity_type.value)
     doc.add_text("status", entry.status.value)
@@ -114,7 +116,7 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
         if value:
             doc.add_text(field, value.lower())
             _add_tokens(doc, f"{field}_text", value, stemmed=False, stop=False)
-            doc.add_pre_tokenized_text(f"{field}_names", _pre(value, analysis.type_tokens(value)))
+            doc.add_pre_tokenized_text(f"{field}_names", _pre(value, type_tokens(value)))
     signature = f"{entry.input_type or ''} {entry.output_type or ''}"
     combined = " . ".join(
         [entry.name, " ".join(entry.keywords), entry.description, entry.author or "", signature]

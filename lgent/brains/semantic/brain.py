@@ -17,7 +17,6 @@ embedding cache makes that rebuild cheap.
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 import uuid
@@ -29,7 +28,9 @@ from typing import Any
 import numpy as np
 from cachetools import LRUCache
 
-from lgent.brains.base import BrainStatus, ChangeSet
+from lgent.analysis.stemming import stem
+from lgent.analysis.tokens import content_words
+from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedders import (
@@ -67,73 +68,6 @@ CHECKPOINT_SECONDS = 300.0
 build, and on close: saving 100k vectors rewrites ~230 MB (about 3 s). What a crash loses in
 between is caught up from the catalog's change log on the next open, its vectors read back from
 the embedding cache, so nothing is embedded twice."""
-
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ies", "er", "es", "ed", "ly", "s")
-_STOP_WORDS = frozenset(
-    {
-        "a",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "get",
-        "gets",
-        "how",
-        "i",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "of",
-        "on",
-        "or",
-        "some",
-        "something",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "this",
-        "those",
-        "thing",
-        "things",
-        "to",
-        "up",
-        "use",
-        "uses",
-        "using",
-        "want",
-        "was",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "will",
-        "with",
-        "without",
-        "you",
-        "your",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,14 +113,7 @@ class EntryInfo:
         )
 
     def admitted_by(self, filters: SearchFilters) -> bool:
-        """Like ``SearchFilters.admits``, but authors compare case-insensitively (as in keyword)."""
-        authors = {a.lower() for a in filters.author}
-        return (
-            (not filters.entity_type or self.entity_type in filters.entity_type)
-            and (not filters.status or self.status in filters.status)
-            and (not authors or (self.author or "").lower() in authors)
-            and (not filters.execution or self.execution in filters.execution)
-        )
+        return filters.matches(self.entity_type, self.status, self.author, self.execution)
 
 
 @dataclass(slots=True)
@@ -200,21 +127,6 @@ class SemanticCounters:
     query_cache_misses: int = 0
 
 
-def stem(word: str) -> str:
-    """A crude English stem, only for explaining matches (``cleaning`` -> ``clean``)."""
-    word = word.lower()
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-def content_words(text: str) -> list[str]:
-    """Lowercased words of ``text`` (identifiers split), without stop words and 1-2 letter words."""
-    words = (w.lower() for w in _WORD.findall(_CAMEL.sub(" ", text)))
-    return [w for w in dict.fromkeys(words) if len(w) > 2 and w not in _STOP_WORDS]
-
-
 @dataclass(slots=True)
 class SemanticRanking:
     """Ids and cosine similarities, best first. A hit's explanation (the words it shares with
@@ -223,6 +135,11 @@ class SemanticRanking:
 
     ranking: list[tuple[str, float]]
     explain_hit: Callable[[str, float, int], BrainHit | None]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return len(self.ranking)
 
     @property
     def hits(self) -> list[BrainHit]:
@@ -572,6 +489,11 @@ class SemanticBrain:
         Hits below ``threshold`` (default ``settings.threshold``) cosine similarity are left out.
         """
         return self.rank(intent, filters, threshold, limit).hits
+
+    def answer(self, query: BrainQuery) -> SemanticRanking:
+        """The ranking of ``query.text`` by meaning (hits explained on demand)."""
+        text = query.text if query.plain_text is None else query.plain_text
+        return self.rank(text, query.filters, None, query.limit)
 
     def rank(
         self,

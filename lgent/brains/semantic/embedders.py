@@ -12,7 +12,6 @@ import hashlib
 import importlib.metadata
 import json
 import os
-import re
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +20,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from lgent.analysis.identifiers import split_identifier
+from lgent.analysis.tokens import words
 from lgent.brains.semantic.openmp import prefer_short_spin
 from lgent.errors import ModelUnavailableError, SettingsError
 
@@ -249,9 +250,6 @@ class SentenceTransformerEmbedder:
 
 # -- the test stand-in ------------------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-
 
 class HashingEmbedder:
     """A deterministic bag of hashed words and character trigrams, for fast unit tests.
@@ -276,7 +274,7 @@ class HashingEmbedder:
 
     def _features(self, text: str) -> list[tuple[str, float]]:
         features: list[tuple[str, float]] = []
-        for raw in _WORD.findall(_CAMEL.sub(" ", text)):
+        for raw in (p for w in words(text) for p in split_identifier(w, attach_digits=True)):
             word = raw.lower()
             features.append(("w:" + word, 1.0))
             padded = f"#{word}#"

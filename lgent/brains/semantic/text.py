@@ -9,9 +9,8 @@ help MiniLM and the plain text did best (shared/DESIGN.md). Repetition also spen
 word-piece window three times on the description, so long descriptions lose their tail and the
 keywords. Both modes are kept so the labeled queries can settle it (``SemanticSettings.text_mode``).
 
-Identifiers in names and type names are split into words (``PDFParser_v2`` -> ``PDF Parser v2``)
-so the model sees words it knows. The splitter is local on purpose: brains never import each
-other, and this one needs only display-quality splitting, not the keyword brain's analyzer.
+Identifiers in names, keywords and type names are split into words (``PDFParser_v2`` -> ``PDF
+Parser v2``, by ``lgent.analysis.identifiers.spaced``) so the model sees words it knows.
 """
 
 from __future__ import annotations
@@ -20,40 +19,24 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
+from lgent.analysis.identifiers import spaced
 from lgent.models import CatalogEntry
 
 TextMode = Literal["plain", "weighted"]
 
-# lower->Upper, ACRONYM->Word and digit->Upper boundaries; letters followed by digits stay joined.
-# A plural acronym (``PDFs``, ``URLsToFetch``) stays whole. ASCII only: other scripts pass through.
-_CAMEL = re.compile(
-    r"(?<=[a-z])(?=[A-Z])"
-    r"|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?:[^a-z]|$))"
-    r"|(?<=[0-9])(?=[A-Z])"
-)
-_SEPARATORS = re.compile(r"[_\-]+")
 _SPACES = re.compile(r"\s+")
-
-
-def split_identifier(text: str) -> str:
-    """Words of an identifier-like string: ``PDFParser_v2`` -> ``PDF Parser v2``.
-
-    Ordinary prose passes through unchanged apart from ``_``/``-`` becoming spaces.
-    """
-    spaced = _CAMEL.sub(" ", _SEPARATORS.sub(" ", text))
-    return _SPACES.sub(" ", spaced).strip()
 
 
 def _signature(entry: CatalogEntry) -> str:
     if not entry.input_type and not entry.output_type:
         return ""
-    source = split_identifier(entry.input_type or "Any")
-    target = split_identifier(entry.output_type or "Any")
+    source = spaced(entry.input_type or "Any")
+    target = spaced(entry.output_type or "Any")
     return f"{source} -> {target}"
 
 
 def _keywords(entry: CatalogEntry) -> str:
-    return ", ".join(split_identifier(k) for k in entry.keywords)
+    return ", ".join(spaced(k) for k in entry.keywords)
 
 
 def _sentence(text: str) -> str:
@@ -63,13 +46,13 @@ def _sentence(text: str) -> str:
 
 def plain_text(entry: CatalogEntry) -> str:
     """``name. description. keywords. input -> output``, empty parts left out."""
-    parts = [split_identifier(entry.name), entry.description, _keywords(entry), _signature(entry)]
+    parts = [spaced(entry.name), entry.description, _keywords(entry), _signature(entry)]
     return " ".join(_sentence(p) for p in parts if p.strip())
 
 
 def weighted_text(entry: CatalogEntry) -> str:
     """The spec's repetition: name x2, description x3, keywords, type signature."""
-    name = split_identifier(entry.name)
+    name = spaced(entry.name)
     description = _SPACES.sub(" ", entry.description).strip()
     lines = [f"Name: {name}", f"Name: {name}"]
     if description:

@@ -40,7 +40,8 @@ from lgent.errors import IndexError_
 Vectors = npt.NDArray[np.float32]
 IndexKind = Literal["flat", "hnsw"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: identifiers in the entry text are split by lgent.analysis (digits stay on words)."""
 MANIFEST = "manifest.json"
 INDEX_FILE = "vectors-{generation}.faiss"
 IDS_FILE = "ids-{generation}.json"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from lgent.brains.base import ChangeSet
 from lgent.brains.graph.artifacts import ArtifactTable
 from lgent.brains.graph.brain import GraphBrain
+from lgent.brains.graph.compose import PathSearch
 from lgent.models import CatalogEntry, TypeDecl
 from tests.conftest import make_entry
 
@@ -82,7 +83,9 @@ def snapshot(brain: GraphBrain) -> dict[str, Any]:
         "signatures": brain.composition.signatures(),
         "problems": brain.composition.problems(),
         "lookups": [brain.artifact_id(q) for q in [*QUERIES, *IDS, *NAMES]],
-        "paths": [brain.find_paths(a, b, 3, 10, include_unusable=True) for a, b in pairs],
+        "paths": [
+            brain.find_paths(PathSearch(a, b, 3, 10, include_unusable=True)) for a, b in pairs
+        ],
         "compatible": [
             brain.find_compatible(i, direction, include_unusable=True)
             for i in ids

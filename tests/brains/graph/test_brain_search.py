@@ -121,3 +121,22 @@ def test_unread_names_what_kept_a_graph_question_from_being_read() -> None:
     # readable questions, plain words, and several words after a relation word name nothing
     for text in ("Doc -> Score", "what depends on scorer", "a tool like a good text scorer", ""):
         assert b.unread(text) is None, text
+
+
+def test_author_filter_ignores_case_like_every_other_brain() -> None:
+    """``lgent search --brain graph --author toolforge`` finds ToolForge's artifacts (it once
+    compared authors case-sensitively, unlike the keyword and semantic brains)."""
+    from lgent.models import SearchFilters
+
+    b = GraphBrain()
+    b.build(
+        [
+            make_entry("forged", input_type="Doc", output_type="Text", author="ToolForge"),
+            make_entry("other", input_type="Doc", output_type="Text", author="Someone"),
+        ],
+        TYPES,
+        1,
+    )
+    for spelled in ("toolforge", "TOOLFORGE", "ToolForge"):
+        found = b.search("what accepts Doc", SearchFilters(author=(spelled,)), 10).hits
+        assert [h.id for h in found] == ["forged"]

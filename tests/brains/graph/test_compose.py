@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
+from lgent.brains.graph import compose
 from lgent.brains.graph.compose import (
     CompositionIndex,
     CompositionPath,
+    PathSearch,
     Signature,
     find_compatible,
-    find_paths,
 )
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import NotFoundError, TypeLatticeError, ValidationError
+
+
+def find_paths(
+    source: str,
+    target: str,
+    signatures: Iterable[Signature],
+    lattice: TypeLattice,
+    max_length: int = 5,
+    k: int = 5,
+    *,
+    include_unusable: bool = False,
+) -> list[CompositionPath]:
+    """``compose.find_paths`` with the search spelled out as arguments."""
+    search = PathSearch(source, target, max_length, k, include_unusable)
+    return compose.find_paths(search, signatures, lattice)
 
 
 @pytest.fixture
@@ -185,16 +203,20 @@ def test_arity_problems_are_reported_and_match_nothing(lattice: TypeLattice) -> 
 def test_index_add_update_remove(lattice: TypeLattice) -> None:
     index = CompositionIndex(lattice, SIGS)
     assert len(index) == len(SIGS)
-    assert [p.ids for p in index.find_paths("PDF", "Summary", k=1)] == [("pdf2sum",)]
+    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [("pdf2sum",)]
     index.update(Signature("pdf2sum", "PDF", "Summary", False, 0.3))  # deprecated now
-    assert [p.ids for p in index.find_paths("PDF", "Summary", k=1)] == [("doc2text", "text2sum")]
+    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [
+        ("doc2text", "text2sum")
+    ]
     index.add(Signature("fast", "Document", "Summary", True, 0.99))
-    assert [p.ids for p in index.find_paths("PDF", "Summary", k=1)] == [("fast",)]
+    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [("fast",)]
     assert index.remove("fast")
     assert not index.remove("fast")
     assert "fast" not in index
     index.update(Signature("doc2text", "Document", "Text", True, 0.1))
-    assert [p.ids for p in index.find_paths("PDF", "Summary", k=1)] == [("pdf2text", "text2sum")]
+    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [
+        ("pdf2text", "text2sum")
+    ]
     assert index.get("doc2text") == Signature("doc2text", "Document", "Text", True, 0.1)
     assert [s.id for s in index.signatures()] == sorted(s.id for s in SIGS)
 
@@ -208,13 +230,15 @@ def test_index_find_compatible_by_id(lattice: TypeLattice) -> None:
 
 def test_index_follows_lattice_changes(lattice: TypeLattice) -> None:
     index = CompositionIndex(lattice, SIGS)
-    assert index.find_paths("Markdown", "Text") == []
+    assert index.find_paths(PathSearch("Markdown", "Text")) == []
     lattice.add_type("Markdown", ["Document"])
-    assert [p.ids for p in index.find_paths("Markdown", "Text", max_length=1)] == [("doc2text",)]
+    assert [p.ids for p in index.find_paths(PathSearch("Markdown", "Text", max_length=1))] == [
+        ("doc2text",)
+    ]
     other = TypeLattice.from_declarations([("Markdown", ["Text"], 0)])
     index.set_lattice(other)
     assert index.lattice is other
-    assert [p.ids for p in index.find_paths("Markdown", "Summary", max_length=1)] == [
+    assert [p.ids for p in index.find_paths(PathSearch("Markdown", "Summary", max_length=1))] == [
         ("text2sum",),
     ]
 
@@ -224,11 +248,11 @@ def test_index_grows_past_its_initial_capacity(lattice: TypeLattice) -> None:
     chain = [Signature(f"s{i:02d}", f"T{i}", f"T{i + 1}", True, 1.0) for i in range(20)]
     for sig in chain:
         index.add(sig)
-        index.find_paths("T0", f"T{int(sig.id[1:]) + 1}", max_length=10)  # keeps caches warm
-    assert [p.ids for p in index.find_paths("T0", "T10", max_length=10)] == [
+        index.find_paths(PathSearch("T0", f"T{int(sig.id[1:]) + 1}", max_length=10))  # warm caches
+    assert [p.ids for p in index.find_paths(PathSearch("T0", "T10", max_length=10))] == [
         tuple(f"s{i:02d}" for i in range(10)),
     ]
-    assert index.find_paths("T0", "T11", max_length=10) == []
+    assert index.find_paths(PathSearch("T0", "T11", max_length=10)) == []
 
 
 def test_equal_health_ties_go_to_the_smallest_ids_whatever_the_index_order() -> None:
@@ -249,4 +273,6 @@ def test_warm_changes_no_result(lattice: TypeLattice) -> None:
     warm = CompositionIndex(lattice, SIGS)
     warm.warm()
     for source, target in [("PDF", "Summary"), ("HTML", "Text"), ("List[PDF]", "Any")]:
-        assert warm.find_paths(source, target, k=20) == cold.find_paths(source, target, k=20)
+        assert warm.find_paths(PathSearch(source, target, k=20)) == cold.find_paths(
+            PathSearch(source, target, k=20)
+        )

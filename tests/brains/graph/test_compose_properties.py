@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lgent.brains.graph import compose
 from lgent.brains.graph.compose import (
     CompositionIndex,
     CompositionPath,
+    PathSearch,
     Signature,
     find_compatible,
-    find_paths,
 )
-from lgent.brains.graph.typeexpr import canonical
 from lgent.brains.graph.types import TypeLattice
+from lgent.typeexpr import canonical
+
+
+def find_paths(
+    source: str,
+    target: str,
+    signatures: Iterable[Signature],
+    lattice: TypeLattice,
+    max_length: int = 5,
+    k: int = 5,
+    *,
+    include_unusable: bool = False,
+) -> list[CompositionPath]:
+    """``compose.find_paths`` with the search spelled out as arguments."""
+    search = PathSearch(source, target, max_length, k, include_unusable)
+    return compose.find_paths(search, signatures, lattice)
+
 
 NAMES = ["T0", "T1", "T2", "T3", "T4"]
 TYPES = [*NAMES, "L[T0]", "L[T2]", "L", "Any", "Zed"]
@@ -132,7 +150,9 @@ def test_incremental_index_matches_a_fresh_one(
     queries = [(s, t) for s in ("T4", "L[T2]", "Any") for t in ("T0", "Any", "L")]
     for remove, sigs in changes:
         for source, target in queries[:3]:
-            index.find_paths(source, target, max_length=3, k=3)  # warm caches, then change
+            index.find_paths(
+                PathSearch(source, target, max_length=3, k=3)
+            )  # warm caches, then change
         for sig in sigs:
             if remove:
                 index.remove(sig.id)
@@ -143,7 +163,7 @@ def test_incremental_index_matches_a_fresh_one(
     fresh = Case(case.lattice, list(current.values()))
     for source, target in queries:
         assert (
-            index.find_paths(source, target, max_length=3, k=50)
+            index.find_paths(PathSearch(source, target, max_length=3, k=50))
             == brute_paths(fresh, source, target, 3, False)[:50]
         )
     for sig in fresh.sigs:

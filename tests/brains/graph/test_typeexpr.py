@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lgent.brains.graph.typeexpr import MAX_NESTING, TypeExpr, canonical, parse_type
 from lgent.errors import TypeLatticeError
+from lgent.typeexpr import MAX_NESTING, TypeExpr, canonical, parse_type
 
 
 def test_plain_name() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.graph.typeexpr import TypeExpr, parse_type
 from lgent.brains.graph.types import TypeDeclaration, TypeLattice, normalize
 from lgent.errors import TypeCycleError, TypeLatticeError
+from lgent.typeexpr import TypeExpr, parse_type
 
 
 @pytest.fixture

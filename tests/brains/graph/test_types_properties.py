@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lgent.brains.graph.typeexpr import ANY, TypeExpr
 from lgent.brains.graph.types import TypeLattice, normalize
 from lgent.errors import TypeCycleError
+from lgent.typeexpr import ANY, TypeExpr
 
 POOL = ["A", "B", "C", "D", "E", "F", "G", "H"]
 

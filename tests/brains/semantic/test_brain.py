@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from lgent.brains.base import Brain, ChangeSet
-from lgent.brains.semantic.brain import SemanticBrain, content_words, stem
+from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.config import SemanticSettings
 from lgent.errors import IndexError_, NotFoundError, QueryError
@@ -223,14 +223,3 @@ def test_closed_brain_refuses_work(brain: SemanticBrain) -> None:
     brain.close()
     with pytest.raises(IndexError_, match="closed"):
         brain.search("pdf")
-
-
-def test_stem_and_content_words() -> None:
-    assert {stem(w) for w in ("cleans", "cleaning", "cleaner", "clean")} == {"clean"}
-    assert stem("is") == "is"
-    assert content_words("Something that cleans up the PDFParser text") == [
-        "cleans",
-        "pdf",
-        "parser",
-        "text",
-    ]

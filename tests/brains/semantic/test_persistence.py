@@ -35,7 +35,7 @@ def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) ->
         "text_mode": "plain",
         "kind": "flat",
         "count": len(CATALOG),
-        "format_version": 1,
+        "format_version": 2,
     }
     names = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("embeddings"))
     assert names == [

@@ -1,10 +1,11 @@
-"""Entry text builders and the local identifier splitter."""
+"""Entry text builders, and the display splitting of identifiers they use."""
 
 from __future__ import annotations
 
 import pytest
 
-from lgent.brains.semantic.text import entry_text, plain_text, split_identifier, weighted_text
+from lgent.analysis.identifiers import spaced
+from lgent.brains.semantic.text import entry_text, plain_text, weighted_text
 from tests.brains.semantic.conftest import entry
 
 
@@ -21,10 +22,11 @@ from tests.brains.semantic.conftest import entry
         ("Text Normalizer", "Text Normalizer"),
         ("Straße_Ümlaut", "Straße Ümlaut"),
         ("  spaced   out ", "spaced out"),
+        ("Node.js v2.1", "Node.js v2.1"),
     ],
 )
-def test_split_identifier(identifier: str, words: str) -> None:
-    assert split_identifier(identifier) == words
+def test_spaced_identifier(identifier: str, words: str) -> None:
+    assert spaced(identifier) == words
 
 
 def test_plain_text_is_name_description_keywords_signature() -> None:

@@ -12,6 +12,7 @@ naming the text, the position, what was expected and what was found.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +27,8 @@ MAX_NESTING = 16
 
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789.-")
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+"""A type name, wherever one appears inside a type expression."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,4 +140,35 @@ def canonical(text: str | TypeExpr) -> str:
     return str(as_type(text))
 
 
-__all__ = ["ANY", "MAX_NESTING", "TypeExpr", "as_type", "canonical", "parse_type"]
+def type_names(text: str) -> list[str]:
+    """Every type name inside a type expression, in order: ``List[PDF]`` -> List, PDF.
+
+    Tolerant: it reads names out of malformed text too (for warnings about such text)."""
+    return NAME_RE.findall(text)
+
+
+def validate_type(text: str, *, plain: bool = False) -> str:
+    """``text`` if it is a well-formed type expression (a bare name when ``plain``), else
+    ``ValueError`` saying what is wrong (for model validators)."""
+    try:
+        expr = parse_type(text)
+    except TypeLatticeError as err:
+        raise ValueError(str(err)) from None
+    if plain and expr.args:
+        raise ValueError(
+            f"{text!r} is not a plain type name (parametric types are not allowed here)"
+        )
+    return text
+
+
+__all__ = [
+    "ANY",
+    "MAX_NESTING",
+    "NAME_RE",
+    "TypeExpr",
+    "as_type",
+    "canonical",
+    "parse_type",
+    "type_names",
+    "validate_type",
+]

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.keyword.analysis import (
-    glob_to_regex,
-    merged_forms,
-    split_identifier,
-    stem,
-    tokens,
-)
+from lgent.analysis.identifiers import merged_forms, split_identifier
+from lgent.analysis.stemming import stem
+from lgent.analysis.tokens import content_words, tokens
+from lgent.brains.keyword.typefields import glob_to_regex
 
 
 @pytest.mark.parametrize(
@@ -71,3 +68,13 @@ def test_glob_to_regex_escapes_everything_else() -> None:
     assert glob_to_regex("News*") == "news.*"
     assert glob_to_regex("v2.?") == r"v2\..".lower()
     assert glob_to_regex("a+b*") == r"a\+b.*"
+
+
+def test_content_words_are_distinct_split_and_without_stop_words() -> None:
+    assert {stem(w) for w in ("cleans", "cleaning", "cleaned", "clean")} == {"clean"}
+    assert content_words("Something that cleans up the PDFParser text, the text") == [
+        "cleans",
+        "pdf",
+        "parser",
+        "text",
+    ]

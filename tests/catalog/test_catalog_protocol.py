@@ -1,55 +1,53 @@
-"""The SQLite store, run against an in-memory and an on-disk database (see conftest)."""
+"""The catalog protocol's promises, run against every backend (``catalog`` fixture)."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
-from lgent.catalog.store import CatalogStore, EntryFilter
-from lgent.errors import CatalogCorruptError, NotFoundError, ValidationError
+from lgent.catalog.protocol import Catalog
+from lgent.catalog.records import EntryFilter
+from lgent.errors import NotFoundError, ValidationError
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
 
 
-def test_register_get_and_history(store: CatalogStore) -> None:
-    store.register(make_entry("Sum", version="1.0.0", description="old"))
-    store.register(make_entry("Sum", version="2.0.0", description="new"))
-    store.register(make_entry("Sum", version="1.5.0", description="middle"))
+def test_register_get_and_history(store: Catalog) -> None:
+    store.register_batch([make_entry("Sum", version="1.0.0", description="old")])
+    store.register_batch([make_entry("Sum", version="2.0.0", description="new")])
+    store.register_batch([make_entry("Sum", version="1.5.0", description="middle")])
     assert store.get("Sum").version == "2.0.0"  # latest by semver, not by arrival
     assert store.get("Sum", "1.0.0").description == "old"
     assert store.versions("Sum") == ["1.0.0", "1.5.0", "2.0.0"]
     assert store.count() == 1
 
 
-def test_same_version_new_content_replaces(store: CatalogStore) -> None:
-    store.register(make_entry("A", version="1.0.0", description="first"))
-    result = store.register(make_entry("A", version="1.0.0", description="second"))
+def test_same_version_new_content_replaces(store: Catalog) -> None:
+    store.register_batch([make_entry("A", version="1.0.0", description="first")])
+    result = store.register_batch([make_entry("A", version="1.0.0", description="second")])
     assert result.updated == ["A"]
     assert store.get("A").description == "second"
     assert store.versions("A") == ["1.0.0"]
 
 
-def test_identical_content_records_no_change(store: CatalogStore) -> None:
-    store.register(make_entry("A"))
+def test_identical_content_records_no_change(store: Catalog) -> None:
+    store.register_batch([make_entry("A")])
     before = store.change_number()
-    result = store.register(make_entry("A"))
+    result = store.register_batch([make_entry("A")])
     assert result.unchanged == ["A"]
     assert store.change_number() == before
 
 
-def test_missing_ids(store: CatalogStore) -> None:
+def test_missing_ids(store: Catalog) -> None:
     with pytest.raises(NotFoundError, match="no artifact with id 'nope'"):
         store.get("nope")
-    store.register(make_entry("A", version="1.0.0"))
+    store.register_batch([make_entry("A", version="1.0.0")])
     with pytest.raises(NotFoundError, match=r"at version 9\.9\.9"):
         store.get("A", "9.9.9")
     with pytest.raises(NotFoundError):
         store.remove("nope")
 
 
-def test_remove_all_versions_or_one(store: CatalogStore) -> None:
+def test_remove_all_versions_or_one(store: Catalog) -> None:
     store.register_batch([make_entry("A", version="1.0.0"), make_entry("A", version="2.0.0")])
     assert store.remove("A", "2.0.0") == 1
     assert store.get("A").version == "1.0.0"  # the older version becomes latest again
@@ -57,7 +55,7 @@ def test_remove_all_versions_or_one(store: CatalogStore) -> None:
     assert not store.exists("A")
 
 
-def test_list_filters(store: CatalogStore) -> None:
+def test_list_filters(store: Catalog) -> None:
     store.register_batch(
         [
             make_entry("A", entity_type="agent", status="active", author="ann", input_type="PDF"),
@@ -76,11 +74,11 @@ def test_list_filters(store: CatalogStore) -> None:
     assert store.count(EntryFilter(status="deprecated")) == 2
 
 
-def test_change_log(store: CatalogStore) -> None:
+def test_change_log(store: Catalog) -> None:
     assert store.change_number() == 0
     store.register_batch([make_entry("A"), make_entry("B")], [TypeDecl(type="PDF")])
     n = store.change_number()
-    store.register(make_entry("A", description="changed"))
+    store.register_batch([make_entry("A", description="changed")])
     store.remove("B")
     changes = store.changes_since(n)
     assert [(c.kind, c.op, c.key) for c in changes] == [
@@ -93,8 +91,8 @@ def test_change_log(store: CatalogStore) -> None:
     assert ("type", "PDF") in kinds
 
 
-def test_batch_is_atomic(store: CatalogStore) -> None:
-    store.register(make_entry("Keep"))
+def test_batch_is_atomic(store: Catalog) -> None:
+    store.register_batch([make_entry("Keep")])
     before = (store.count(), store.change_number())
 
     def bad_batch():  # the third entry fails validation while the batch is being built
@@ -108,7 +106,7 @@ def test_batch_is_atomic(store: CatalogStore) -> None:
     assert not store.exists("A")
 
 
-def test_types_round_trip(store: CatalogStore) -> None:
+def test_types_round_trip(store: Catalog) -> None:
     store.register_batch(
         [], [TypeDecl(type="Document"), TypeDecl(type="PDF", subtype_of=("Document",))]
     )
@@ -117,7 +115,7 @@ def test_types_round_trip(store: CatalogStore) -> None:
     assert [t.type for t in store.types()] == ["Document"]
 
 
-def test_stats(store: CatalogStore) -> None:
+def test_stats(store: Catalog) -> None:
     store.register_batch(
         [
             make_entry("A", entity_type="agent", relations=[{"type": "depends_on", "target": "B"}]),
@@ -132,37 +130,7 @@ def test_stats(store: CatalogStore) -> None:
     assert stats["by_entity_type"] == {"agent": 1, "tool": 1}
 
 
-def test_persists_across_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "catalog.db"
-    with CatalogStore(path) as store:
-        store.register_batch([make_entry("A", version="1.0.0"), make_entry("A", version="1.1.0")])
-        store.remove("A", "1.0.0")
-        number = store.change_number()
-    with CatalogStore(path) as store:
-        assert store.get("A").version == "1.1.0"
-        assert store.change_number() == number
-        assert store._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-
-
-def test_not_a_database(tmp_path: Path) -> None:
-    bad = tmp_path / "catalog.db"
-    bad.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(CatalogCorruptError, match="not a readable L-gent catalog"):
-        CatalogStore(bad)
-
-
-def test_unknown_schema_version(tmp_path: Path) -> None:
-    path = tmp_path / "catalog.db"
-    CatalogStore(path).close()
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    conn.commit()
-    conn.close()
-    with pytest.raises(CatalogCorruptError, match="schema version 99"):
-        CatalogStore(path)
-
-
-def test_snapshot_reads_together_and_decodes_on_demand(store: CatalogStore) -> None:
+def test_snapshot_reads_together_and_decodes_on_demand(store: Catalog) -> None:
     store.register_batch(
         [make_entry("A", version="1.0.0"), make_entry("B", status="deprecated")], []
     )
@@ -177,3 +145,25 @@ def test_snapshot_reads_together_and_decodes_on_demand(store: CatalogStore) -> N
         snap.entry("missing")
     store.remove("A")
     assert "A" in snap and "A" not in store.snapshot(["A"])  # a snapshot keeps its moment
+
+
+def test_backend_implements_the_protocol_and_checks_clean(store: Catalog) -> None:
+    assert isinstance(store, Catalog)
+    assert store.location
+    store.register_batch([make_entry("A")])
+    assert [f.level for f in store.check()] == ["ok"]
+
+
+def test_changes_since_never_skips_and_follows_commit_order(store: Catalog) -> None:
+    """Every committed change appears once, oldest first, with no hole in the numbers."""
+    seen: list[int] = []
+    for n in range(6):
+        store.register_batch([make_entry(f"A{n}"), make_entry(f"B{n}")])
+        if n % 2:
+            store.remove(f"A{n - 1}")
+        tail = store.changes_since(seen[-1] if seen else 0)
+        seen.extend(c.seq for c in tail)
+        assert seen[-1] == store.change_number()
+    assert seen == list(range(1, len(seen) + 1))
+    assert [c.seq for c in store.changes_since(0)] == seen
+    assert [c.key for c in store.changes_since(4)][:1] == [store.changes_since(0)[4].key]

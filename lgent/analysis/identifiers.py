@@ -1,0 +1,81 @@
+"""Identifier splitting: ``PDFParser_v2`` -> ``PDF``, ``Parser``, ``v``, ``2``.
+
+Case changes, digit runs and joiners (``_ - . ' / +``) split a word into parts. An acronym
+keeps a plural ``s`` (``PDFs``) and yields its last capital to a following capitalised word
+(``PDFParser`` -> ``PDF``, ``Parser``). Unicode letters split by their case; caseless scripts
+stay whole. Index time also keeps merged forms (``pdfparser``), query time only splits
+(Whoosh's IntraWordFilter does the same).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+MAX_MERGE_PARTS = 8
+_ALNUM_RUN = re.compile(r"[^\W_]+")
+_JOINERS = re.compile(r"[_\-]+")
+
+
+def part_spans(word: str, *, attach_digits: bool = False) -> list[tuple[int, int]]:
+    """Spans of the parts of ``word``. ``attach_digits`` keeps a digit run on the letters
+    before it (``v2``, ``Base64``), as display text wants; the index splits them."""
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(word)
+    while i < n:
+        ch = word[i]
+        j = i + 1
+        if ch.isdigit():
+            while j < n and word[j].isdigit():
+                j += 1
+            if attach_digits and spans and spans[-1][1] == i and word[i - 1].isalpha():
+                spans[-1] = (spans[-1][0], j)
+                i = j
+                continue
+        elif ch.isupper():
+            while j < n and word[j].isupper():
+                j += 1
+            if j - i == 1:
+                while j < n and word[j].isalpha() and not word[j].isupper():
+                    j += 1
+            elif j < n and word[j].isalpha():
+                if word[j] == "s" and (j + 1 == n or not word[j + 1].islower()):
+                    j += 1
+                else:
+                    j -= 1
+        elif ch.isalpha():
+            while j < n and word[j].isalpha() and not word[j].isupper():
+                j += 1
+        else:
+            i += 1
+            continue
+        spans.append((i, j))
+        i = j
+    return spans
+
+
+def split_identifier(word: str, *, attach_digits: bool = False) -> list[str]:
+    """``PDFParser_v2`` -> ``['PDF', 'Parser', 'v', '2']``; plain words come back whole."""
+    return [word[a:b] for a, b in part_spans(word, attach_digits=attach_digits)]
+
+
+def spaced(text: str) -> str:
+    """Display words of identifier-like text: ``PDFParser_v2`` -> ``PDF Parser v2``.
+
+    Runs of letters and digits are split at their parts (digits stay on the letters before
+    them), ``_`` and ``-`` become spaces, and other punctuation stays (``Node.js``, ``v2.1``)."""
+    split = _ALNUM_RUN.sub(
+        lambda m: " ".join(split_identifier(m.group(), attach_digits=True)), text
+    )
+    return " ".join(_JOINERS.sub(" ", split).split())
+
+
+@lru_cache(maxsize=65536)
+def merged_forms(word: str) -> tuple[str, ...]:
+    """Lowercased whole word plus every run of >= 2 adjacent parts, joined (index time only)."""
+    parts = [p.lower() for p in split_identifier(word)][:MAX_MERGE_PARTS]
+    forms = {word.lower()}
+    for i in range(len(parts)):
+        for j in range(i + 2, len(parts) + 1):
+            forms.add("".join(parts[i:j]))
+    return tuple(sorted(forms))

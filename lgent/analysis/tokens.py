@@ -1,0 +1,73 @@
+"""Words and analyzed tokens: the same analysis at index and query time, in every brain."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lgent.analysis.identifiers import part_spans, split_identifier
+from lgent.analysis.stemming import stem
+from lgent.analysis.stopwords import STOP_WORDS
+
+WORD_RE = re.compile(r"[^\W_]+(?:[_\-.'’/+][^\W_]+)*", re.UNICODE)
+"""A word: a run of letters and digits, joiners inside it (parts are split off later)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """An analyzed token with its position and its character span in the original text."""
+
+    text: str
+    position: int
+    start: int
+    end: int
+
+
+def words(text: str) -> list[str]:
+    """The raw words of ``text`` (identifiers kept whole)."""
+    return WORD_RE.findall(text)
+
+
+def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
+    """Split ``text`` into words, words into identifier parts; lowercase, optionally stem.
+
+    A stop word is dropped only as a whole word: inside an identifier (``A1``,
+    ``html_to_markdown``) it is a part like any other, so the identifier stays findable whole."""
+    out: list[Token] = []
+    position = 0
+    for match in WORD_RE.finditer(text):
+        word = match.group()
+        offset = match.start()
+        spans = part_spans(word)
+        for a, b in spans:
+            part = word[a:b]
+            if len(part) > 2 and part[-1] == "s" and part[:-1].isupper():
+                part = part[:-1]  # plural acronym: PDFs -> pdf
+            part = part.lower()
+            if drop_stop_words and len(spans) == 1 and part in STOP_WORDS:
+                continue
+            out.append(Token(stem(part) if stemmed else part, position, offset + a, offset + b))
+            position += 1
+    return out
+
+
+@lru_cache(maxsize=65536)
+def word_tokens(word: str, *, stemmed: bool, drop_stop_words: bool) -> tuple[Token, ...]:
+    """``tokens`` of a single word, memoized (highlighting analyzes the same words often)."""
+    return tuple(tokens(word, stemmed=stemmed, drop_stop_words=drop_stop_words))
+
+
+def content_words(text: str) -> list[str]:
+    """The distinct lowercased words of ``text`` worth quoting (identifiers split, stop words
+    and one- or two-letter parts left out), in order: ``cleans``, ``pdf``, ``parser``."""
+    found = (t.text for t in tokens(text, stemmed=False, drop_stop_words=True))
+    return [w for w in dict.fromkeys(found) if len(w) > 2]
+
+
+def name_prefixes(text: str) -> set[str]:
+    """The lowercased name and every run of its parts that starts at its beginning
+    (``PDFParser_v2``: ``pdf``, ``pdfparser``, ``pdfparserv``, ``pdfparserv2``): what a
+    wildcard on a name is matched against, so ``News*`` means "names starting with News"."""
+    parts = [p.lower() for word in words(text) for p in split_identifier(word)]
+    return {text.lower(), *("".join(parts[: i + 1]) for i in range(len(parts)))}

@@ -1,0 +1,96 @@
+"""The brains L-gent ships, declared once: keyword, semantic and graph.
+
+Each factory imports its brain (and the brain its heavy libraries) only when called. The
+weights are each brain's default per query class (``[fusion.weights]`` overrides them), the
+table docs/architecture.md shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from lgent.brains.registry import BrainContext, BrainRegistry, BrainSpec, SkipRule
+from lgent.models import QueryType
+
+if TYPE_CHECKING:
+    from lgent.brains.base import Brain
+
+_CLASSES = (
+    QueryType.EXACT_NAME,
+    QueryType.KEYWORD_SYNTAX,
+    QueryType.TYPE_QUERY,
+    QueryType.RELATIONSHIP,
+    QueryType.SEMANTIC_INTENT,
+)
+_WEIGHTS = {  # exact_name, keyword_syntax, type_query, relationship, semantic_intent
+    "keyword": (0.8, 1.0, 0.2, 0.1, 0.2),
+    "semantic": (0.1, 0.3, 0.2, 0.2, 0.6),
+    "graph": (0.1, 0.0, 0.6, 0.7, 0.2),
+}
+
+
+def _weights(brain: str) -> dict[QueryType, float]:
+    return dict(zip(_CLASSES, _WEIGHTS[brain], strict=True))
+
+
+def _keyword(context: BrainContext) -> Brain:
+    from lgent.brains.keyword.brain import KeywordBrain
+
+    return KeywordBrain(context.index_dir, context.settings.keyword, entries=context.entries)
+
+
+def _semantic(context: BrainContext) -> Brain:
+    from lgent.brains.semantic.brain import SemanticBrain
+
+    settings, progress = context.settings.semantic, context.progress
+    return SemanticBrain(context.index_dir, settings, context.embedder, progress=progress)
+
+
+def _graph(context: BrainContext) -> Brain:
+    from lgent.brains.graph.brain import GraphBrain
+
+    return GraphBrain()
+
+
+def _no_files(manifest: Mapping[str, Any]) -> list[str]:
+    return []
+
+
+def _generation_files(manifest: Mapping[str, Any]) -> list[str]:
+    generation = manifest.get("generation")
+    if not isinstance(generation, str):
+        return []
+    return [f"vectors-{generation}.faiss", f"ids-{generation}.json", f"entries-{generation}.json"]
+
+
+KEYWORD = BrainSpec(
+    name="keyword",
+    summary="BM25 over analyzed fields (tantivy), with the keyword query grammar",
+    factory=_keyword,
+    weights=_weights("keyword"),
+    honours_grammar=True,
+    index_files=_no_files,
+)
+SEMANTIC = BrainSpec(
+    name="semantic",
+    summary="cosine similarity of MiniLM sentence embeddings (faiss)",
+    factory=_semantic,
+    weights=_weights("semantic"),
+    skip=SkipRule.AFTER_LEADER,
+    own_thread=True,
+    index_files=_generation_files,
+)
+GRAPH = BrainSpec(
+    name="graph",
+    summary="type lattice, lineage and composition paths (kept in memory)",
+    factory=_graph,
+    weights=_weights("graph"),
+    skip=SkipRule.NEEDS_READING,
+    leads=frozenset({QueryType.TYPE_QUERY, QueryType.RELATIONSHIP}),
+)
+
+
+def default_registry() -> BrainRegistry:
+    """Keyword, semantic and graph: the three brains L-gent ships."""
+    return BrainRegistry([KEYWORD, SEMANTIC, GRAPH])

@@ -1,0 +1,132 @@
+"""The brain registry: each brain declared once, with everything fusion and the facade need to
+know about it (how to make it, its default weight per query class, when fusion may skip it).
+
+The facade, fusion, serving, the CLI and doctor iterate a ``BrainRegistry``; adding a brain is
+its module plus one ``BrainSpec`` (``default_registry().with_brain(spec)``), nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lgent.errors import QueryError, SettingsError
+from lgent.models import CatalogEntry, QueryType
+
+if TYPE_CHECKING:
+    from lgent.brains.base import Brain
+    from lgent.brains.semantic.embedders import Embedder
+    from lgent.config import Settings
+
+
+class SkipRule(StrEnum):
+    """When fusion may leave a brain out of a query (the rules live in ``fusion/plan.py``)."""
+
+    NEVER = "never"
+    """Asked whenever its weight for the query class is above 0."""
+    NEEDS_READING = "needs_reading"
+    """Asked only when the query names an artifact or was read as a type or relationship
+    question: on plain words it has nothing to say."""
+    AFTER_LEADER = "after_leader"
+    """Asked only when the leading brain's answer leaves room for its votes in the results
+    (it is the expensive one: the query embedding)."""
+
+
+EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
+
+
+@dataclass(frozen=True, slots=True)
+class BrainContext:
+    """What a brain's factory gets: its index folder (None: in memory), the settings, the
+    embedder chosen by the caller, a progress callback and a catalog entry lookup."""
+
+    index_dir: Path | None
+    settings: Settings
+    embedder: Embedder | None = None
+    progress: Callable[[int, int], None] | None = None
+    entries: EntryLookup = field(default=lambda ids: {})
+
+
+@dataclass(frozen=True, slots=True)
+class BrainSpec:
+    """One brain, declared once.
+
+    ``weights``: its default weight per query class (``[fusion.weights]`` overrides them).
+    ``honours_grammar``: it can apply the keyword grammar (fields, phrases, NOT); a query
+    written in the grammar is answered only by brains that can. ``leads``: query classes whose
+    answer order this brain leads (at most one leader per class). ``own_thread``: its calls run
+    on one dedicated thread (the embedding model keeps its workers warm there).
+    ``index_files(manifest)``: the files its persisted index names in its ``manifest.json``;
+    None for a brain kept in memory only."""
+
+    name: str
+    summary: str
+    factory: Callable[[BrainContext], Brain]
+    weights: Mapping[QueryType, float]
+    skip: SkipRule = SkipRule.NEVER
+    honours_grammar: bool = False
+    leads: frozenset[QueryType] = frozenset()
+    own_thread: bool = False
+    index_files: Callable[[Mapping[str, Any]], list[str]] | None = None
+
+    def weight(self, query_type: QueryType) -> float:
+        return float(self.weights.get(query_type, 0.0))
+
+
+class BrainRegistry:
+    """An ordered, immutable set of brain specs (names unique; one leader per query class)."""
+
+    def __init__(self, specs: Iterable[BrainSpec]) -> None:
+        self._specs: dict[str, BrainSpec] = {}
+        leaders: dict[QueryType, str] = {}
+        for spec in specs:
+            if spec.name in self._specs:
+                raise SettingsError(f"brain {spec.name!r} is registered twice")
+            for query_type in spec.leads:
+                if query_type in leaders:
+                    raise SettingsError(
+                        f"brains {leaders[query_type]!r} and {spec.name!r} both lead "
+                        f"{query_type.value} queries"
+                    )
+                leaders[query_type] = spec.name
+            self._specs[spec.name] = spec
+        self._leaders = leaders
+
+    def __iter__(self) -> Iterator[BrainSpec]:
+        return iter(self._specs.values())
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._specs)
+
+    def spec(self, name: str) -> BrainSpec:
+        """The spec of ``name``; QueryError naming the known brains if there is none."""
+        try:
+            return self._specs[name]
+        except KeyError:
+            raise QueryError(
+                f"unknown brain {name!r} (expected {_alternatives(self.names)})"
+            ) from None
+
+    def leader(self, query_type: QueryType) -> str | None:
+        """The brain whose order leads ``query_type`` answers, if any."""
+        return self._leaders.get(query_type)
+
+    def with_brain(self, spec: BrainSpec) -> BrainRegistry:
+        """A new registry with ``spec`` added after the others."""
+        return BrainRegistry([*self, spec])
+
+
+def _alternatives(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]

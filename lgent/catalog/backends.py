@@ -1,0 +1,16 @@
+"""Which catalog backend a home uses, opened through the ``Catalog`` protocol."""
+
+from __future__ import annotations
+
+from lgent.catalog.protocol import Catalog
+from lgent.home import Home
+
+
+def open_catalog(home: Home, *, read_only: bool = False) -> Catalog:
+    """The catalog of ``home``: its SQLite file (in memory for an in-memory home).
+
+    ``read_only`` opens an existing catalog without creating or changing anything; a missing
+    one is a ``CatalogError``, an unreadable one a ``CatalogCorruptError``."""
+    from lgent.catalog.store import CatalogStore
+
+    return CatalogStore(home.catalog_db, read_only=read_only)

@@ -1,0 +1,104 @@
+"""The catalog protocol: what everything above the store relies on, and its guarantees.
+
+A backend (``sqlite.CatalogStore`` is the first; the catalog test suite in ``tests/catalog``
+runs against every backend unchanged) must keep these promises:
+
+1. **Atomic batches.** ``register_batch`` commits all of its entries and types or none of them,
+   also when the process dies halfway; a committed batch survives a crash.
+2. **Change numbers in commit order.** Every real change (an entry or type upserted or removed)
+   appends one row to the change log; ``change_number()`` is the seq of the last one. A batch
+   that changes nothing (identical content) records nothing. Seqs grow in commit order: a
+   reader that has seen change ``n`` has seen every change below ``n``.
+3. **No skipped change.** ``changes_since(n)`` returns every committed change after ``n``,
+   oldest first, never one out of order and never with a hole that a later call could fill.
+4. **Consistent reads.** ``snapshot(ids)`` reads the change number and the latest versions of
+   ``ids`` together: every entry in it is in the catalog at that number.
+5. **History.** A new version of an id is kept beside the older ones; ``get`` without a
+   version returns the latest (highest) version.
+6. **Errors.** Failures are ``LGentError``s: ``NotFoundError`` for an unknown id,
+   ``CatalogCorruptError`` for unreadable storage, ``CatalogError`` for the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Snapshot
+from lgent.models import CatalogEntry, TypeDecl
+
+
+@runtime_checkable
+class Catalog(Protocol):
+    """The source of truth: entries with every version, type declarations, the change log."""
+
+    @property
+    def location(self) -> str:
+        """Where the catalog lives, for messages (a path, ``:memory:``, a database URL)."""
+        ...
+
+    # -- writes --------------------------------------------------------------------------
+
+    def register_batch(
+        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+    ) -> BatchResult:
+        """Upsert entries and type declarations atomically (promise 1)."""
+        ...
+
+    def remove(self, artifact_id: str, version: str | None = None) -> int:
+        """Remove an artifact (every version, or one); the rows removed. NotFoundError if none."""
+        ...
+
+    def remove_type(self, name: str) -> None: ...
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry: ...
+
+    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
+        """Latest versions of the ids that exist (missing ids are simply absent)."""
+        ...
+
+    def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
+        """The change number and those ids' latest entries, read together (promise 4)."""
+        ...
+
+    def versions(self, artifact_id: str) -> list[str]:
+        """Every stored version of an artifact, oldest first."""
+        ...
+
+    def exists(self, artifact_id: str) -> bool: ...
+
+    def list_entries(
+        self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> list[CatalogEntry]:
+        """Latest versions matching ``filters``, ordered by id."""
+        ...
+
+    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
+        """Every artifact at its latest version, by id, read in pages."""
+        ...
+
+    def count(self, filters: EntryFilter | None = None) -> int: ...
+
+    def types(self) -> list[TypeDecl]:
+        """Every type declaration, by name."""
+        ...
+
+    def change_number(self) -> int:
+        """The seq of the last change (0 for a new catalog; promise 2)."""
+        ...
+
+    def changes_since(self, seq: int) -> list[Change]:
+        """Changes after ``seq``, oldest first (promise 3)."""
+        ...
+
+    def stats(self) -> dict[str, Any]:
+        """Counts: artifacts, versions, types, relations, by entity type and by status."""
+        ...
+
+    def check(self) -> list[Finding]:
+        """Verify the stored data without changing it (for ``lgent doctor``)."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,122 @@
+"""The plain records every catalog backend speaks: changes, batch results, list filters,
+snapshots and the findings of a self-check. No backend code here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from lgent.errors import CatalogCorruptError
+from lgent.models import CatalogEntry, EntityType, Status
+
+ChangeKind = Literal["entry", "type"]
+ChangeOp = Literal["upsert", "remove"]
+Level = Literal["ok", "warn", "fail"]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One row of the change log: an entry or type that was upserted or removed."""
+
+    seq: int
+    kind: ChangeKind
+    op: ChangeOp
+    key: str
+    version: str | None
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """What a write did: counts of added, updated (new content or version), unchanged, removed."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    types_added: list[str] = field(default_factory=list)
+    types_updated: list[str] = field(default_factory=list)
+    types_unchanged: list[str] = field(default_factory=list)
+    change_number: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "added": len(self.added),
+            "updated": len(self.updated),
+            "unchanged": len(self.unchanged),
+            "types_added": len(self.types_added),
+            "types_updated": len(self.types_updated),
+            "types_unchanged": len(self.types_unchanged),
+            "change_number": self.change_number,
+        }
+
+
+ENTRY_FILTER_FIELDS = ("entity_type", "status", "author", "input_type", "output_type")
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    """Structured filters for listing: every given field must match exactly (latest versions)."""
+
+    entity_type: EntityType | str | None = None
+    status: Status | str | None = None
+    author: str | None = None
+    input_type: str | None = None
+    output_type: str | None = None
+
+    def given(self) -> dict[str, str]:
+        """The fields that are set, as plain strings, in ``ENTRY_FILTER_FIELDS`` order."""
+        values = {name: getattr(self, name) for name in ENTRY_FILTER_FIELDS}
+        return {name: str(value) for name, value in values.items() if value is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One result of a self-check: what was checked, how it went, and the repair if not ok."""
+
+    name: str
+    level: Level
+    message: str
+    fix: str = ""
+
+
+def content_hash(record: dict[str, Any]) -> str:
+    """Stable hash of a JSON record (sorted keys, compact)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def decode_entry(data: str) -> CatalogEntry:
+    """An entry from its stored JSON; unreadable JSON is catalog corruption."""
+    try:
+        return CatalogEntry.parse(json.loads(data))
+    except (ValueError, TypeError) as err:
+        raise CatalogCorruptError(f"stored entry is unreadable: {err}") from err
+
+
+class Snapshot:
+    """Latest entries of some ids as the catalog held them at ``change_number``. Each entry is
+    decoded when first asked for (decoding is most of the cost of a read, and a caller often
+    needs only a few of the entries it had to check for existence or status)."""
+
+    def __init__(self, change_number: int, rows: dict[str, tuple[str, str]]) -> None:
+        """``rows``: ``id -> (status value, stored entry JSON)``."""
+        self.change_number = change_number
+        self._rows = rows
+        self._entries: dict[str, CatalogEntry] = {}
+
+    def __contains__(self, artifact_id: object) -> bool:
+        return artifact_id in self._rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def status(self, artifact_id: str) -> Status:
+        """The entry's status, without decoding it (KeyError for an id the snapshot lacks)."""
+        return Status(self._rows[artifact_id][0])
+
+    def entry(self, artifact_id: str) -> CatalogEntry:
+        """The entry (KeyError for an id the snapshot lacks)."""
+        if artifact_id not in self._entries:
+            self._entries[artifact_id] = decode_entry(self._rows[artifact_id][1])
+        return self._entries[artifact_id]

@@ -1,0 +1,128 @@
+"""Fake brains for fusion tests: fixed rankings, no index, no model.
+
+A ``FakeBrain`` answers every query with the ranking its ``answers`` function gives for the
+query text, explains each hit with a small subtree, and records what it was asked, the way
+httpx tests plug in a ``MockTransport``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet, HitList, Reading
+from lgent.brains.registry import BrainContext, BrainSpec, SkipRule
+from lgent.catalog.records import Snapshot
+from lgent.errors import LGentError
+from lgent.models import BrainHit, CatalogEntry, QueryType, TypeDecl
+
+Ranking = list[tuple[str, float]]
+
+
+@dataclass
+class FakeBrain:
+    """A brain whose answer to a text is ``answers(text)``; ``fail`` makes it raise instead."""
+
+    name: str
+    answers: Callable[[str], Ranking]
+    fail: str = ""
+    asked: list[BrainQuery] = field(default_factory=list)
+    change_number: int = 0
+
+    def build(
+        self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
+    ) -> None:
+        self.change_number = change_number
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        self.change_number = changes.change_number
+
+    def answer(self, query: BrainQuery) -> HitList:
+        self.asked.append(query)
+        if self.fail:
+            raise LGentError(self.fail)
+        ranking = self.answers(query.text)[: query.limit]
+        return HitList(
+            [
+                BrainHit(
+                    id=i,
+                    score=score,
+                    brain=self.name,
+                    rank=rank,
+                    explanation={
+                        "brain": self.name,
+                        "rank": rank,
+                        "reason": f"{self.name} says so",
+                    },
+                )
+                for rank, (i, score) in enumerate(ranking, start=1)
+            ]
+        )
+
+    def status(self) -> BrainStatus:
+        return BrainStatus(self.name, True, 0, self.change_number)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class FakeReader(FakeBrain):
+    """A fake that also reads questions: ``A -> B`` is a type question, ``after X`` a
+    relationship question about X; ``known`` names the artifacts it can name."""
+
+    known: tuple[str, ...] = ()
+
+    def read_question(self, text: str) -> Reading | None:
+        if "->" in text:
+            source, target = (part.strip() for part in text.split("->", 1))
+            return Reading("type", f"{source} -> {target}", source, target)
+        if text.startswith("after "):
+            return Reading("relationship", text, artifact=text.removeprefix("after "))
+        return None
+
+    def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
+        return text if text in self.known else None
+
+    def unread(self, text: str) -> str | None:
+        return None
+
+
+@dataclass
+class FakeGrammar(FakeBrain):
+    """A fake that also applies the keyword grammar: every query matches ``matches``."""
+
+    matches: set[str] = field(default_factory=set)
+
+    def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
+        return {i for i in artifact_ids if i in self.matches}
+
+
+def spec(
+    brain: FakeBrain,
+    weights: Mapping[QueryType, float],
+    *,
+    skip: SkipRule = SkipRule.NEVER,
+    leads: Iterable[QueryType] = (),
+    honours_grammar: bool = False,
+) -> BrainSpec:
+    """A registry entry whose factory hands out ``brain``."""
+
+    def make(context: BrainContext) -> FakeBrain:
+        return brain
+
+    return BrainSpec(
+        name=brain.name,
+        summary=f"fake {brain.name}",
+        factory=make,
+        weights=dict(weights),
+        skip=skip,
+        leads=frozenset(leads),
+        honours_grammar=honours_grammar,
+    )
+
+
+def snapshot_of(entries: Iterable[CatalogEntry], change_number: int = 7) -> Callable[..., Snapshot]:
+    """A catalog stand-in for fusion: ``snapshot(ids)`` over the given entries."""
+    rows = {e.id: (e.status.value, json.dumps(e.to_record())) for e in entries}
+    return lambda ids: Snapshot(change_number, {i: rows[i] for i in ids if i in rows})

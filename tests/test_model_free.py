@@ -1,0 +1,53 @@
+"""``pytest -m "not real_model"`` runs the suite without the embedding model: every test that
+needs it is marked (by hand, or by the fixtures it uses, see conftest.py), and none of the rest
+loads it, in the test process or in a process it starts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+BLOCKER = HERE / "model_blocker"
+
+
+def blocked_env() -> dict[str, str]:
+    path = os.pathsep.join(p for p in (str(BLOCKER), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path, "LGENT_TEST_NO_MODEL": "1"}
+
+
+def test_the_blocker_refuses_the_model_in_a_child_process() -> None:
+    """The guard below is not vacuous: with it on, loading the model is an error."""
+    code = "import sentence_transformers"
+    run = subprocess.run([sys.executable, "-c", code], env=blocked_env(), capture_output=True)
+    assert run.returncode != 0 and b"model-free test run" in run.stderr
+
+
+@pytest.mark.slow
+def test_the_model_free_run_never_loads_the_model() -> None:
+    if os.environ.get("LGENT_TEST_NO_MODEL") == "1":
+        pytest.skip("this is the model-free run itself")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not real_model",
+        ],
+        cwd=HERE.parent,
+        env=blocked_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout
