@@ -42,6 +42,7 @@ def test_grammar_is_honoured_where_clearly_meant(text: str) -> None:
         "I need something AND fast for search of papers in big archives",
         "print('hello') in python",
         "pdf parser",
+        '"Can you tell me the price of Apple stock and a good hotel in Paris?"',
     ],
 )
 def test_prose_is_plain_words(text: str) -> None:

@@ -9,8 +9,8 @@ score), with a note for each incidental character read as a word.
 
 The grammar is clearly meant when the query parses strictly and has at least one of: a known
 field glued to its value (``author:F-gent``), a group holding an operator (``(pdf OR html)``), a
-wildcard or fuzzy word (``News*``, ``parser~1``), a query that is only a phrase (``"executive
-summary"``); or, in a query of at most ``SHORT_QUERY`` words, a boolean ``AND``/``OR`` between two
+wildcard or fuzzy word (``News*``, ``parser~1``), a query that is only a phrase of at most
+``SHORT_QUERY`` words (``"executive summary"``; a whole sentence in quotes is a sentence); or, in a query of at most ``SHORT_QUERY`` words, a boolean ``AND``/``OR`` between two
 operands or a negation that does not open the query (``parser -deprecated``). A sentence that
 starts with ``NOT``, quotes a word, holds a negative number or a trailing ``AND`` is plain words.
 """
@@ -63,7 +63,7 @@ def grammar_meant(text: str) -> Node | None:
         return None
     nodes = list(iter_nodes(tree))
     if (
-        isinstance(tree, Phrase)
+        (isinstance(tree, Phrase) and len(tree.text.split()) <= SHORT_QUERY)
         or any(getattr(n, "field", None) for n in nodes)
         or any(isinstance(n, Fuzzy) or _wildcard(n) for n in nodes)
         or _operator_group(tokens)
