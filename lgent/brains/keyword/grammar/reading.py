@@ -86,6 +86,10 @@ def read_words(text: str) -> WordsReading:
         kind = token.kind
         if kind == Kind.WORD:
             items.append(Term(token.value, start=token.start, end=token.end))
+        elif kind == Kind.PHRASE and len(token.value.split()) > SHORT_QUERY:
+            # a quoted sentence: its words, as if unquoted (as one phrase it matches nothing)
+            items.extend(_quoted_words(token))
+            notes.append("a quoted sentence read as its words")
         elif kind == Kind.PHRASE and token.value.strip():
             items.append(Phrase(token.value, start=token.start, end=token.end))
             notes.append(f"`{token.text}` read as a phrase that adds to a match")
@@ -102,6 +106,18 @@ def read_words(text: str) -> WordsReading:
             if token.attached and following.kind == Kind.WORD and following.value[:1].isdigit():
                 notes.append(f"`{token.text}{following.text}` read as a number")
     return WordsReading(make_or(items), tuple(dict.fromkeys(notes))[:MAX_NOTES])
+
+
+def _quoted_words(token: Token) -> list[Node]:
+    """The words of a quoted text as terms, placed at their offsets in the query."""
+    offset = token.start + 1
+    terms: list[Node] = []
+    for word in token.value.split():
+        at = token.text.find(word, max(offset - token.start, 0))
+        start = token.start + max(at, 0)
+        terms.append(Term(word, start=start, end=start + len(word)))
+        offset = start + len(word)
+    return terms
 
 
 def meaning_words(tree: Node) -> str:
