@@ -33,13 +33,8 @@ from lgent.analysis.tokens import content_words
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
-from lgent.brains.semantic.embedders import (
-    Embedder,
-    Progress,
-    SentenceTransformerEmbedder,
-    Vectors,
-    normalize_rows,
-)
+from lgent.brains.semantic.embedder_choice import configured_embedder
+from lgent.brains.semantic.embedders import Embedder, Progress, Vectors, normalize_rows
 from lgent.brains.semantic.text import entry_text
 from lgent.brains.semantic.vectors import (
     IDS_FILE,
@@ -172,9 +167,7 @@ class SemanticBrain:
         progress: Progress | None = None,
     ) -> None:
         self.settings = settings or SemanticSettings()
-        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(
-            self.settings.model_path, self.settings.batch_size
-        )
+        self.embedder: Embedder = embedder or configured_embedder(self.settings)
         self.path = path
         self.progress = progress
         self.counters = SemanticCounters()
