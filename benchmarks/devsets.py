@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lgent import limits
-from lgent.models import ID_RE, CatalogEntry
+from lgent.ids import normalise_id
+from lgent.models import CatalogEntry
 
 SHARED_ENV = "LGENT_SHARED"
 _REPO = Path(__file__).resolve().parents[1]
@@ -209,16 +210,12 @@ def _parameter(p: Mapping[str, Any]) -> str:
 
 # -- tools as catalog entries -------------------------------------------------------------------
 
-_BAD_ID_CHARS = re.compile(r"[^A-Za-z0-9_.:/+\-]")
 _SPACES = re.compile(r"\s+")
 
 
 def entry_id(tool_id: str) -> str:
-    """A valid artifact id for ``tool_id`` (characters ids do not allow become ``_``)."""
-    if ID_RE.match(tool_id):
-        return tool_id
-    cleaned = _BAD_ID_CHARS.sub("_", tool_id).lstrip("_.:/+-") or "tool"
-    return cleaned[: limits.MAX_ID_LENGTH]
+    """A valid artifact id for ``tool_id`` (the catalog's own normal form, ``lgent.ids``)."""
+    return normalise_id(tool_id) or "tool"
 
 
 def _one_line(text: str, limit: int) -> str:

@@ -17,7 +17,7 @@ from benchmarks import baselines, devsets, ir_metrics
 from benchmarks.external_quality import CachedEmbedder, lgent_rankings, parse_sizes
 from benchmarks.harness.runner import replace_section
 from lgent.brains.semantic.embedders import HashingEmbedder
-from lgent.models import ID_RE
+from lgent.ids import is_valid_id
 
 # -- metrics --------------------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ def test_rich_entry_text_adds_parameters_and_outputs() -> None:
 
 def test_tool_without_structure_and_with_an_odd_id() -> None:
     entry = devsets.tool_entry({"id": "PDF&URLTool", "name": "PDF&URLTool", "description": "x"})
-    assert ID_RE.match(entry.id) and entry.id == "PDF_URLTool"
+    assert is_valid_id(entry.id) and entry.id == "PDF-URLTool"
     assert entry.name == "PDF&URLTool"
     assert entry.keywords == ()
 
