@@ -259,13 +259,17 @@ def write_report(sections: Sequence[str], n: int, seconds: float) -> None:
 
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
     body = "\n\n".join(sections)
+    # the ``## `` sections other benchmarks write (benchmarks/external_quality.py) stay as they are
+    current = REPORT.read_text(encoding="utf-8") if REPORT.exists() else ""
+    start = current.find("\n## ")
+    others = "\n" + current[start + 1 :] if start >= 0 else ""
     REPORT.write_text(
         "# Retrieval quality\n\n"
         f"Measured by `python -m benchmarks.quality` on {stamp}, {machine_line()}; {n} labeled queries "
         f"over the example catalog (`catalog_fixtures/`), {seconds:.0f} s.\n\n"
         "nDCG@10 uses gains 2^grade - 1 over the graded judgments (0-3); single brains are their own\n"
         "rankings with the query's constraints as a post-filter; *fused* is `LGent.query`.\n\n"
-        f"{body}\n",
+        f"{body}\n{others}",
         encoding="utf-8",
     )
 

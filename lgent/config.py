@@ -43,17 +43,24 @@ class KeywordSettings:
     boosts: Mapping[str, float] = field(default_factory=lambda: DEFAULT_FIELD_BOOSTS)
     field_mode: Literal["fields", "combined"] = "combined"
     default_operator: Literal["AND", "OR"] = "AND"
+    free_text_boosts: Mapping[str, float] = field(default_factory=dict)
+    """Prototype (issue 15): boosts that replace ``boosts`` when fusion reads plain language
+    (e.g. ``{"name_exact": 0.5, "keywords_exact": 0.5}``: in a sentence a name part is one
+    word among many). Empty: the same boosts for every query."""
 
     def __post_init__(self) -> None:
-        unknown = set(self.boosts) - set(DEFAULT_FIELD_BOOSTS)
-        if unknown:
-            raise SettingsError(
-                f"keyword.boosts: unknown field(s) {', '.join(sorted(unknown))} "
-                f"(known: {', '.join(DEFAULT_FIELD_BOOSTS)})"
-            )
-        for name, value in self.boosts.items():
-            if not isinstance(value, int | float) or value < 0:
-                raise SettingsError(f"keyword.boosts.{name}: must be a number >= 0, got {value!r}")
+        for table, boosts in (("boosts", self.boosts), ("free_text_boosts", self.free_text_boosts)):
+            unknown = set(boosts) - set(DEFAULT_FIELD_BOOSTS)
+            if unknown:
+                raise SettingsError(
+                    f"keyword.{table}: unknown field(s) {', '.join(sorted(unknown))} "
+                    f"(known: {', '.join(DEFAULT_FIELD_BOOSTS)})"
+                )
+            for name, value in boosts.items():
+                if not isinstance(value, int | float) or value < 0:
+                    raise SettingsError(
+                        f"keyword.{table}.{name}: must be a number >= 0, got {value!r}"
+                    )
         if self.field_mode not in ("fields", "combined"):
             raise SettingsError(
                 f"keyword.field_mode: must be 'fields' or 'combined', got {self.field_mode!r}"
