@@ -22,6 +22,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lgent import limits
+from lgent.catalog.readers.parameters import (
+    parameters_paragraph,
+    results_paragraph,
+    with_paragraphs,
+)
 from lgent.ids import normalise_id
 from lgent.models import CatalogEntry
 
@@ -222,6 +227,11 @@ def _one_line(text: str, limit: int) -> str:
     return _SPACES.sub(" ", text).strip()[:limit]
 
 
+def _about(parameter: Mapping[str, Any]) -> dict[str, str]:
+    about = parameter.get("description")
+    return {"description": str(about)} if about else {}
+
+
 def tool_entry(tool: Mapping[str, Any], mode: EntryText = "basic") -> CatalogEntry:
     """A catalog entry for a tool record.
 
@@ -241,17 +251,21 @@ def tool_entry(tool: Mapping[str, Any], mode: EntryText = "basic") -> CatalogEnt
         if word and word not in keywords and len(keywords) < limits.MAX_KEYWORDS:
             keywords.append(word)
     description = str(tool.get("description", "")).strip()
-    if mode == "rich":
-        extra = []
-        if tool.get("inputs"):
-            extra.append("Inputs: " + "; ".join(_parameter(p) for p in tool["inputs"]) + ".")
-        if tool.get("outputs"):
-            extra.append(
-                "Outputs: "
-                + ", ".join(f"{o['name']} ({o.get('type', '')})" for o in tool["outputs"])
-                + "."
-            )
-        description = " ".join([description, *extra]).strip()
+    if mode == "rich":  # the importers' paragraphs (lgent/catalog/readers/parameters.py)
+        inputs = {
+            str(p.get("name", "")): {"type": str(p.get("type", "")).lower(), **_about(p)}
+            for p in tool.get("inputs", ())
+        }
+        required = [str(p.get("name", "")) for p in tool.get("inputs", ()) if p.get("required")]
+        outputs = {
+            str(o.get("name", "")): {"type": str(o.get("type", "")).lower()}
+            for o in tool.get("outputs", ())
+        }
+        description = with_paragraphs(
+            description,
+            parameters_paragraph(inputs, required),
+            results_paragraph({"properties": outputs}),
+        )
     return CatalogEntry(
         id=entry_id(str(tool["id"])),
         name=_one_line(str(tool["name"]), limits.MAX_NAME_LENGTH),

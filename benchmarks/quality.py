@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks import variants
 from lgent import LGent
 from lgent.config import FusionSettings, KeywordSettings, SemanticSettings, Settings
 from lgent.fusion.constraints import extract_constraints, parse_constraints
@@ -185,7 +186,7 @@ def settings_variant(name: str) -> Settings:
         return replace(base, keyword=KeywordSettings(field_mode="fields"))
     if name == "semantic=weighted":
         return replace(base, semantic=SemanticSettings(text_mode="weighted"))
-    raise SystemExit(f"unknown variant {name}")
+    return variants.variant(name)[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -199,6 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--compare",
         action="store_true",
         help="also measure score fusion, field-by-field keyword search, weighted semantic text",
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="with --compare, also a settings variant of benchmarks/variants.py (repeatable)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not update docs/quality.md")
     args = parser.parse_args(argv)
@@ -218,7 +225,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "|" + "---|" * (len(CLASSES) + 2),
         ]
         overall: dict[str, float] = {}
-        for variant in ("default", "fusion=score", "keyword=fields", "semantic=weighted"):
+        for variant in (
+            "default",
+            "fusion=score",
+            "keyword=fields",
+            "semantic=weighted",
+            *args.variant,
+        ):
             result = (
                 per
                 if variant == "default"

@@ -32,6 +32,8 @@ ATOMS = {
     "keyword": "keyword.field_mode: fields or combined",
     "semantic": "semantic.text_mode: plain or weighted",
     "threshold": "semantic.threshold",
+    "cover": "fusion.coverage_saturation (WORD_COVERAGE)",
+    "floor": "fusion.coverage_floor (WORD_COVERAGE)",
     "ftexact": "keyword.free_text_boosts name_exact and keywords_exact (prototype)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
@@ -58,6 +60,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             if value not in ENTRY_TEXTS:
                 raise SystemExit(f"entry={value}: expected plain, basic or rich")
             entry = ENTRY_TEXTS[value]
+        elif name in ("cover", "floor"):
+            fusion["coverage_saturation" if name == "cover" else "coverage_floor"] = float(value)
         elif name in ("msm", "threshold"):
             target = fusion if name == "msm" else semantic
             target["free_text_min_match" if name == "msm" else "threshold"] = float(value)

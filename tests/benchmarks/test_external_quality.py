@@ -132,9 +132,12 @@ def test_tool_entry_keeps_structured_fields_as_keywords() -> None:
 
 def test_rich_entry_text_adds_parameters_and_outputs() -> None:
     entry = devsets.tool_entry(TOOL, "rich")
-    assert entry.description.startswith("Find recipes. Inputs: ingredient (STRING): What to cook")
-    assert "limit (NUMBER)" in entry.description
-    assert entry.description.endswith("Outputs: title (str), Food (str).")
+    # the paragraphs the importers write for MCP, OpenAPI and OpenAI tools
+    assert entry.description.split("\n\n") == [
+        "Find recipes.",
+        "Parameters: ingredient (string, required): What to cook with; limit (number).",
+        "Returns: title (str); Food (str).",
+    ]
 
 
 def test_tool_without_structure_and_with_an_odd_id() -> None:
