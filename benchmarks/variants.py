@@ -34,6 +34,8 @@ ATOMS = {
     "threshold": "semantic.threshold",
     "cover": "fusion.coverage_saturation (WORD_COVERAGE)",
     "floor": "fusion.coverage_floor (WORD_COVERAGE)",
+    "clauses": "semantic.clauses: 1 searches a request clause by clause too",
+    "scope": "fusion.coverage_scope: artifact or query (WORD_COVERAGE)",
     "ftexact": "keyword.free_text_boosts name_exact and keywords_exact (prototype)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
@@ -60,6 +62,10 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             if value not in ENTRY_TEXTS:
                 raise SystemExit(f"entry={value}: expected plain, basic or rich")
             entry = ENTRY_TEXTS[value]
+        elif name == "clauses":
+            semantic["clauses"] = value == "1"
+        elif name == "scope":
+            fusion["coverage_scope"] = value
         elif name in ("cover", "floor"):
             fusion["coverage_saturation" if name == "cover" else "coverage_floor"] = float(value)
         elif name in ("msm", "threshold"):

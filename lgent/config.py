@@ -43,10 +43,11 @@ class KeywordSettings:
     boosts: Mapping[str, float] = field(default_factory=lambda: DEFAULT_FIELD_BOOSTS)
     field_mode: Literal["fields", "combined"] = "combined"
     default_operator: Literal["AND", "OR"] = "AND"
-    free_text_boosts: Mapping[str, float] = field(default_factory=dict)
-    """Prototype (issue 15): boosts that replace ``boosts`` when fusion reads plain language
-    (e.g. ``{"name_exact": 0.5, "keywords_exact": 0.5}``: in a sentence a name part is one
-    word among many). Empty: the same boosts for every query."""
+    free_text_boosts: Mapping[str, float] = field(
+        default_factory=lambda: {"name_exact": 0.5, "keywords_exact": 0.5}
+    )
+    """Boosts merged over ``boosts`` when fusion asks for a plain-language query: in a sentence
+    a name part or keyword is one word among many, not the artifact named (docs/quality.md)."""
 
     def __post_init__(self) -> None:
         for table, boosts in (("boosts", self.boosts), ("free_text_boosts", self.free_text_boosts)):
@@ -100,13 +101,16 @@ class SemanticSettings:
     model_path: str | None = None
     embedder: EmbedderName = "auto"
     text_mode: Literal["plain", "weighted"] = "plain"
-    threshold: float = 0.2
+    threshold: float = 0.1
     hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD
     hnsw_m: int = 32
     ef_construction: int = 100
     ef_search: int = 256
     batch_size: int = 32
     query_cache_size: int = 1024
+    clauses: bool = False
+    """A request of several clauses is also searched clause by clause (``analysis/clauses.py``);
+    each artifact keeps its best similarity."""
 
     def __post_init__(self) -> None:
         if self.model_path is not None and (
@@ -169,17 +173,20 @@ class FusionSettings:
     registry when a home opens (``check_brains``)."""
 
     weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    method: Literal["rrf", "score"] = "rrf"
+    method: Literal["rrf", "score"] = "score"
     rrf_k: int = 60
     overfetch: int = 3
     min_brain_hits: int = 30
     serendipity: int = 3
-    free_text_min_match: float = 0.5
+    free_text_min_match: float = 0.0
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
     coverage_saturation: float = 0.0
     """``WORD_COVERAGE`` (``lgent/fusion/coverage.py``): on a plain-language query a
     word-matching brain's vote for an artifact is scaled by ``min(1, coverage / this)``; 0: off."""
     coverage_floor: float = 0.0
+    coverage_scope: Literal["artifact", "query"] = "artifact"
+    """``artifact``: each vote is scaled by its artifact's coverage; ``query``: every vote of
+    the brain is scaled by the best coverage among its hits (how lexical the query is)."""
     """The least ``WORD_COVERAGE`` leaves of a vote: the scale is ``floor + (1 - floor) * s``."""
 
     def __post_init__(self) -> None:
@@ -197,6 +204,10 @@ class FusionSettings:
                     raise SettingsError(
                         f"fusion.weights.{query_type}.{brain}: must be a number >= 0, got {value!r}"
                     )
+        if self.coverage_scope not in ("artifact", "query"):
+            raise SettingsError(
+                f"fusion.coverage_scope: must be 'artifact' or 'query', got {self.coverage_scope!r}"
+            )
         if self.method not in ("rrf", "score"):
             raise SettingsError(f"fusion.method: must be 'rrf' or 'score', got {self.method!r}")
         if not isinstance(self.rrf_k, int) or self.rrf_k < 1:

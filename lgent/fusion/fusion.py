@@ -299,9 +299,13 @@ class QueryFusion:
             if spec.matches_words and rankings.get(spec.name):
                 ids = [i for i, _ in rankings[spec.name]]
                 entries = {i: snap.entry(i) for i in ids if i in snap}
-                scales[spec.name] = coverage_scales(
+                found = coverage_scales(
                     words, ids, entries, saturation, self.settings.coverage_floor
                 )
+                if self.settings.coverage_scope == "query":
+                    best = max(found.values(), default=1.0)
+                    found = dict.fromkeys(found, best)
+                scales[spec.name] = found
         return scales
 
     def _fuse(

@@ -135,7 +135,7 @@ def test_rich_entry_text_adds_parameters_and_outputs() -> None:
     # the paragraphs the importers write for MCP, OpenAPI and OpenAI tools
     assert entry.description.split("\n\n") == [
         "Find recipes.",
-        "Parameters: ingredient (string, required): What to cook with; limit (number).",
+        "Parameters: ingredient (string): What to cook with; limit (number).",
         "Returns: title (str); Food (str).",
     ]
 

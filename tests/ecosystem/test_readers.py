@@ -324,11 +324,10 @@ def test_parameters_and_results_become_a_paragraph_of_the_description(tmp_path: 
     first, parameters, results = tool.description.split("\n\n")
     assert first == "Nutrition facts."  # what compact answers show stays the tool's own text
     assert parameters == (
-        "Parameters: query (string, required): Food to look up, e.g. eggs; "
-        "unit (string); one of g, oz."
+        "Parameters: query (string): Food to look up, e.g. eggs; unit (string); one of g, oz."
     )
     assert results == "Returns: calories (number)."
     weather = entries(write(tmp_path / "fns.json", OPENAI))["fns/get_weather"]
-    assert weather.description.endswith("Parameters: city (string, required).")
+    assert weather.description.endswith("Parameters: city (string).")
     gone = entries(write(tmp_path / "zoo.yaml", OPENAPI_31))["zoo/delete/animals/id"]
-    assert "Parameters: id (integer, required)." in gone.description
+    assert "Parameters: id (integer)." in gone.description

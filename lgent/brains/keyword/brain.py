@@ -117,7 +117,7 @@ class KeywordBrain:
             if self.settings.free_text_boosts
             else self.compiler
         )
-        """Compiles plain-language queries (prototype, issue 15: ``free_text_boosts``)."""
+        """Compiles plain-language queries (with ``settings.free_text_boosts``)."""
 
     @property
     def change_number(self) -> int:

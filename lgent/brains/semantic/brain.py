@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from cachetools import LRUCache
 
+from lgent.analysis.clauses import clauses
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
@@ -515,10 +516,13 @@ class SemanticBrain:
 
         if limit == 0 or not len(self._vectors):
             return SemanticRanking([], explain)
-        vector = self.query_vector(intent)
+        parts = [intent, *clauses(intent)] if self.settings.clauses else [intent]
+        vectors = [self.query_vector(part) for part in parts]
         with self._lock:
             self._require_built()
-            pairs = self._vectors.search(vector, limit, self._allowed(filters))
+            allowed = self._allowed(filters)
+            found = [self._vectors.search(v, limit, allowed) for v in vectors]
+        pairs = found[0] if len(found) == 1 else _best_of(found, limit)
         return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain)
 
     def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
@@ -592,3 +596,15 @@ def _shared_words(info: EntryInfo, words: list[str]) -> tuple[tuple[str, ...], l
             fields.append(field)
             found |= hits
     return tuple(fields), [w for s, w in wanted.items() if s in found][:5]
+
+
+def _best_of(
+    rankings: Sequence[Sequence[tuple[str, float]]], limit: int
+) -> list[tuple[str, float]]:
+    """Several searches as one: each artifact at its best similarity to any of them."""
+    best: dict[str, float] = {}
+    for ranking in rankings:
+        for artifact_id, score in ranking:
+            if score > best.get(artifact_id, -2.0):
+                best[artifact_id] = score
+    return sorted(best.items(), key=lambda p: (-p[1], p[0]))[:limit]

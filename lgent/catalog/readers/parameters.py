@@ -31,12 +31,12 @@ def _kind(schema: Mapping[str, Any]) -> str:
     return str(kind) if isinstance(kind, str) and kind else ""
 
 
-def _described(name: str, schema: Any, required: bool) -> str:
+def _described(name: str, schema: Any) -> str:
     schema = schema if isinstance(schema, Mapping) else {}
-    traits = [t for t in (_kind(schema), "required" if required else "") if t]
     text = clean_line(str(name), 80)
-    if traits:
-        text += f" ({', '.join(traits)})"
+    kind = _kind(schema)
+    if kind:
+        text += f" ({kind})"
     about = schema.get("description") or schema.get("title")
     if isinstance(about, str) and about.strip():
         text += f": {clean_line(about, MAX_PARAMETER_TEXT).rstrip('.;')}"
@@ -58,11 +58,11 @@ def _listed(label: str, items: list[str], total: int) -> str:
 
 
 def parameters_paragraph(properties: Mapping[str, Any], required: Iterable[str] = ()) -> str:
-    """``Parameters: q (string, required): the search text; limit (integer).`` for a JSON
-    Schema ``properties`` object; empty when there are none."""
-    needed = {str(r) for r in required}
-    names = list(properties)
-    items = [_described(n, properties[n], n in needed) for n in names[:MAX_PARAMETERS]]
+    """``Parameters: q (string): the search text; limit (integer).`` for a JSON Schema
+    ``properties`` object, the ``required`` ones first; empty when there are none."""
+    needed = [str(r) for r in required if r in properties]
+    names = [*needed, *(n for n in properties if n not in needed)]
+    items = [_described(n, properties[n]) for n in names[:MAX_PARAMETERS]]
     return _listed("Parameters", items, len(names))
 
 
@@ -74,7 +74,7 @@ def results_paragraph(schema: Any) -> str:
     properties = schema.get("properties")
     if isinstance(properties, Mapping) and properties:
         names = list(properties)
-        items = [_described(n, properties[n], False) for n in names[:MAX_PARAMETERS]]
+        items = [_described(n, properties[n]) for n in names[:MAX_PARAMETERS]]
         return _listed("Returns", items, len(names))
     kind = _kind(schema)
     about = schema.get("description")
