@@ -265,6 +265,36 @@ class CatalogSettings:
             )
 
 
+DEFAULT_MAX_FILE_MIB = 256
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LoadSettings:
+    """What ``load`` and ``import`` read: files up to ``max_file_mib`` MiB each, and symlinks
+    only when they stay inside the loaded folder unless ``follow_symlinks`` (docs/limits.md)."""
+
+    max_file_mib: int = DEFAULT_MAX_FILE_MIB
+    follow_symlinks: bool = False
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.max_file_mib, bool)
+            or not isinstance(self.max_file_mib, int)
+            or not 1 <= self.max_file_mib <= 65_536
+        ):
+            raise SettingsError(
+                f"load.max_file_mib: must be an integer from 1 to 65536, got {self.max_file_mib!r}"
+            )
+        if not isinstance(self.follow_symlinks, bool):
+            raise SettingsError(
+                f"load.follow_symlinks: must be true or false, got {self.follow_symlinks!r}"
+            )
+
+    @property
+    def max_file_bytes(self) -> int:
+        return self.max_file_mib * 1024 * 1024
+
+
 def redact(url: str) -> str:
     """A catalog URL without its password, for messages."""
     from urllib.parse import urlsplit, urlunsplit
@@ -298,6 +328,7 @@ class Settings:
     fusion: FusionSettings = field(default_factory=FusionSettings)
     cache: CacheSettings = field(default_factory=CacheSettings)
     catalog: CatalogSettings = field(default_factory=CatalogSettings)
+    load: LoadSettings = field(default_factory=LoadSettings)
 
 
 def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
@@ -347,4 +378,5 @@ _SECTION_TYPES: dict[str, type] = {
     "fusion": FusionSettings,
     "cache": CacheSettings,
     "catalog": CatalogSettings,
+    "load": LoadSettings,
 }

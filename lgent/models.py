@@ -110,6 +110,19 @@ class _Model(BaseModel):
                 source=source,
                 line=line,
             )
+        odd = [k for k in data if not isinstance(k, str)]
+        if odd:
+            raise ValidationError(
+                [
+                    FieldProblem(
+                        repr(odd[0]),
+                        f"keys must be strings, got {type(odd[0]).__name__} {odd[0]!r}",
+                        odd[0],
+                    )
+                ],
+                source=source,
+                line=line,
+            )
         try:
             return cls(**data)
         except ValidationError as err:

@@ -38,6 +38,13 @@ app = typer.Typer(
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+FollowOpt = Annotated[
+    bool,
+    typer.Option(
+        "--follow-symlinks",
+        help="Read symlinks that lead out of the folder (default: skip them, named in the report).",
+    ),
+]
 
 
 def _print_version(value: bool) -> None:
@@ -183,6 +190,7 @@ def load(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
+    follow_symlinks: FollowOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Load a file or folder, each file in the format its content shows.
@@ -190,7 +198,7 @@ def load(
     Native catalog files load atomically (every record, or none); an ecosystem source is synced:
     added, updated, retired and unchanged artifacts are reported, and a source that cannot be
     read is left out and named."""
-    _load_and_report(ctx, path, None, dry_run, as_json)
+    _load_and_report(ctx, path, None, dry_run, as_json, follow_symlinks)
 
 
 @app.command("import")
@@ -219,6 +227,7 @@ def import_(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
+    follow_symlinks: FollowOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Import a source in a named format, or harvest a live MCP server (--command / --url).
@@ -242,11 +251,16 @@ def import_(
         _print_load_report(_with_lgent(ctx, harvest, create=True), as_json)
         return
     assert source is not None
-    _load_and_report(ctx, source, kind, dry_run, as_json)
+    _load_and_report(ctx, source, kind, dry_run, as_json, follow_symlinks)
 
 
 def _load_and_report(
-    ctx: typer.Context, path: Path, kind: str | None, dry_run: bool, as_json: bool
+    ctx: typer.Context,
+    path: Path,
+    kind: str | None,
+    dry_run: bool,
+    as_json: bool,
+    follow_symlinks: bool = False,
 ) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -267,7 +281,13 @@ def _load_and_report(
     with bar:
         report = _with_lgent(
             ctx,
-            lambda lg: lg.load(path, progress=progress, kind=kind, dry_run=dry_run),
+            lambda lg: lg.load(
+                path,
+                progress=progress,
+                kind=kind,
+                dry_run=dry_run,
+                follow_symlinks=follow_symlinks or None,
+            ),
             create=True,
         )
     _print_load_report(report, as_json)
