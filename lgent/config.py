@@ -295,6 +295,45 @@ class LoadSettings:
         return self.max_file_mib * 1024 * 1024
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HttpSettings:
+    """``lgent serve --http``: the names a request's Host (and a browser's Origin) may carry
+    (``"*"``: any), whether reads need the token too (writes always do when one is set), and how
+    long a client may take to send a request's head and then its body (docs/http.md)."""
+
+    allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
+    token_for_reads: bool = False
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 30.0
+
+    def __post_init__(self) -> None:
+        hosts = self.allowed_hosts
+        if isinstance(hosts, str) or not isinstance(hosts, list | tuple):
+            raise SettingsError(f"http.allowed_hosts: must be a list of host names, got {hosts!r}")
+        if not hosts or not all(isinstance(h, str) and h.strip() for h in hosts):
+            raise SettingsError(
+                f"http.allowed_hosts: must be a non-empty list of host names, got {hosts!r}"
+            )
+        object.__setattr__(self, "allowed_hosts", tuple(h.strip().lower() for h in hosts))
+        if not isinstance(self.token_for_reads, bool):
+            raise SettingsError(
+                f"http.token_for_reads: must be true or false, got {self.token_for_reads!r}"
+            )
+        for name in ("header_timeout_seconds", "body_timeout_seconds"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0.1 <= value <= 3600
+            ):
+                raise SettingsError(
+                    f"http.{name}: must be a number from 0.1 to 3600, got {value!r}"
+                )
+
+
 def redact(url: str) -> str:
     """A catalog URL without its password, for messages."""
     from urllib.parse import urlsplit, urlunsplit
@@ -329,6 +368,7 @@ class Settings:
     cache: CacheSettings = field(default_factory=CacheSettings)
     catalog: CatalogSettings = field(default_factory=CatalogSettings)
     load: LoadSettings = field(default_factory=LoadSettings)
+    http: HttpSettings = field(default_factory=HttpSettings)
 
 
 def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
@@ -379,4 +419,5 @@ _SECTION_TYPES: dict[str, type] = {
     "cache": CacheSettings,
     "catalog": CatalogSettings,
     "load": LoadSettings,
+    "http": HttpSettings,
 }

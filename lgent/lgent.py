@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 from cachetools import TTLCache
 
 from lgent import limits
+from lgent.arguments import QueryArguments
 from lgent.brains.base import Brain, BrainQuery
 from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainContext, BrainRegistry
@@ -397,6 +398,14 @@ class LGent:
         constraints = as_texts(constraints, "constraints")
         if context is not None:
             context = as_model(context, QueryContext, "context")
+        QueryArguments.check(
+            query=query,
+            constraints=tuple(constraints or ()),
+            context=context,
+            limit=limit,
+            lenient=lenient,
+            strict=strict,
+        )
         from lgent.fusion.fusion import QueryFusion
 
         change_number = await self.change_number()

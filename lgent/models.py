@@ -350,6 +350,16 @@ class BrainHit(BaseModel):
     explanation: dict[str, Any] = Field(default_factory=dict)
 
 
+def cap_warnings(items: Any) -> tuple[str, ...]:
+    """At most ``MAX_WARNINGS`` warnings, the same one said once; the rest summed up in one last
+    line ("... and 990 more warnings"), so odd input cannot make an answer huge."""
+    unique = tuple(dict.fromkeys(str(item) for item in items))
+    if len(unique) <= limits.MAX_WARNINGS:
+        return unique
+    rest = len(unique) - limits.MAX_WARNINGS
+    return (*unique[: limits.MAX_WARNINGS], f"... and {rest} more warning{'s' * (rest > 1)}")
+
+
 class SearchResult(BaseModel):
     """One brain's answer to ``LGent.search``: its hits, best first, how many artifacts matched
     in all, and anything the caller should know (lenient repairs, an unrecognised question)."""
@@ -360,6 +370,8 @@ class SearchResult(BaseModel):
     hits: tuple[BrainHit, ...]
     total: int
     warnings: tuple[str, ...] = ()
+
+    _capped = field_validator("warnings")(classmethod(lambda cls, v: cap_warnings(v)))
 
 
 class QueryType(StrEnum):
@@ -447,6 +459,8 @@ class QueryResponse(BaseModel):
     warnings: tuple[str, ...] = ()
     change_number: int = 0
     cached: bool = False
+
+    _capped = field_validator("warnings")(classmethod(lambda cls, v: cap_warnings(v)))
 
 
 class TypeRequirement(_Model):
