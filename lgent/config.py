@@ -43,17 +43,24 @@ class KeywordSettings:
     boosts: Mapping[str, float] = field(default_factory=lambda: DEFAULT_FIELD_BOOSTS)
     field_mode: Literal["fields", "combined"] = "combined"
     default_operator: Literal["AND", "OR"] = "AND"
+    free_text_boosts: Mapping[str, float] = field(default_factory=dict)
+    """Prototype (issue 15): boosts that replace ``boosts`` when fusion reads plain language
+    (e.g. ``{"name_exact": 0.5, "keywords_exact": 0.5}``: in a sentence a name part is one
+    word among many). Empty: the same boosts for every query."""
 
     def __post_init__(self) -> None:
-        unknown = set(self.boosts) - set(DEFAULT_FIELD_BOOSTS)
-        if unknown:
-            raise SettingsError(
-                f"keyword.boosts: unknown field(s) {', '.join(sorted(unknown))} "
-                f"(known: {', '.join(DEFAULT_FIELD_BOOSTS)})"
-            )
-        for name, value in self.boosts.items():
-            if not isinstance(value, int | float) or value < 0:
-                raise SettingsError(f"keyword.boosts.{name}: must be a number >= 0, got {value!r}")
+        for table, boosts in (("boosts", self.boosts), ("free_text_boosts", self.free_text_boosts)):
+            unknown = set(boosts) - set(DEFAULT_FIELD_BOOSTS)
+            if unknown:
+                raise SettingsError(
+                    f"keyword.{table}: unknown field(s) {', '.join(sorted(unknown))} "
+                    f"(known: {', '.join(DEFAULT_FIELD_BOOSTS)})"
+                )
+            for name, value in boosts.items():
+                if not isinstance(value, int | float) or value < 0:
+                    raise SettingsError(
+                        f"keyword.{table}.{name}: must be a number >= 0, got {value!r}"
+                    )
         if self.field_mode not in ("fields", "combined"):
             raise SettingsError(
                 f"keyword.field_mode: must be 'fields' or 'combined', got {self.field_mode!r}"
@@ -169,6 +176,11 @@ class FusionSettings:
     serendipity: int = 3
     free_text_min_match: float = 0.5
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
+    coverage_saturation: float = 0.0
+    """``WORD_COVERAGE`` (``lgent/fusion/coverage.py``): on a plain-language query a
+    word-matching brain's vote for an artifact is scaled by ``min(1, coverage / this)``; 0: off."""
+    coverage_floor: float = 0.0
+    """The least ``WORD_COVERAGE`` leaves of a vote: the scale is ``floor + (1 - floor) * s``."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)
@@ -195,6 +207,23 @@ class FusionSettings:
         ):
             raise SettingsError(
                 f"fusion.free_text_min_match: must be a number from 0 to 1, got {self.free_text_min_match!r}"
+            )
+        if (
+            isinstance(self.coverage_saturation, bool)
+            or not isinstance(self.coverage_saturation, int | float)
+            or not 0 <= self.coverage_saturation <= 1
+        ):
+            raise SettingsError(
+                "fusion.coverage_saturation: must be a number from 0 to 1, "
+                f"got {self.coverage_saturation!r}"
+            )
+        if (
+            isinstance(self.coverage_floor, bool)
+            or not isinstance(self.coverage_floor, int | float)
+            or not 0 <= self.coverage_floor <= 1
+        ):
+            raise SettingsError(
+                f"fusion.coverage_floor: must be a number from 0 to 1, got {self.coverage_floor!r}"
             )
         for name, low, high in (
             ("overfetch", 1, 20),

@@ -71,6 +71,7 @@ KEYWORD = BrainSpec(
     weights=_weights("keyword"),
     honours_grammar=True,
     index_files=_no_files,
+    matches_words=True,
 )
 SEMANTIC = BrainSpec(
     name="semantic",

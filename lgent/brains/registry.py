@@ -60,7 +60,9 @@ class BrainSpec:
     answer order this brain leads (at most one leader per class). ``own_thread``: its calls run
     on one dedicated thread (the embedding model keeps its workers warm there).
     ``index_files(manifest)``: the files its persisted index names in its ``manifest.json``;
-    None for a brain kept in memory only."""
+    None for a brain kept in memory only. ``matches_words``: it ranks by the query's words, so
+    on a plain-language query its votes count by how many of them an artifact holds (fusion's
+    ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``)."""
 
     name: str
     summary: str
@@ -71,6 +73,7 @@ class BrainSpec:
     leads: frozenset[QueryType] = frozenset()
     own_thread: bool = False
     index_files: Callable[[Mapping[str, Any]], list[str]] | None = None
+    matches_words: bool = False
 
     def weight(self, query_type: QueryType) -> float:
         return float(self.weights.get(query_type, 0.0))
