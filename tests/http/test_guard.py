@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -253,3 +254,49 @@ def test_slow_clients_are_dropped_and_a_foreign_host_refused(live_server: int) -
         assert http.get("/stats").status_code == 200  # the server still answers
         evil = http.get("/stats", headers={"Host": "evil.example.com"})
         assert evil.status_code == 400
+
+
+@pytest.mark.real_model  # the server warms its brains (the model) in the background
+def test_lgent_serve_takes_its_token_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.serving_cases import http_server
+
+    monkeypatch.setenv("LGENT_TOKEN", TOKEN)
+    with (
+        http_server(tmp_path / "home", tmp_path / "server.log", "--allow-writes") as url,
+        httpx.Client(base_url=url, timeout=60) as http,
+    ):
+        assert http.post("/artifacts", json=ENTRY).status_code == 401
+        bearer = {"Authorization": f"Bearer {TOKEN}"}
+        assert http.post("/artifacts", json=ENTRY, headers=bearer).status_code == 201
+        assert http.get("/stats", headers={"Host": "evil.example.com"}).status_code == 400
+        assert http.get("/stats").json()["artifacts"] == 1
+
+
+def test_binding_beyond_loopback_without_a_token_warns(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import uvicorn
+
+    import lgent.http.app as http_app
+
+    served: list[Any] = []
+
+    async def serve(self: Any, sockets: Any = None) -> None:  # binds nothing
+        served.append(self.config)
+
+    async def no_warm_up(_lg: LGent) -> list[str]:
+        return []
+
+    monkeypatch.setattr(uvicorn.Server, "serve", serve)
+    monkeypatch.setattr(http_app, "warm_up", no_warm_up)
+    for host, token, warned in (
+        ("10.1.2.3", None, True),
+        ("10.1.2.3", TOKEN, False),
+        ("127.0.0.1", None, False),
+    ):
+        caplog.clear()
+        asyncio.run(http_app.serve_http(None, host=host, port=0, token=token))
+        assert any("without a token" in r.message for r in caplog.records) == warned, host
+    assert len(served) == 3
