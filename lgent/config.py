@@ -305,6 +305,75 @@ class CatalogSettings:
             )
 
 
+DEFAULT_MAX_FILE_MIB = 256
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LoadSettings:
+    """What ``load`` and ``import`` read: files up to ``max_file_mib`` MiB each, and symlinks
+    only when they stay inside the loaded folder unless ``follow_symlinks`` (docs/limits.md)."""
+
+    max_file_mib: int = DEFAULT_MAX_FILE_MIB
+    follow_symlinks: bool = False
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.max_file_mib, bool)
+            or not isinstance(self.max_file_mib, int)
+            or not 1 <= self.max_file_mib <= 65_536
+        ):
+            raise SettingsError(
+                f"load.max_file_mib: must be an integer from 1 to 65536, got {self.max_file_mib!r}"
+            )
+        if not isinstance(self.follow_symlinks, bool):
+            raise SettingsError(
+                f"load.follow_symlinks: must be true or false, got {self.follow_symlinks!r}"
+            )
+
+    @property
+    def max_file_bytes(self) -> int:
+        return self.max_file_mib * 1024 * 1024
+
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HttpSettings:
+    """``lgent serve --http``: the names a request's Host (and a browser's Origin) may carry
+    (``"*"``: any), whether reads need the token too (writes always do when one is set), and how
+    long a client may take to send a request's head and then its body (docs/http.md)."""
+
+    allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
+    token_for_reads: bool = False
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 30.0
+
+    def __post_init__(self) -> None:
+        hosts = self.allowed_hosts
+        if isinstance(hosts, str) or not isinstance(hosts, list | tuple):
+            raise SettingsError(f"http.allowed_hosts: must be a list of host names, got {hosts!r}")
+        if not hosts or not all(isinstance(h, str) and h.strip() for h in hosts):
+            raise SettingsError(
+                f"http.allowed_hosts: must be a non-empty list of host names, got {hosts!r}"
+            )
+        object.__setattr__(self, "allowed_hosts", tuple(h.strip().lower() for h in hosts))
+        if not isinstance(self.token_for_reads, bool):
+            raise SettingsError(
+                f"http.token_for_reads: must be true or false, got {self.token_for_reads!r}"
+            )
+        for name in ("header_timeout_seconds", "body_timeout_seconds"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0.1 <= value <= 3600
+            ):
+                raise SettingsError(
+                    f"http.{name}: must be a number from 0.1 to 3600, got {value!r}"
+                )
+
+
 def redact(url: str) -> str:
     """A catalog URL without its password, for messages."""
     from urllib.parse import urlsplit, urlunsplit
@@ -338,6 +407,8 @@ class Settings:
     fusion: FusionSettings = field(default_factory=FusionSettings)
     cache: CacheSettings = field(default_factory=CacheSettings)
     catalog: CatalogSettings = field(default_factory=CatalogSettings)
+    load: LoadSettings = field(default_factory=LoadSettings)
+    http: HttpSettings = field(default_factory=HttpSettings)
 
 
 def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
@@ -387,4 +458,6 @@ _SECTION_TYPES: dict[str, type] = {
     "fusion": FusionSettings,
     "cache": CacheSettings,
     "catalog": CatalogSettings,
+    "load": LoadSettings,
+    "http": HttpSettings,
 }
