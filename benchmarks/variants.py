@@ -1,7 +1,7 @@
 """Settings variants named in one line: ``NAME=VALUE`` atoms joined by ``+``.
 
 ``fusion=rrf+kw=0.5+sem=0.5+entry=basic`` is the default settings with those
-changes, and the tools loaded with the ``rich`` entry text. Used by ``external_quality --also``
+changes, and the tools loaded with the ``basic`` entry text. Used by ``external_quality --also``
 and ``external_diagnosis --variants``.
 """
 
