@@ -1,7 +1,9 @@
 """The LGent facade: opens a home, wires the catalog and the brains, and delegates.
 
 It holds no ranking, parsing or SQL of its own. Reads run in worker threads; every write goes
-through one single-thread executor, so there is exactly one writer.
+through one single-thread executor, so there is exactly one writer. The brains live in a
+``BrainPool`` (``lgent/brain_pool.py``): each opened when first needed, pinned by the query that
+reads it, and caught up by its own background indexer.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -19,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 from cachetools import TTLCache
 
 from lgent import limits
-from lgent.brains.base import Brain, BrainQuery
+from lgent.brain_pool import BrainPool, BrainSlot, Freshness
+from lgent.brains.base import Brain, BrainQuery, BrainStatus
 from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainContext, BrainRegistry
 from lgent.catalog.backends import open_catalog
@@ -28,9 +31,9 @@ from lgent.catalog.loaders import Progress, read_path
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import Settings, load_settings
-from lgent.errors import LGentError, QueryError
+from lgent.errors import QueryError, ReadOnlyHomeError
 from lgent.home import Home
-from lgent.indexing import BuildProgress, SyncReport, sync
+from lgent.indexing import BuildProgress, SyncReport
 from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.models import (
     BrainHit,
@@ -54,7 +57,7 @@ if TYPE_CHECKING:
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
-__all__ = ["BuildProgress", "LGent", "check_query"]
+__all__ = ["BuildProgress", "Freshness", "LGent", "check_query"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -72,14 +75,21 @@ class LGent:
         progress: BuildProgress | None = None,
         *,
         brains: BrainRegistry | None = None,
+        freshness: Freshness | str = Freshness.WAIT,
+        read_only: bool = False,
     ) -> None:
         self.home = home
         self.store = store
         self.settings = settings or Settings()
         self.embedder = embedder
         self.progress = progress
+        self.read_only = read_only
         self.registry = brains if brains is not None else default_registry()
         self.settings.fusion.check_brains(self.registry.names)
+        try:
+            self.freshness = Freshness(freshness)
+        except ValueError:
+            raise bad("freshness", "must be 'wait' or 'snapshot'", freshness) from None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
         # A brain declared ``own_thread`` (the semantic one: query embeddings) always runs on
         # its one thread: torch keeps its worker threads warm for it, and concurrent queries do
@@ -90,13 +100,20 @@ class LGent:
             for spec in self.registry
             if spec.own_thread
         }
-        self._brains: dict[str, Brain] = {}
+        self.brains = BrainPool(
+            self.registry,
+            store,
+            self._make_brain,
+            freshness=self.freshness,
+            read_only=read_only,
+            index_root=None if home.root is None else home.root / "indexes",
+            progress=progress,
+        )
         self._responses: TTLCache[tuple[Any, ...], QueryResponse] | None = (
             TTLCache(self.settings.cache.size, self.settings.cache.ttl_seconds)
             if self.settings.cache.size and self.settings.cache.ttl_seconds
             else None
         )
-        self._brain_locks = {name: threading.Lock() for name in self.registry.names}
 
     @classmethod
     @asynccontextmanager
@@ -108,15 +125,31 @@ class LGent:
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
+        freshness: Freshness | str = Freshness.WAIT,
+        read_only: bool | None = None,
     ) -> AsyncIterator[LGent]:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
         Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults.
         ``embedder`` replaces the configured model (e.g. one already loaded, shared by homes);
         ``progress(brain, done, total)`` hears how a long index build is going; ``brains`` is
-        the brain registry (default: keyword, semantic and graph)."""
+        the brain registry (default: keyword, semantic and graph).
+
+        ``freshness``: ``"wait"`` (default) makes each query wait until the brains it asks
+        reflect the catalog as the query found it; ``"snapshot"`` (servers) answers at once
+        from each brain's last consistent state while it catches up, and says how far behind
+        it is. ``read_only``: open without writing anything (queries work, writes raise
+        ``ReadOnlyHomeError``); ``None`` opens read-only exactly when the home cannot be
+        written (a read-only mount, a snapshot, no write permission)."""
         lg = await asyncio.to_thread(
-            cls.open_sync, home, settings, embedder=embedder, progress=progress, brains=brains
+            cls.open_sync,
+            home,
+            settings,
+            embedder=embedder,
+            progress=progress,
+            brains=brains,
+            freshness=freshness,
+            read_only=read_only,
         )
         try:
             yield lg
@@ -132,12 +165,29 @@ class LGent:
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
+        freshness: Freshness | str = Freshness.WAIT,
+        read_only: bool | None = None,
     ) -> LGent:
         """Open a home without an event loop; call ``close()`` when done."""
         layout = Home(None if home is None else Path(home))
-        layout.create()
+        if read_only is None:
+            read_only = layout.read_only()
+        if read_only:
+            layout.require_catalog()
+        else:
+            layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
-        return cls(layout, open_catalog(layout), chosen, embedder, progress, brains=brains)
+        store = open_catalog(layout, read_only=read_only)
+        return cls(
+            layout,
+            store,
+            chosen,
+            embedder,
+            progress,
+            brains=brains,
+            freshness=freshness,
+            read_only=read_only,
+        )
 
     @staticmethod
     def check_home(home: str | os.PathLike[str]) -> list[Finding]:
@@ -148,39 +198,69 @@ class LGent:
         return check_home(Path(home))
 
     def close(self) -> None:
+        """Stop the background indexers (a long build stops at its next batch, keeping the
+        batches written), close the brains and the catalog."""
+        self.brains.closing = True
         self._writer.shutdown(wait=True)
         for thread in self._threads.values():
             thread.shutdown(wait=True)
-        for brain in self._brains.values():
-            brain.close()
+        self.brains.close()
         self.store.close()
 
     # -- brains ----------------------------------------------------------------------------
 
-    def _make_brain(self, name: str) -> Brain:
-        spec = self.registry.spec(name)
-        report = self.progress
+    def _make_brain(self, slot: BrainSlot, fresh: bool, in_memory: bool) -> Brain:
+        spec = self.registry.spec(slot.name)
         context = BrainContext(
-            index_dir=self.home.index_dir(name),
+            index_dir=None if in_memory else self.home.index_dir(slot.name),
             settings=self.settings,
             embedder=self.embedder,
-            progress=None if report is None else lambda d, t: report(name, d, t),
+            progress=slot.step,
             entries=self.store.get_many,
+            stage=slot.stage,
+            fresh=fresh,
+            read_only=self.read_only and not in_memory,
+            cancelled=lambda: self.brains.closing,
         )
         return spec.factory(context)
 
-    def _current(self, name: str, *, rebuild: bool = False) -> tuple[Brain, SyncReport]:
-        """The brain ``name``, created on first use and brought up to the catalog's change number."""
-        self.registry.spec(name)  # an unknown name is a QueryError naming the known ones
-        with self._brain_locks[name]:
-            brain = self._brains.get(name)
-            if brain is None:
-                brain = self._brains[name] = self._make_brain(name)
-            return brain, sync(brain, self.store, rebuild=rebuild)
-
     def brain(self, name: str) -> Brain:
-        """The brain ``name``, current with the catalog (sync; use from worker threads)."""
-        return self._current(name)[0]
+        """The brain ``name``, current with the catalog (sync; use from worker threads).
+
+        It is not pinned: a catch-up may change it under a caller that reads it twice."""
+        return self.brains.current(name)
+
+    def brain_status(self, name: str) -> BrainStatus:
+        """The status of brain ``name`` as it is now, opening it if needed but waiting for no
+        catch-up; ``extra["catching_up"]`` says what its indexer is doing, if anything."""
+        slot = self.brains.slot(name)
+        status = slot.opened().status()
+        doing = slot.progress()
+        if not doing and slot.failure is not None:
+            doing = f"failed: {slot.failure}"
+        if doing:
+            status.extra["catching_up"] = doing
+        return status
+
+    async def _pinned(self, name: str, fn: Callable[[Brain], T]) -> T:
+        """``fn(brain)`` where brain ``name``'s calls run, with the brain pinned: one state of
+        it for the whole call."""
+        view = self.brains.view(await self.change_number())
+        try:
+            brain = await view.acquire(name)
+            return await self._run_brain(name, lambda: fn(brain))
+        finally:
+            view.release()
+
+    async def _with_graph(self, fn: Callable[[GraphBrain], T]) -> T:
+        from lgent.brains.graph.brain import GraphBrain
+
+        def call(brain: Brain) -> T:
+            if not isinstance(brain, GraphBrain):
+                raise QueryError(f"the brain named 'graph' is a {type(brain).__name__}")
+            return fn(brain)
+
+        return await self._pinned("graph", call)
 
     def graph_brain(self) -> GraphBrain:
         """The graph brain, current with the catalog: paths, lineage and the resolver use it."""
@@ -207,7 +287,7 @@ class LGent:
         from lgent.brains.graph.compose import PathSearch
 
         search = PathSearch(source, target, max_length, k, include_unusable)
-        return await self._read(lambda: self.graph_brain().find_paths(search))
+        return await self._with_graph(lambda g: g.find_paths(search))
 
     async def compatible(
         self,
@@ -222,10 +302,8 @@ class LGent:
         as_int(limit, "limit", 1, limits.MAX_LIMIT)
         if direction not in ("downstream", "upstream"):
             raise bad("direction", "must be 'downstream' or 'upstream'", direction)
-        return await self._read(
-            lambda: self.graph_brain().find_compatible(
-                artifact_id, direction, limit, include_unusable
-            )
+        return await self._with_graph(
+            lambda g: g.find_compatible(artifact_id, direction, limit, include_unusable)
         )
 
     async def lineage(
@@ -235,14 +313,14 @@ class LGent:
         as_text(artifact_id, "artifact_id")
         if depth is not None:
             as_int(depth, "depth", 1, 100)
-        return await self._read(lambda: self.graph_brain().lineage_of(artifact_id, depth))
+        return await self._with_graph(lambda g: g.lineage_of(artifact_id, depth))
 
     async def reindex(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
         """Rebuild the named brains' indexes (default: every registered brain) from the catalog."""
         names = list(self.registry.names if brains is None else brains)
         for name in names:
             self.registry.spec(name)
-        return [(await self._read(self._current, name, rebuild=True))[1] for name in names]
+        return [await self._read(self.brains.slot(name).rebuild_now) for name in names]
 
     # -- search ----------------------------------------------------------------------------
 
@@ -262,8 +340,8 @@ class LGent:
         self.registry.spec(brain)
         asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
 
-        def search() -> SearchResult:
-            answer = self.brain(brain).answer(asked)
+        def search(found: Brain) -> SearchResult:
+            answer = found.answer(asked)
             ids = [i for i, _ in answer.ranking]
             entries = self.store.get_many(ids)
             made = (answer.explain(i, entries[i]) for i in ids if i in entries)
@@ -274,7 +352,7 @@ class LGent:
                 warnings=tuple(answer.warnings),
             )
 
-        return await self._run_brain(brain, search)
+        return await self._pinned(brain, search)
 
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
         """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""
@@ -282,13 +360,12 @@ class LGent:
         await self.get(as_text(artifact_id, "artifact_id"))
         from lgent.brains.semantic.brain import SemanticBrain
 
-        def similar() -> list[BrainHit]:
-            brain = self.brain("semantic")
+        def similar(brain: Brain) -> list[BrainHit]:
             if not isinstance(brain, SemanticBrain):
                 raise QueryError(f"the brain named 'semantic' is a {type(brain).__name__}")
             return brain.find_similar(artifact_id, limit)
 
-        return await self._run_brain("semantic", similar)
+        return await self._pinned("semantic", similar)
 
     async def query(
         self,
@@ -303,6 +380,7 @@ class LGent:
 
         A query that clearly uses the keyword grammar but breaks it raises QuerySyntaxError;
         ``lenient=True`` reads it as plain words instead (for agents sending free text)."""
+        started = time.perf_counter()
         check_query(query, limit)
         if not query.strip():
             raise QueryError("the query is empty")
@@ -321,19 +399,32 @@ class LGent:
             lenient,
         )
         if self._responses is not None and key in self._responses:
-            return self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
-        brains, unavailable = await self._read(self._open_brains)
-        fusion = QueryFusion(
-            brains,
-            self.registry,
-            self.store.snapshot,
-            self.settings.fusion,
-            self._run,
-            runners={name: self._runner(name) for name in self._threads},
-            unavailable=unavailable,
+            elapsed = round((time.perf_counter() - started) * 1000, 3)
+            cached = self._responses[key]
+            return cached.model_copy(update={"cached": True, "search_time_ms": elapsed})
+        view = self.brains.view(change_number)
+        try:
+            fusion = QueryFusion(
+                view,
+                self.registry,
+                self.store.snapshot,
+                self.settings.fusion,
+                self._run,
+                runners={name: self._runner(name) for name in self._threads},
+            )
+            response = await fusion.query(query, constraints, context, limit, lenient=lenient)
+        finally:
+            view.release()
+        elapsed = round((time.perf_counter() - started) * 1000, 3)
+        response = response.model_copy(update={"search_time_ms": elapsed})
+        behind = any(
+            r.change_number is not None and r.change_number < response.change_number
+            for r in response.brains
         )
-        response = await fusion.query(query, constraints, context, limit, lenient=lenient)
-        if self._responses is not None:
+        degraded = behind or any(
+            r.reason.startswith(("not ready", "unavailable", "failed")) for r in response.brains
+        )
+        if self._responses is not None and not degraded:
             self._responses[key] = response
         return response
 
@@ -349,10 +440,8 @@ class LGent:
         requirement = as_model(requirement, TypeRequirement, "requirement")
         if preferences is not None:
             preferences = as_model(preferences, ResolutionPreferences, "preferences")
-        return await self._read(
-            lambda: DependencyResolver(self.graph_brain(), self.store.get_many).resolve(
-                requirement, preferences
-            )
+        return await self._with_graph(
+            lambda g: DependencyResolver(g, self.store.get_many).resolve(requirement, preferences)
         )
 
     async def fill_holes(
@@ -371,23 +460,9 @@ class LGent:
                 "pipeline must be a list of strings such as ['DataSource', '???', 'Database']"
             )
         contracts = as_texts(contracts, "contracts")
-        return await self._read(
-            lambda: fill_holes(
-                DependencyResolver(self.graph_brain(), self.store.get_many), pipeline, contracts
-            )
+        return await self._with_graph(
+            lambda g: fill_holes(DependencyResolver(g, self.store.get_many), pipeline, contracts)
         )
-
-    def _open_brains(self) -> tuple[dict[str, Brain], dict[str, str]]:
-        """Every registered brain, current; those that cannot open (no model, say) by name with
-        the reason, so the response can say why they did not answer."""
-        brains: dict[str, Brain] = {}
-        unavailable: dict[str, str] = {}
-        for name in self.registry.names:
-            try:
-                brains[name] = self.brain(name)
-            except LGentError as err:
-                unavailable[name] = str(err)
-        return brains, unavailable
 
     def _runner(self, name: str) -> Callable[[Callable[[], T]], Awaitable[T]]:
         thread = self._threads[name]
@@ -412,8 +487,19 @@ class LGent:
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a write on the one writer thread; a read-only home refuses it."""
+        if self.read_only:
+            raise ReadOnlyHomeError(
+                f"home {self.home.root} is read-only: it can be queried, not changed "
+                "(copy it to a writable place to change it)"
+            )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, fn, *args)
+
+    def _written(self, result: BatchResult, changes: int) -> None:
+        """After a commit: the open brains catch up (a small write waits for them)."""
+        if changes:
+            self.brains.after_write(result.change_number, changes)
 
     # -- catalog ---------------------------------------------------------------------------
 
@@ -438,7 +524,9 @@ class LGent:
         self, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]
     ) -> BatchResult:
         check_batch(self.store, entries, types)
-        return self.store.register_batch(entries, types)
+        result = self.store.register_batch(entries, types)
+        self._written(result, _changed(result))
+        return result
 
     async def load(
         self, path: str | os.PathLike[str], progress: Progress | None = None
@@ -452,6 +540,7 @@ class LGent:
         report.result = self.store.register_batch(batch.entries, batch.types)
         report.files = batch.files
         report.skipped = batch.skipped
+        self._written(report.result, _changed(report.result))
         return report
 
     async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
@@ -469,7 +558,12 @@ class LGent:
         as_text(artifact_id, "artifact_id")
         if version is not None:
             as_text(version, "version")
-        return await self._write(self.store.remove, artifact_id, version)
+        return await self._write(self._remove_sync, artifact_id, version)
+
+    def _remove_sync(self, artifact_id: str, version: str | None) -> int:
+        removed = self.store.remove(artifact_id, version)
+        self._written(BatchResult(change_number=self.store.change_number()), 1)
+        return removed
 
     async def list_entries(
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
@@ -487,6 +581,14 @@ class LGent:
 
     async def changes_since(self, seq: int) -> list[Change]:
         return await self._read(self.store.changes_since, seq)
+
+
+def _changed(result: BatchResult) -> int:
+    """How many changes a write recorded."""
+    return sum(
+        len(part)
+        for part in (result.added, result.updated, result.types_added, result.types_updated)
+    )
 
 
 def check_query(query: str, limit: int) -> None:

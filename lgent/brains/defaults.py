@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from lgent.brains.integrity import CHECKSUMS
 from lgent.brains.registry import BrainContext, BrainRegistry, BrainSpec, SkipRule
 from lgent.models import QueryType
 
@@ -37,14 +38,28 @@ def _weights(brain: str) -> dict[QueryType, float]:
 def _keyword(context: BrainContext) -> Brain:
     from lgent.brains.keyword.brain import KeywordBrain
 
-    return KeywordBrain(context.index_dir, context.settings.keyword, entries=context.entries)
+    return KeywordBrain(
+        context.index_dir,
+        context.settings.keyword,
+        entries=context.entries,
+        fresh=context.fresh,
+        read_only=context.read_only,
+    )
 
 
 def _semantic(context: BrainContext) -> Brain:
     from lgent.brains.semantic.brain import SemanticBrain
 
-    settings, progress = context.settings.semantic, context.progress
-    return SemanticBrain(context.index_dir, settings, context.embedder, progress=progress)
+    return SemanticBrain(
+        context.index_dir,
+        context.settings.semantic,
+        context.embedder,
+        progress=context.progress,
+        stage=context.stage,
+        cancelled=context.cancelled,
+        fresh=context.fresh,
+        read_only=context.read_only,
+    )
 
 
 def _graph(context: BrainContext) -> Brain:
@@ -53,15 +68,10 @@ def _graph(context: BrainContext) -> Brain:
     return GraphBrain()
 
 
-def _no_files(manifest: Mapping[str, Any]) -> list[str]:
-    return []
-
-
-def _generation_files(manifest: Mapping[str, Any]) -> list[str]:
-    generation = manifest.get("generation")
-    if not isinstance(generation, str):
-        return []
-    return [f"vectors-{generation}.faiss", f"ids-{generation}.json", f"entries-{generation}.json"]
+def _checksummed_files(manifest: Mapping[str, Any]) -> list[str]:
+    """The files a manifest records checksums for (every file its index reads)."""
+    recorded = manifest.get(CHECKSUMS)
+    return sorted(str(name) for name in recorded) if isinstance(recorded, Mapping) else []
 
 
 KEYWORD = BrainSpec(
@@ -70,7 +80,7 @@ KEYWORD = BrainSpec(
     factory=_keyword,
     weights=_weights("keyword"),
     honours_grammar=True,
-    index_files=_no_files,
+    index_files=_checksummed_files,
 )
 SEMANTIC = BrainSpec(
     name="semantic",
@@ -79,7 +89,7 @@ SEMANTIC = BrainSpec(
     weights=_weights("semantic"),
     skip=SkipRule.AFTER_LEADER,
     own_thread=True,
-    index_files=_generation_files,
+    index_files=_checksummed_files,
 )
 GRAPH = BrainSpec(
     name="graph",
@@ -88,6 +98,7 @@ GRAPH = BrainSpec(
     weights=_weights("graph"),
     skip=SkipRule.NEEDS_READING,
     leads=frozenset({QueryType.TYPE_QUERY, QueryType.RELATIONSHIP}),
+    reads_questions=True,
 )
 
 

@@ -174,8 +174,8 @@ def _downstream_partners(
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     for top in results[:2]:
-        if top.output_type is None:
-            continue
+        if top.output_type is None or not graph.knows(top.id):
+            continue  # the catalog may hold an artifact the graph has not caught up with yet
         for sig in graph.find_compatible(top.id, "downstream", limit=3):
             items.append(
                 SerendipityItem(

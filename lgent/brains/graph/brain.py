@@ -646,6 +646,11 @@ class GraphBrain:
         return max(usable, key=lambda h: (h.depth, h.id)).id
 
     @_locked
+    def knows(self, artifact_id: str) -> bool:
+        """Whether ``artifact_id`` is in the graph (the catalog may be ahead of it)."""
+        return artifact_id in self.info
+
+    @_locked
     def successor_of(self, artifact_id: str) -> str | None:
         """The usable artifact that directly or eventually replaced ``artifact_id``, if any."""
         newest = self.latest(artifact_id)

@@ -28,6 +28,8 @@ def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) ->
     built(tmp_path).close()
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     generation = manifest.pop("generation")
+    checksums = manifest.pop("checksums")
+    assert manifest.pop("manifest_checksum").startswith("crc32:")
     assert manifest == {
         "change_number": 4,
         "model": "hashing:64d",
@@ -35,15 +37,15 @@ def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) ->
         "text_mode": "plain",
         "kind": "flat",
         "count": len(CATALOG),
-        "format_version": 2,
+        "format_version": 3,
     }
     names = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("embeddings"))
-    assert names == [
-        f"entries-{generation}.json",
-        f"ids-{generation}.json",
-        "manifest.json",
-        f"vectors-{generation}.faiss",
-    ]
+    files = [f"entries-{generation}.json", f"ids-{generation}.json", f"vectors-{generation}.faiss"]
+    assert names == sorted([*files, "manifest.json"])
+    assert sorted(checksums) == sorted(files)
+    for name in files:
+        size = (tmp_path / name).stat().st_size
+        assert checksums[name].startswith("crc32:") and checksums[name].endswith(f":{size}")
 
 
 def test_reopening_embeds_nothing_and_answers_the_same(tmp_path: Path) -> None:
@@ -96,10 +98,12 @@ def test_a_rebuild_reuses_the_embedding_cache(tmp_path: Path) -> None:
 
 def test_unreadable_index_files_leave_the_brain_unbuilt(tmp_path: Path) -> None:
     built(tmp_path).close()
-    next(tmp_path.glob("vectors-*.faiss")).write_bytes(b"torn write")
+    faiss_file = next(tmp_path.glob("vectors-*.faiss"))
+    faiss_file.write_bytes(b"torn write")
     again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
     assert again.change_number == -1
-    assert "unreadable, it will be rebuilt" in again.status().detail
+    detail = again.status().detail
+    assert "damaged, it will be rebuilt" in detail and faiss_file.name in detail
 
 
 def test_files_of_an_unfinished_save_are_ignored(tmp_path: Path) -> None:
