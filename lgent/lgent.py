@@ -31,7 +31,7 @@ from lgent.catalog.loaders import Progress, read_path
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import Settings, load_settings
-from lgent.errors import QueryError, ReadOnlyHomeError
+from lgent.errors import LGentError, QueryError, ReadOnlyHomeError
 from lgent.home import Home
 from lgent.indexing import BuildProgress, SyncReport
 from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
@@ -340,19 +340,29 @@ class LGent:
         self.registry.spec(brain)
         asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
 
-        def search(found: Brain) -> SearchResult:
-            answer = found.answer(asked)
-            ids = [i for i, _ in answer.ranking]
-            entries = self.store.get_many(ids)
-            made = (answer.explain(i, entries[i]) for i in ids if i in entries)
-            return SearchResult(
-                query=query,
-                hits=tuple(hit for hit in made if hit is not None),
-                total=answer.total,
-                warnings=tuple(answer.warnings),
-            )
+        view = self.brains.view(await self.change_number())
+        try:
+            found = await view.acquire(brain)
 
-        return await self._pinned(brain, search)
+            def search() -> SearchResult:
+                answer = found.answer(asked)
+                ids = [i for i, _ in answer.ranking]
+                entries = self.store.get_many(ids)
+                made = (answer.explain(i, entries[i]) for i in ids if i in entries)
+                return SearchResult(
+                    query=query,
+                    hits=tuple(hit for hit in made if hit is not None),
+                    total=answer.total,
+                    warnings=(*answer.warnings, *view.notes()),
+                )
+
+            try:
+                return await self._run_brain(brain, search)
+            except LGentError as err:
+                view.failed(brain, err)
+                raise
+        finally:
+            view.release()
 
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
         """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""

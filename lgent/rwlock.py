@@ -83,3 +83,8 @@ class ReadWriteLock:
     def readers(self) -> int:
         with self._cond:
             return self._readers
+
+    @property
+    def writers_waiting(self) -> int:
+        with self._cond:
+            return self._writers_waiting

@@ -125,6 +125,7 @@ class CatalogStore:
         try:
             if read_only:
                 assert self.path is not None
+                _refuse_empty(self.path)
                 self._conn = _connect_read_only(self.path)
                 self._check_schema(self._conn)
                 return
@@ -154,11 +155,7 @@ class CatalogStore:
         file that is then linked into place (so a crash never leaves an empty catalog.db, and an
         existing file is never overwritten). An existing file is left for ``_check_schema``."""
         if path.exists():
-            if path.is_file() and path.stat().st_size == 0:
-                raise CatalogCorruptError(
-                    f"{path} is empty (0 bytes), not an L-gent catalog: restore it from a backup, "
-                    "or move it away and load the catalog files again"
-                )
+            _refuse_empty(path)
             return
         tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
         try:
@@ -590,6 +587,15 @@ def _db_error(what: str, err: sqlite3.Error) -> LGentError:
     if code == sqlite3.SQLITE_READONLY:
         return ReadOnlyHomeError(f"{what}: the catalog file is read-only ({err})")
     return CatalogError(f"{what}: {err}")
+
+
+def _refuse_empty(path: Path) -> None:
+    """An empty file where the catalog should be is damage, never a new empty catalog."""
+    if path.is_file() and path.stat().st_size == 0:
+        raise CatalogCorruptError(
+            f"{path} is empty (0 bytes), not an L-gent catalog: restore it from a backup, "
+            "or move it away and load the catalog files again"
+        )
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:

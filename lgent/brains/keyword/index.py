@@ -188,7 +188,7 @@ class KeywordIndex:
             return "not built yet" if not self.path.exists() else "no manifest"
         manifest = self._read_manifest()
         if manifest is None:
-            return "its manifest is unreadable"
+            return f"{self.path / MANIFEST} is unreadable"
         if manifest.get("format_version") != FORMAT_VERSION:
             return f"format {manifest.get('format_version')!r}, this L-gent writes {FORMAT_VERSION}"
         damaged = integrity.verify(self.path, manifest)

@@ -62,7 +62,14 @@ from lgent.errors import (
     NotFoundError,
     QueryError,
 )
-from lgent.models import BrainHit, CatalogEntry, RelationType, SearchFilters, TypeDecl
+from lgent.models import (
+    BrainHit,
+    CatalogEntry,
+    QueryType,
+    RelationType,
+    SearchFilters,
+    TypeDecl,
+)
 
 ENTRIES_FILE = "entries-{generation}.json"
 DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
@@ -572,8 +579,39 @@ class SemanticBrain:
         return self.rank(intent, filters, threshold, limit).hits
 
     def answer(self, query: BrainQuery) -> SemanticRanking:
-        """The ranking of ``query.text`` by meaning (hits explained on demand)."""
+        """The ranking of ``query.text`` by meaning (hits explained on demand).
+
+        A query that names an artifact this index holds is answered with that artifact's own
+        stored vector as the query: what is closest in meaning to the artifact named, with no
+        query embedding, so a name lookup never needs the model."""
+        if query.query_type == QueryType.EXACT_NAME and query.named_artifact is not None:
+            named = self.rank_like(query.named_artifact, query.text, query.filters, query.limit)
+            if named is not None:
+                return named
         return self.rank(query.text, query.filters, None, query.limit)
+
+    def rank_like(
+        self, artifact_id: str, text: str, filters: SearchFilters | None, limit: int
+    ) -> SemanticRanking | None:
+        """The artifacts closest in meaning to ``artifact_id`` (itself first), ranked by its
+        stored vector; None when the index does not hold it."""
+        query_words = content_words(text)
+
+        def explain(hit_id: str, score: float, rank: int) -> BrainHit | None:
+            with self._lock:
+                if hit_id not in self._entries:
+                    return None
+                return self._hit(hit_id, score, rank, query_words, None)
+
+        with self._lock:
+            self._require_built()
+            if artifact_id not in self._vectors:
+                return None
+            vector = self._vectors.vector(artifact_id)
+            pairs = self._vectors.search(vector, limit, self._allowed(filters))
+        _check_cosines(pairs)
+        cutoff = self.settings.threshold
+        return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain)
 
     def rank(
         self,

@@ -93,15 +93,24 @@ class Manifest:
 
 
 def read_manifest(directory: Path) -> Manifest | None:
-    """The manifest in ``directory``; ``None`` when missing, unreadable or of another format.
-    ``IndexCorruptError`` when it does not match its own checksum."""
+    """The manifest in ``directory``; ``None`` when there is none or it is of another format.
+    ``IndexCorruptError`` (naming the file) when it is unreadable or does not match its own
+    checksum."""
+    path = directory / MANIFEST
     try:
-        data = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("format_version") != FORMAT_VERSION:
-            return None
-        problem = integrity.manifest_problem(data)
-        if problem:
-            raise IndexCorruptError(f"{directory / MANIFEST}: {problem}")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as err:
+        raise IndexCorruptError(f"{path}: unreadable ({err})") from err
+    if not isinstance(data, dict):
+        raise IndexCorruptError(f"{path}: not a manifest")
+    if data.get("format_version") != FORMAT_VERSION:
+        return None
+    problem = integrity.manifest_problem(data)
+    if problem:
+        raise IndexCorruptError(f"{path}: {problem}")
+    try:
         return Manifest(
             change_number=int(data["change_number"]),
             model=str(data["model"]),
@@ -112,8 +121,8 @@ def read_manifest(directory: Path) -> Manifest | None:
             generation=str(data["generation"]),
             checksums={str(k): str(v) for k, v in data[integrity.CHECKSUMS].items()},
         )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise IndexCorruptError(f"{path}: {err!r} is missing or malformed") from err
 
 
 def write_manifest(directory: Path, manifest: Manifest) -> None:

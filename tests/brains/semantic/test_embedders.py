@@ -99,6 +99,7 @@ def test_missing_model_folder_is_an_actionable_error(tmp_path: Path) -> None:
         SentenceTransformerEmbedder(str(tmp_path / "nowhere"))
 
 
+@pytest.mark.real_model  # it imports sentence-transformers to try the folder
 def test_unloadable_model_folder_raises_model_unavailable(tmp_path: Path) -> None:
     (tmp_path / "modules.json").write_text("[]")
     embedder = SentenceTransformerEmbedder(str(tmp_path))
