@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.harness import runner, synthetic
 from lgent import LGent, TypeRequirement
-from lgent.config import CacheSettings, SemanticSettings, Settings
+from lgent.config import EMBEDDERS, CacheSettings, EmbedderName, SemanticSettings, Settings
 from lgent.errors import DependencyError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -116,15 +116,16 @@ def brains_ran(runs: Sequence[frozenset[str]]) -> str:
     )
 
 
-async def measure(home: Path, n_queries: int) -> list[Row]:
+async def measure(home: Path, n_queries: int, embedder: EmbedderName = "auto") -> list[Row]:
     rng = random.Random(11)
-    uncached = Settings(cache=CacheSettings(size=0), semantic=SemanticSettings(query_cache_size=0))
+    semantic = SemanticSettings(query_cache_size=0, embedder=embedder)
+    uncached = Settings(cache=CacheSettings(size=0), semantic=semantic)
     rows: list[Row] = []
     async with LGent.open(home, uncached) as lg:
         for name in ("keyword", "graph", "semantic"):
             with runner.Timer() as t:
                 report = (await lg.reindex([name]))[0] if name == "graph" else None
-                await asyncio.to_thread(getattr(lg, f"{name}_brain"))
+                await asyncio.to_thread(lg.brain, name)
             note = f"{report.upserts} artifacts" if report else ""
             print(f"{name} brain ready in {t.seconds:.1f} s {note}")
         qs = queries(lg, rng, n_queries)
@@ -188,11 +189,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=600)
+    parser.add_argument(
+        "--embedder", choices=EMBEDDERS, default="auto", help="semantic.embedder (default: auto)"
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     home = build_home(args.size)
-    rows = asyncio.run(measure(home, args.queries))
+    rows = asyncio.run(measure(home, args.queries, args.embedder))
     table = runner.Table(
         [
             "operation",
@@ -221,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     text = (
         f"{args.size:,} synthetic entries (seed 7, 200 types), all three brains built, the real "
-        "MiniLM model; the uncached queries cycle through the kinds listed (the response cache and "
+        f"MiniLM model (`semantic.embedder = {args.embedder!r}`); the uncached queries cycle through the kinds listed (the response cache and "
         "the query-embedding cache are off), one at a time. The last column counts the queries each "
         "brain ran for: keyword syntax needs neither the semantic nor the graph brain, and a type "
         "or relationship question asks the semantic brain only when the graph's answer leaves "

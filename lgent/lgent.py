@@ -242,6 +242,16 @@ class LGent:
             status.extra["catching_up"] = doing
         return status
 
+    async def ready(self, name: str) -> BrainStatus:
+        """Open brain ``name``, wait until it reflects the catalog, and let it load what its
+        answers need (the embedding model): what a server does before its first query, so that
+        no query pays for it. Returns its status."""
+        slot = self.brains.slot(name)
+        await asyncio.to_thread(slot.opened)
+        await slot.reach(await self.change_number())
+        await self.search("warm up", brain=name, limit=1, lenient=True)
+        return self.brain_status(name)
+
     async def _pinned(self, name: str, fn: Callable[[Brain], T]) -> T:
         """``fn(brain)`` where brain ``name``'s calls run, with the brain pinned: one state of
         it for the whole call."""
@@ -385,11 +395,15 @@ class LGent:
         limit: int = 10,
         *,
         lenient: bool = False,
+        strict: bool = False,
     ) -> QueryResponse:
         """Understand the query, ask the right brains at once, fuse, explain and suggest.
 
-        A query that clearly uses the keyword grammar but breaks it raises QuerySyntaxError;
-        ``lenient=True`` reads it as plain words instead (for agents sending free text)."""
+        Text a person or an agent writes never raises: the keyword grammar is read where it is
+        clearly meant (``author:F-gent type:agent``, ``"exact phrase" AND pdf``) and restricts
+        the results; everything else is plain words. ``strict=True`` reads any grammar operator
+        as grammar and raises QuerySyntaxError (with its position) for a malformed query;
+        ``lenient=True`` never reads the grammar."""
         started = time.perf_counter()
         check_query(query, limit)
         if not query.strip():
@@ -407,6 +421,7 @@ class LGent:
             limit,
             change_number,
             lenient,
+            strict,
         )
         if self._responses is not None and key in self._responses:
             elapsed = round((time.perf_counter() - started) * 1000, 3)
@@ -422,7 +437,9 @@ class LGent:
                 self._run,
                 runners={name: self._runner(name) for name in self._threads},
             )
-            response = await fusion.query(query, constraints, context, limit, lenient=lenient)
+            response = await fusion.query(
+                query, constraints, context, limit, lenient=lenient, strict=strict
+            )
         finally:
             view.release()
         elapsed = round((time.perf_counter() - started) * 1000, 3)

@@ -111,12 +111,14 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
 
 
 async def warm_up(lg: LGent) -> list[str]:
-    """Bring every brain current (the one that loads a model last); returns what could not."""
+    """Bring every brain current (the one that loads a model last); returns what could not.
+    Queries meanwhile are answered from what is ready (a server opens its home in snapshot
+    mode), and say what is still building."""
     problems: list[str] = []
     order = sorted(lg.registry, key=lambda spec: spec.own_thread)
     for spec in order:
         try:
-            await lg.search("warm up", brain=spec.name, limit=1, lenient=True)
+            await lg.ready(spec.name)
         except LGentError as err:
             problems.append(f"{spec.name}: {err}")
     return problems
@@ -128,7 +130,7 @@ async def health(lg: LGent) -> HealthAnswer:
 
     def status(name: str) -> BrainHealth:
         try:
-            s = lg.brain(name).status()
+            s = lg.brain_status(name)
         except LGentError as err:
             return BrainHealth(name=name, ready=False, detail=str(err))
         return BrainHealth(

@@ -70,11 +70,16 @@ OpenHome = Callable[[], AbstractAsyncContextManager[LGent]]
 
 @pytest.fixture(scope="session")
 def real_embedder() -> Embedder:
-    """The real MiniLM embedder, loaded once for the whole session."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
+    """The real MiniLM embedder the default settings choose (ONNX), loaded once for the session.
 
-    return SentenceTransformerEmbedder()
+    The default, not sentence-transformers: it is what users and the CLI processes the tests start
+    open the example home with (another model's index would be rebuilt there). The tests of
+    ``tests/brains/semantic`` run the brain on both real embedders."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from lgent.brains.semantic.embedder_choice import configured_embedder
+    from lgent.config import SemanticSettings
+
+    return configured_embedder(SemanticSettings())
 
 
 @pytest.fixture(scope="session")

@@ -61,7 +61,7 @@ async def test_a_query_opens_only_the_brains_its_plan_asks(tmp_path: Path) -> No
     embedder = LazyEmbedder(load_delay=0.3)
     async with LGent.open(home, embedder=embedder) as lg:
         semantic = lg.brains.slot("semantic")
-        syntax = await lg.query("name:pdf* AND status:active")
+        syntax = await lg.query("author:ToolForge type:agent")  # filters only, no words
         question = await lg.query("PDF -> SentimentScore")
         relation = await lg.query("what depends on PDFParser_v2")
         assert semantic.brain is None  # never opened: no faiss, no model

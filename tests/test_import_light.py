@@ -6,7 +6,16 @@ import json
 import subprocess
 import sys
 
-HEAVY = ["torch", "sentence_transformers", "faiss", "tantivy", "transformers", "networkx"]
+HEAVY = [
+    "torch",
+    "sentence_transformers",
+    "onnxruntime",
+    "tokenizers",
+    "faiss",
+    "tantivy",
+    "transformers",
+    "networkx",
+]
 
 
 def test_import_lgent_loads_no_heavy_module() -> None:

@@ -23,7 +23,16 @@ from typing import Any, TypeVar
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DOCS_PATH = REPO_ROOT / "docs" / "benchmarks.md"
-PACKAGES = ("lgent", "tantivy", "faiss-cpu", "torch", "sentence-transformers", "numpy", "bm25s")
+PACKAGES = (
+    "lgent",
+    "tantivy",
+    "faiss-cpu",
+    "torch",
+    "sentence-transformers",
+    "onnxruntime",
+    "numpy",
+    "bm25s",
+)
 
 HEADER = """\
 # Benchmarks
@@ -41,6 +50,7 @@ the repository root:
 | Graph brain | `python -m benchmarks.graph_bench` | `--size`, `--types` |
 | Semantic brain | `python -m benchmarks.semantic_bench` | `--size` |
 | Fusion and resolver | `python -m benchmarks.fusion_bench` | `--size` |
+| Query-time embedder | `python -m benchmarks.embedder_bench` | `--texts`, `--rounds`, `--st-onnx-python` |
 
 Each accepts `--no-write` to print without touching this file.
 

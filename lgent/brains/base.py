@@ -61,7 +61,8 @@ class BrainQuery:
 
     ``query_type`` is how fusion classified the query (None: the caller asked this brain
     directly, e.g. ``lgent search --brain``). ``strict``: a malformed keyword grammar query is
-    an error, not repaired. ``min_should_match``: for plain words, the share of them a lexical
+    an error, not repaired (a query in the grammar is read by it; others are plain words).
+    ``min_should_match``: for plain words, the share of them a lexical
     hit must match. ``reading``: the type or relationship question, when one was recognised.
     """
 
@@ -73,6 +74,9 @@ class BrainQuery:
     min_should_match: float = 0.0
     reading: Reading | None = None
     named_artifact: str | None = None
+    plain_text: str | None = None
+    """The words a meaning-based brain reads (None: ``text``); set for keyword-grammar queries,
+    whose field names and operators are no words."""
 
 
 @runtime_checkable
@@ -170,4 +174,15 @@ class QuestionReader(Protocol):
 
     def unread(self, text: str) -> str | None:
         """Why ``text``, shaped like a question, could not be read as one; None otherwise."""
+        ...
+
+
+@runtime_checkable
+class GrammarFilter(Protocol):
+    """What a brain offers when it can apply the keyword grammar to any set of artifacts (the
+    keyword brain does): fusion restricts every brain's candidates to what a grammar query
+    matches."""
+
+    def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
+        """The ids among ``artifact_ids`` that the grammar query ``text`` matches."""
         ...

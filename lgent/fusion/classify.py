@@ -5,8 +5,10 @@ The order of the rules, each with the reason it gives:
 1. The graph brain reads a composition or a type question ("a path from RawHTML to Summary",
    ``PDF -> SentimentScore``, ``input:PDF``) -> TYPE_QUERY; a relationship question naming a
    known artifact ("what depends on PDFParser_v2") -> RELATIONSHIP.
-2. The query uses the keyword grammar's operators (``field:``, quotes, AND/OR/NOT, ``-x``,
-   ``+x``, wildcards, ``~``) and parses -> KEYWORD_SYNTAX.
+2. The query clearly uses the keyword grammar (``grammar_meant`` in
+   ``lgent/brains/keyword/grammar/reading.py``: a known field, a group with an operator, a
+   wildcard, a whole phrase, or a short query with AND/OR or a negation) -> KEYWORD_SYNTAX.
+   Other queries are plain words, whatever quotes, dashes or colons they hold.
 3. The whole query names an artifact (id or name, ignoring case and punctuation, or a close
    misspelling of one), or is a single identifier-shaped word -> EXACT_NAME.
 4. Otherwise -> SEMANTIC_INTENT (saying which unknown type or artifact kept a query shaped
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from lgent.brains.base import QuestionReader, Reading
 from lgent.brains.keyword.grammar import ast, parse
-from lgent.errors import QuerySyntaxError
+from lgent.brains.keyword.grammar.reading import grammar_meant, meaning_words, read_words
 from lgent.models import QueryType
 
 # A '?' is a wildcard only inside a word ("pars?r"); at a word's end it is a question mark.
@@ -30,10 +32,6 @@ _OPERATOR_RE = re.compile(
 _FIELD_RE = re.compile(
     r"\b(?:name|description|keywords|tag|author|type|version|status|input|output|id|execution):",
     re.I,
-)
-_STRONG_SYNTAX_RE = re.compile(
-    r"\b(?i:name|description|keywords|tag|author|type|version|status|input|output|id|execution):"
-    r"|\b(?:AND|OR|NOT)\b|[()]"
 )
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*$")
 MAX_NAME_WORDS = 4
@@ -46,15 +44,26 @@ class Classification:
     reading: Reading | None = None
     named_artifact: str | None = None
     syntax_tree: ast.Node | None = None
+    plain: str | None = None
+    """For a keyword query: the words a meaning-based brain should read ("" if it only filters)."""
+    notes: tuple[str, ...] = ()
+    """How incidental characters of plain words were read (a quoted word, a negative number)."""
 
 
-def classify(query: str, graph: QuestionReader | None, *, lenient: bool = False) -> Classification:
+def classify(
+    query: str,
+    graph: QuestionReader | None,
+    *,
+    lenient: bool = False,
+    strict: bool = False,
+) -> Classification:
     """The query type of ``query`` and the reason, per the rules in the module docstring.
 
     ``graph`` is the brain that reads type and relationship questions (None: no such brain).
-    A query that clearly means to use the grammar (a ``field:``, an AND/OR/NOT operator or
-    parentheses) but does not parse raises ``QuerySyntaxError``, unless ``lenient``: then, like
-    one with only stray quotes or dashes, it is read as plain words."""
+    The grammar is read only where it is clearly meant (``grammar_meant``); everything else is
+    plain words, and nothing raises. ``strict``: any grammar operator makes the query a keyword
+    query, and a malformed one raises ``QuerySyntaxError`` with its position. ``lenient``:
+    never read the grammar at all."""
     text = query.strip()
     reading = graph.read_question(text) if graph is not None else None
     if reading is not None and reading.kind == "relationship":
@@ -63,28 +72,33 @@ def classify(query: str, graph: QuestionReader | None, *, lenient: bool = False)
         )
     if reading is not None:
         return Classification(QueryType.TYPE_QUERY, f"asks for {reading.description}", reading)
-    if uses_keyword_syntax(text):
-        try:
-            tree = parse(text)
-        except QuerySyntaxError:
-            if not lenient and _STRONG_SYNTAX_RE.search(text):
-                raise
-            tree = None
-        if tree is not None:
-            return Classification(
-                QueryType.KEYWORD_SYNTAX,
-                "uses keyword query operators (fields, phrases, booleans or wildcards)",
-                syntax_tree=tree,
-            )
+    tree = None
+    if strict and uses_keyword_syntax(text):
+        tree = parse(text)  # a malformed query raises QuerySyntaxError
+    elif not lenient:
+        tree = grammar_meant(text)
+    if tree is not None:
+        return Classification(
+            QueryType.KEYWORD_SYNTAX,
+            "uses keyword query operators (fields, phrases, booleans or wildcards)",
+            syntax_tree=tree,
+            plain=meaning_words(tree),
+        )
+    notes = read_words(text).notes
     words = text.split()
     if graph is not None and 0 < len(words) <= MAX_NAME_WORDS:
         named = graph.artifact_id(text, fuzzy=len(words) == 1)
         if named is not None:
             return Classification(
-                QueryType.EXACT_NAME, f"names the artifact {named}", named_artifact=named
+                QueryType.EXACT_NAME,
+                f"names the artifact {named}",
+                named_artifact=named,
+                notes=notes,
             )
     if len(words) == 1 and _looks_like_identifier(text):
-        return Classification(QueryType.EXACT_NAME, f"{text!r} looks like an artifact identifier")
+        return Classification(
+            QueryType.EXACT_NAME, f"{text!r} looks like an artifact identifier", notes=notes
+        )
     unread = graph.unread(text) if graph is not None else None
     if unread is not None:
         reason = (
@@ -92,7 +106,7 @@ def classify(query: str, graph: QuestionReader | None, *, lenient: bool = False)
         )
     else:
         reason = "describes what is wanted in plain words (no name, type or operator recognised)"
-    return Classification(QueryType.SEMANTIC_INTENT, reason)
+    return Classification(QueryType.SEMANTIC_INTENT, reason, notes=notes)
 
 
 def uses_keyword_syntax(text: str) -> bool:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from lgent.brains.base import Brain, BrainQuery, QuestionReader, RankedAnswer
+from lgent.brains.base import Brain, BrainQuery, GrammarFilter, QuestionReader, RankedAnswer
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.registry import BrainRegistry, SkipRule
 from lgent.catalog.records import Snapshot
@@ -106,6 +106,7 @@ class QueryFusion:
         limit: int = 10,
         *,
         lenient: bool = False,
+        strict: bool = False,
     ) -> QueryResponse:
         started = time.perf_counter()
         original = query
@@ -113,7 +114,9 @@ class QueryFusion:
         query, in_text = extract_constraints(query)
         parsed += in_text
         reader = await self._reader()
-        classification = await self.run(lambda: classify(query, reader, lenient=lenient))
+        classification = await self.run(
+            lambda: classify(query, reader, lenient=lenient, strict=strict)
+        )
         weights = self.settings.weights_for(classification.query_type.value, self.registry)
         plan = plan_query(classification, self.registry, weights, self.unavailable)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
@@ -122,6 +125,8 @@ class QueryFusion:
         rankings = {b: list(answer.ranking) for b, answer in answers.items()}
 
         ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))
+        if classification.query_type == QueryType.KEYWORD_SYNTAX:
+            ids = await self._grammar_restricts(query, ids, rankings, warnings)
         snap = await self.run(lambda: self.snapshot(ids))
         # entries are decoded only where needed: for constraints, and for the results shown
         admitted = {i: i in snap and all(c.admits(snap.entry(i)) for c in parsed) for i in ids}
@@ -306,6 +311,38 @@ class QueryFusion:
             )
         return leader_settles(c.query_type, plan.leader, len(ids), admitted, limit)
 
+    async def _grammar_restricts(
+        self,
+        text: str,
+        ids: list[str],
+        rankings: dict[str, list[tuple[str, float]]],
+        warnings: list[str],
+    ) -> list[str]:
+        """``GRAMMAR_RESTRICTS``: a query written in the keyword grammar is the user's exact
+        request, so every brain's candidates are cut to what it matches (the brains that read
+        only its words cannot apply its fields and negations themselves)."""
+        grammar = await self._grammar_filter()
+        if grammar is None:
+            warnings.append("no brain applies the keyword grammar: its filters were not applied")
+            return ids
+        allowed = await self.run(lambda: grammar.matching(text, ids))
+        for brain, ranking in rankings.items():
+            rankings[brain] = [(i, score) for i, score in ranking if i in allowed]
+        return [i for i in ids if i in allowed]
+
+    async def _grammar_filter(self) -> GrammarFilter | None:
+        """The first brain that honours the grammar and can filter by it, if one can be had."""
+        for spec in self.registry:
+            if not spec.honours_grammar:
+                continue
+            try:
+                brain = await self.access.acquire(spec.name)
+            except LGentError:
+                continue
+            if isinstance(brain, GrammarFilter):
+                return brain
+        return None
+
     def _fuse(
         self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
     ) -> list[Fused]:
@@ -453,6 +490,7 @@ def brain_query(
         min_should_match=settings.free_text_min_match,
         reading=c.reading,
         named_artifact=c.named_artifact,
+        plain_text=c.plain,
     )
 
 

@@ -31,6 +31,11 @@ def interpretation(
 ) -> str:
     """A few sentences a person can read; every part is derived from what actually happened."""
     parts = [f"Understood {query.strip()!r} as {_TYPE_WORDS[c.query_type.value]}: it {c.reason}."]
+    if c.syntax_tree is not None:
+        words = f"its words ({c.plain!r})" if c.plain else "no words (it only filters)"
+        parts.append(f"The grammar restricts the results; the other brains read {words}.")
+    if c.notes:
+        parts.append("Read as plain words: " + "; ".join(c.notes) + ".")
     if constraints:
         found = f" ({in_text} read from the query text)" if in_text else ""
         parts.append(

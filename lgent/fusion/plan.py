@@ -5,9 +5,11 @@ The rules, in the order they apply (the first that leaves a brain out gives the 
 1. ``UNAVAILABLE``: a brain that could not be opened (no model, say) is reported, never
    silently dropped.
 2. ``ZERO_WEIGHT``: a brain whose weight for the query class is 0 is not asked.
-3. ``GRAMMAR_ONLY``: a query written in the keyword grammar is answered only by brains that
-   honour the grammar; embeddings and type paths cannot apply ``status:active`` or ``-draft``,
-   so their rankings would bring back what the query excludes.
+3. ``FILTER_ONLY``: a keyword-grammar query with no words to compare (``author:F-gent
+   type:agent``) goes only to brains that honour the grammar. Otherwise every brain reads its
+   words, and fusion keeps only the candidates the grammar matches (``GRAMMAR_RESTRICTS``, in
+   ``fusion.py``): embeddings and type paths cannot apply ``status:active`` or ``-draft``
+   themselves, the restriction does it for them.
 4. ``NEEDS_READING`` (the brain's ``SkipRule``): a brain that answers questions about types
    and relations is asked only when the query names an artifact or was read as such a question.
 5. ``AFTER_LEADER`` (the brain's ``SkipRule``, applied once the leader answered, see
@@ -61,8 +63,8 @@ def plan_query(
             plan.skip(name, f"unavailable: {unavailable[name]}")
         elif plan.weights[name] <= 0:
             plan.skip(name, "its weight for this query type is 0")
-        elif c.query_type == QueryType.KEYWORD_SYNTAX and not spec.honours_grammar:
-            plan.skip(name, "keyword operators cannot be honoured by this brain")
+        elif c.query_type == QueryType.KEYWORD_SYNTAX and not spec.honours_grammar and not c.plain:
+            plan.skip(name, "the keyword query only filters: it has no words to compare")
         elif (
             spec.skip == SkipRule.NEEDS_READING
             and c.reading is None

@@ -102,7 +102,10 @@ class QueryRequest(_Request):
     )
     context: QueryContext | None = None
     limit: int = Field(default=10, ge=1, le=limits.MAX_LIMIT)
-    lenient: bool = Field(default=False, description="Read broken syntax as plain words.")
+    lenient: bool = Field(default=False, description="Never read the keyword grammar.")
+    strict: bool = Field(
+        default=False, description="Read any grammar operator as grammar; malformed is a 400."
+    )
     explain: bool = Field(default=False, description="Include each result's explanation tree.")
 
 
@@ -168,7 +171,12 @@ def build_http_app(
     async def query(body: QueryRequest) -> Response:
         """The fused query: every brain that can help, fused, explained, with suggestions."""
         response = await lg.query(
-            body.query, body.constraints, body.context, body.limit, lenient=body.lenient
+            body.query,
+            body.constraints,
+            body.context,
+            body.limit,
+            lenient=body.lenient,
+            strict=body.strict,
         )
         return _json(lean(response, explain=body.explain))
 
@@ -394,7 +402,7 @@ async def serve_http(
     """Serve until interrupted, with one LGent open throughout; brains warm in the background."""
     import uvicorn
 
-    async with LGent.open(home, progress=progress) as lg:
+    async with LGent.open(home, progress=progress, freshness="snapshot") as lg:
         app = build_http_app(lg, allow_writes=allow_writes)
         config = uvicorn.Config(
             app, host=host, port=port, access_log=False, log_level="info", lifespan="off"

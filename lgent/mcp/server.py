@@ -196,9 +196,13 @@ def build_mcp_server(
                 "pipeline being built, with ??? for holes (current_pipeline)."
             ),
         ] = None,
-        lenient: Annotated[
-            bool, Field(description="Read broken keyword syntax as plain words instead of failing.")
-        ] = True,
+        strict: Annotated[
+            bool,
+            Field(
+                description="Read any keyword operator as grammar and fail on malformed syntax "
+                "(by default the grammar is read only where clearly meant, never failing)."
+            ),
+        ] = False,
         explain: Annotated[
             bool, Field(description="Include each result's explanation tree.")
         ] = False,
@@ -206,7 +210,7 @@ def build_mcp_server(
         """Find artifacts by name, by intent or by type: every brain that can help is asked and
         the answers fused. Results carry ids, scores, which brains found them (sources), and the
         query interpretation; serendipity lists suggestions beyond the results."""
-        response = await _call(lg.query(query, constraints, context, limit, lenient=lenient))
+        response = await _call(lg.query(query, constraints, context, limit, strict=strict))
         return lean(response, explain=explain)
 
     @tool(_READ)
@@ -303,7 +307,7 @@ async def serve_stdio(
     progress: BuildProgress | None = None,
 ) -> None:
     """Serve over stdin/stdout until the client hangs up, with one LGent open throughout."""
-    async with LGent.open(home, progress=progress) as lg:
+    async with LGent.open(home, progress=progress, freshness="snapshot") as lg:
         await build_mcp_server(lg, allow_writes=allow_writes, warm=True).run_stdio_async()
 
 

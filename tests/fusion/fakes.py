@@ -88,6 +88,16 @@ class FakeReader(FakeBrain):
         return None
 
 
+@dataclass
+class FakeGrammar(FakeBrain):
+    """A fake that also applies the keyword grammar: every query matches ``matches``."""
+
+    matches: set[str] = field(default_factory=set)
+
+    def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
+        return {i for i in artifact_ids if i in self.matches}
+
+
 def spec(
     brain: FakeBrain,
     weights: Mapping[QueryType, float],

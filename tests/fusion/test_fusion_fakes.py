@@ -13,7 +13,7 @@ from lgent.config import FusionSettings
 from lgent.fusion.fusion import QueryFusion
 from lgent.models import QueryResponse, QueryType
 from tests.conftest import make_entry
-from tests.fusion.fakes import FakeBrain, FakeReader, Ranking, snapshot_of, spec
+from tests.fusion.fakes import FakeBrain, FakeGrammar, FakeReader, Ranking, snapshot_of, spec
 
 T = TypeVar("T")
 Q = QueryType
@@ -144,15 +144,18 @@ async def test_constraints_and_status_filters_apply_to_every_brain() -> None:
     assert [r.id for r in everything.results] == ["d", "a", "b"]
 
 
-async def test_keyword_syntax_is_answered_by_the_brains_that_honour_it() -> None:
-    grammar = FakeBrain("grammar", fixed("b"))
-    vectors = FakeBrain("vectors", fixed("a"))
+async def test_a_grammar_query_restricts_every_brain_to_what_it_matches() -> None:
+    grammar = FakeGrammar("grammar", fixed("b", "c"), matches={"b", "c", "e"})
+    vectors = FakeBrain("vectors", fixed("a", "e", "c"))
     f = fusion(
         spec(grammar, {Q.KEYWORD_SYNTAX: 1.0}, honours_grammar=True),
         spec(vectors, {Q.KEYWORD_SYNTAX: 0.5}),
     )
-    response = await f.query('author:someone "exact phrase"')
-    assert response.query_type == Q.KEYWORD_SYNTAX
-    assert [r.id for r in response.results] == ["b"] and not vectors.asked
-    assert "keyword operators" in ran(response)["vectors"]
-    assert grammar.asked[0].strict
+    worded = await f.query('author:someone "exact phrase"')
+    assert worded.query_type == Q.KEYWORD_SYNTAX and grammar.asked[-1].strict
+    assert vectors.asked[-1].plain_text == "exact phrase"  # the words, not the filter
+    assert {r.id for r in worded.results} == {"b", "c", "e"}  # "a" does not match the grammar
+    assert "The grammar restricts the results" in worded.query_interpretation
+    filters_only = await f.query("author:someone type:agent")
+    assert "no words to compare" in ran(filters_only)["vectors"]
+    assert [r.id for r in filters_only.results] == ["b", "c"]

@@ -136,7 +136,7 @@ async def test_response_cache_and_invalidation(
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        ({"query": "author:(unclosed"}, QuerySyntaxError, "expected ')'"),
+        ({"query": "author:(unclosed", "strict": True}, QuerySyntaxError, "expected ')'"),
         (
             {"query": "pdf", "constraints": ["latency < soon"]},
             ConstraintError,

@@ -115,7 +115,7 @@ BAD_REQUESTS: dict[str, tuple[str, Any, int, str]] = {  # path, body, status, pa
     "empty-query": (Q, {"query": ""}, 422, "query: String should have at least 1 character"),
     "missing-query": (Q, {}, 422, "query: Field required"),
     "not-an-object": (Q, [1, 2], 422, "valid dictionary"),
-    "syntax-error": (Q, {"query": "name:(pdf"}, 400, "syntax error at position 9"),
+    "syntax-error": (Q, {"query": "name:(pdf", "strict": True}, 400, "syntax error at position 9"),
     "bad-constraint": (Q, {"query": "pdf", "constraints": ["latency < x"]}, 400, "bad constraint"),
     "bad-context": (Q, {"query": "pdf", "context": {"mood": "up"}}, 422, "mood: unknown field"),
     "unknown-type": (R, {**PDF_TO_TEXT, "input_type": "PDFF"}, 422, "unknown type 'PDFF'"),
@@ -144,7 +144,7 @@ def test_bad_requests_get_a_4xx_with_a_message(
 
 
 def test_errors_carry_details(api: httpx.Client) -> None:
-    syntax = api.post("/query", json={"query": "name:(pdf"}).json()["error"]
+    syntax = api.post("/query", json={"query": "name:(pdf", "strict": True}).json()["error"]
     assert syntax["type"] == "QuerySyntaxError" and syntax["details"]["position"] == 9
     unsatisfiable = api.post("/resolve", json={"input_type": "PDF", "output_type": "Image"}).json()[
         "error"

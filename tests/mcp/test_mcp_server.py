@@ -143,7 +143,7 @@ async def errors_come_back_as_tool_errors(session: ClientSession) -> None:
     assert "unknown type 'PDFF'" in message and "did you mean PDF" in message
     message = await call_error(session, "resolve", {"input_type": "PDF", "output_type": "Image"})
     assert "no artifact satisfies PDF -> Image" in message and "closest" in message
-    message = await call_error(session, "search", {"query": "name:(pdf", "lenient": False})
+    message = await call_error(session, "search", {"query": "name:(pdf", "strict": True})
     assert "syntax error at position 9" in message
     message = await call_error(
         session, "search", {"query": "pdf", "constraints": ["latency < soon"]}

@@ -13,6 +13,7 @@ import tantivy
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
 from lgent.brains.keyword.grammar import ast, parse, parse_lenient
+from lgent.brains.keyword.grammar.reading import read_words
 from lgent.brains.keyword.highlight import describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.config import KeywordSettings
@@ -169,15 +170,30 @@ class KeywordBrain:
             return self.search(
                 text, filters, limit, lenient=True, default_operator="OR", explain_top=0
             )
-        return self.search(
-            text,
-            filters,
-            limit,
-            lenient=True,
-            default_operator="OR",
-            min_should_match=query.min_should_match,
-            explain_top=0,
+        words = read_words(text).tree
+        if words is None:
+            return KeywordResult([], 0, text, ["the query has no words"])
+        return self.search_tree(
+            words, text, filters, limit, min_should_match=query.min_should_match, explain_top=0
         )
+
+    def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
+        """The ids among ``artifact_ids`` that the grammar query ``text`` matches (strict; a
+        query of only stop words restricts nothing)."""
+        node = parse(text, default_operator="AND")
+        compiled, _ = self.compiler.compile(node, text)
+        if compiled is None or not artifact_ids:
+            return set(artifact_ids)
+        ids = tantivy.Query.term_set_query(self.index.schema, "id", list(artifact_ids))
+        both = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Must, compiled), (tantivy.Occur.Must, ids)]
+        )
+        searcher = self.index.searcher()
+        try:
+            found = searcher.search(both, limit=len(artifact_ids))
+            return {str(searcher.doc(address)["id"][0]) for _, address in found.hits}
+        except ValueError as err:
+            raise IndexError_(f"keyword search failed: {err}") from err
 
     def parse(
         self,
@@ -213,6 +229,29 @@ class KeywordBrain:
         node, warnings = self.parse(query, lenient=lenient, default_operator=default_operator)
         if node is None:
             return KeywordResult([], 0, query, warnings or ["the query is empty"])
+        return self.search_tree(
+            node,
+            query,
+            filters,
+            limit,
+            min_should_match=min_should_match,
+            explain_top=explain_top,
+            warnings=warnings,
+        )
+
+    def search_tree(
+        self,
+        node: ast.Node,
+        query: str,
+        filters: SearchFilters | None = None,
+        limit: int = 10,
+        *,
+        min_should_match: float = 0.0,
+        explain_top: int | None = None,
+        warnings: Sequence[str] = (),
+    ) -> KeywordResult:
+        """``search`` for a syntax tree already made (``query``: the text it came from)."""
+        warnings = list(warnings)
         compiled, terms = self.compiler.compile(node, query, min_should_match=min_should_match)
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])

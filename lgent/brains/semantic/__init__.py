@@ -1,5 +1,5 @@
 """The semantic brain: intent search over entry embeddings in faiss.
 
-Heavy packages (torch, sentence-transformers, faiss) are imported inside the functions that need
+Heavy packages (onnxruntime, torch, sentence-transformers, faiss) are imported inside the functions that need
 them, never when this package is imported.
 """

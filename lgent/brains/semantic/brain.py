@@ -34,13 +34,8 @@ from lgent.brains import integrity
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
-from lgent.brains.semantic.embedders import (
-    Embedder,
-    Progress,
-    SentenceTransformerEmbedder,
-    Vectors,
-    normalize_rows,
-)
+from lgent.brains.semantic.embedder_choice import configured_embedder
+from lgent.brains.semantic.embedders import Embedder, Progress, Vectors, normalize_rows
 from lgent.brains.semantic.text import entry_text
 from lgent.brains.semantic.vectors import (
     IDS_FILE,
@@ -203,9 +198,7 @@ class SemanticBrain:
         cached). ``fresh``: do not read the persisted index (a build follows). ``read_only``:
         write nothing; an index that is not usable as it is raises ``IndexError_``."""
         self.settings = settings or SemanticSettings()
-        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(
-            self.settings.model_path, self.settings.batch_size
-        )
+        self.embedder: Embedder = embedder or configured_embedder(self.settings)
         self.path = path
         self.progress = progress
         self.stage = stage
@@ -579,7 +572,8 @@ class SemanticBrain:
         return self.rank(intent, filters, threshold, limit).hits
 
     def answer(self, query: BrainQuery) -> SemanticRanking:
-        """The ranking of ``query.text`` by meaning (hits explained on demand).
+        """The ranking of ``query.text`` (its plain words, when it was read in the keyword
+        grammar) by meaning, hits explained on demand.
 
         A query that names an artifact this index holds is answered with that artifact's own
         stored vector as the query: what is closest in meaning to the artifact named, with no
@@ -588,7 +582,8 @@ class SemanticBrain:
             named = self.rank_like(query.named_artifact, query.text, query.filters, query.limit)
             if named is not None:
                 return named
-        return self.rank(query.text, query.filters, None, query.limit)
+        text = query.text if query.plain_text is None else query.plain_text
+        return self.rank(text, query.filters, None, query.limit)
 
     def rank_like(
         self, artifact_id: str, text: str, filters: SearchFilters | None, limit: int

