@@ -69,11 +69,14 @@ from lgent.models import (
 ENTRIES_FILE = "entries-{generation}.json"
 DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
 REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
-EMBED_CHUNK = 64
-"""Entry texts per embedder call during builds and catch-ups: each batch is written to the
-embedding cache before the next starts (a killed build resumes there), a stop request is
-honoured between batches (about a third of a second on 2 cores), and a query embedding waits
-behind at most one batch. The texts are embedded shortest first, so a batch pads little."""
+EMBED_CHUNK = 32
+"""Entry texts per embedder call during builds and catch-ups (one batch of the model): each is
+written to the embedding cache before the next starts (a killed build resumes there), a stop
+request is honoured between them (a tenth of a second or so on 2 cores), and a query that needs
+the model goes first (``QUERY_FIRST_SECONDS``). The texts are embedded shortest first, so a
+batch pads little."""
+QUERY_FIRST_SECONDS = 2.0
+"""The longest a build waits, before its next batch, for the query embeddings in flight."""
 COSINE_SLACK = 1e-3
 """How far outside [-1, 1] a similarity may stray by rounding before it counts as corruption."""
 SAVE_EVERY_CHANGE_BELOW = 10_000
@@ -207,6 +210,8 @@ class SemanticBrain:
         self.counters = SemanticCounters()
         self._lock = threading.RLock()
         self._query_lock = threading.Lock()
+        self._querying = 0
+        self._queries_done = threading.Condition()
         size = self.settings.query_cache_size
         self._query_cache: LRUCache[str, Vectors] | None = LRUCache(size) if size else None
         self._model = self.embedder.name
@@ -469,6 +474,7 @@ class SemanticBrain:
         if pending and not _model_loaded(self.embedder):
             self._report_stage("loading the model")
         for start in range(0, len(pending), EMBED_CHUNK):
+            self._let_queries_first()
             if self.cancelled():
                 raise BuildStoppedError(
                     f"stopped after embedding {done} of {total} entries (kept for the next build)"
@@ -488,6 +494,12 @@ class SemanticBrain:
             return np.zeros((0, self._dimensions), dtype=np.float32)
         return np.ascontiguousarray(np.stack([cached[k] for k in keys]), dtype=np.float32)
 
+    def _let_queries_first(self) -> None:
+        """Before a build's next batch: wait (a little) for the query embeddings in flight, so
+        a query does not queue behind build batches for the model's threads."""
+        with self._queries_done:
+            self._queries_done.wait_for(lambda: not self._querying, QUERY_FIRST_SECONDS)
+
     def _report_stage(self, name: str) -> None:
         if self.stage is not None:
             self.stage(name)
@@ -501,7 +513,14 @@ class SemanticBrain:
                     self.counters.query_cache_hits += 1
                     return hit
                 self.counters.query_cache_misses += 1
-        vector: Vectors = self._embed([intent])[0]
+        with self._queries_done:
+            self._querying += 1
+        try:
+            vector: Vectors = self._embed([intent])[0]
+        finally:
+            with self._queries_done:
+                self._querying -= 1
+                self._queries_done.notify_all()
         vector.setflags(write=False)
         if self._query_cache is not None:
             with self._query_lock:
