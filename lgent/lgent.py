@@ -177,7 +177,8 @@ class LGent:
         else:
             layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
-        store = open_catalog(layout, read_only=read_only)
+        on_wait = None if progress is None else _writer_wait(progress)
+        store = open_catalog(layout, read_only=read_only, on_wait=on_wait)
         return cls(
             layout,
             store,
@@ -608,6 +609,14 @@ class LGent:
 
     async def changes_since(self, seq: int) -> list[Change]:
         return await self._read(self.store.changes_since, seq)
+
+
+WAITING_FOR_A_WRITER = "waiting for another process to finish writing the catalog"
+"""The name ``progress(name, seconds, 0)`` is called with while a write waits for its turn."""
+
+
+def _writer_wait(progress: BuildProgress) -> Callable[[float], None]:
+    return lambda waited: progress(WAITING_FOR_A_WRITER, int(waited), 0)
 
 
 def _changed(result: BatchResult) -> int:

@@ -128,6 +128,8 @@ async def test_a_snapshot_home_answers_at_once_while_a_big_write_is_indexed(
             make_entry(f"Widget{i}", description=f"widget {i} converts text") for i in range(40)
         ]
         await lg.register_many(base)
+        for name in lg.registry.names:
+            await lg.ready(name)  # as a server warms up
         first = await lg.query("widget that converts text")
         assert run_of(first, "semantic").change_number == first.change_number
         embedder.gate.clear()  # the semantic catch-up of the next write stalls

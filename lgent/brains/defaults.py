@@ -50,6 +50,7 @@ def _keyword(context: BrainContext) -> Brain:
         entries=context.entries,
         fresh=context.fresh,
         read_only=context.read_only,
+        cancelled=context.cancelled,
     )
 
 
@@ -71,7 +72,7 @@ def _semantic(context: BrainContext) -> Brain:
 def _graph(context: BrainContext) -> Brain:
     from lgent.brains.graph.brain import GraphBrain
 
-    return GraphBrain()
+    return GraphBrain(context.cancelled)
 
 
 def _checksummed_files(manifest: Mapping[str, Any]) -> list[str]:

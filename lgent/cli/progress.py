@@ -34,7 +34,9 @@ class StderrBuildProgress:
 
     def __call__(self, brain: str, done: int, total: int) -> None:
         with self._lock:
-            if self.terminal:
+            if total <= 0:  # not a build but a wait, e.g. for another process's write
+                self._wait(brain, done)
+            elif self.terminal:
                 self._draw(brain, done, total)
             elif total >= LOG_MIN_TOTAL:
                 self._log(brain, done, total)
@@ -53,6 +55,14 @@ class StderrBuildProgress:
         if brain not in self._tasks:
             self._tasks[brain] = self._bar.add_task(brain, total=total)
         self._bar.update(self._tasks[brain], completed=done, total=total)
+
+    def _wait(self, what: str, seconds: int) -> None:
+        """``what (N s)`` when the wait starts, then every five seconds of it."""
+        step = seconds // 5
+        if self._logged.get(what, -1) < step:
+            self._logged[what] = step
+            self.stream.write(f"{what} ({seconds} s)\n")
+            self.stream.flush()
 
     def _log(self, brain: str, done: int, total: int) -> None:
         tenth = done * 10 // max(total, 1)

@@ -41,3 +41,16 @@ def test_off_a_terminal_a_small_build_is_quiet() -> None:
     for done in range(0, 331, 30):
         progress("semantic", done, 330)
     assert stream.getvalue() == ""
+
+
+def test_a_wait_is_said_when_it_starts_and_every_five_seconds() -> None:
+    stream = io.StringIO()
+    progress = StderrBuildProgress(stream)
+    for second in range(12):
+        progress("waiting for another process to finish writing the catalog", second, 0)
+    lines = stream.getvalue().splitlines()
+    assert lines == [
+        "waiting for another process to finish writing the catalog (0 s)",
+        "waiting for another process to finish writing the catalog (5 s)",
+        "waiting for another process to finish writing the catalog (10 s)",
+    ]

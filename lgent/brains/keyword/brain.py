@@ -104,9 +104,11 @@ class KeywordBrain:
         entries: EntryLookup,
         fresh: bool = False,
         read_only: bool = False,
+        cancelled: Callable[[], bool] = lambda: False,
     ) -> None:
         self.settings = settings or KeywordSettings()
         self.entries = entries
+        self.cancelled = cancelled
         self.index = KeywordIndex(path, fresh=fresh, read_only=read_only)
         self.compiler = QueryCompiler(
             self.index.schema, self.settings.boosts, self.settings.field_mode
@@ -119,7 +121,7 @@ class KeywordBrain:
     def build(
         self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
     ) -> None:
-        self.index.replace_all(entries, change_number)
+        self.index.replace_all(entries, change_number, self.cancelled)
         self.index.detail = ""
 
     def apply_changes(self, changes: ChangeSet) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +23,15 @@ from lgent.analysis.identifiers import merged_forms, split_identifier
 from lgent.analysis.tokens import Token, name_prefixes, tokens, words
 from lgent.brains import integrity
 from lgent.brains.keyword.typefields import type_tokens
-from lgent.errors import DiskFullError, IndexError_, LGentError, write_error
+from lgent.errors import BuildStoppedError, DiskFullError, IndexError_, LGentError, write_error
 from lgent.models import CatalogEntry, author_key
 
 FORMAT_VERSION = 4
 """2: name_prefix; input/output_names hold whole type names. 3: only id stored; author in all.
 4: the manifest carries a checksum of every index file and of itself."""
 MANIFEST = "manifest.json"
+CANCEL_EVERY = 1000
+"""A build asks whether to stop every this many entries (a few hundredths of a second)."""
 
 EXACT_FIELDS = (
     "id",
@@ -227,12 +229,22 @@ class KeywordIndex:
         except ValueError as err:
             raise IndexError_(f"keyword index is locked or unwritable: {err}") from err
 
-    def replace_all(self, entries: Iterable[CatalogEntry], change_number: int) -> None:
+    def replace_all(
+        self,
+        entries: Iterable[CatalogEntry],
+        change_number: int,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """Index exactly ``entries``; ``cancelled()`` is asked every ``CANCEL_EVERY`` entries
+        (true: nothing is committed, and ``BuildStoppedError`` is raised)."""
         writer = self._writer()
         try:
             writer.delete_all_documents()
-            for entry in entries:
+            for n, entry in enumerate(entries, start=1):
                 writer.add_document(entry_document(entry))
+                if n % CANCEL_EVERY == 0 and cancelled():
+                    writer.rollback()
+                    raise BuildStoppedError(f"the keyword build stopped after {n} entries")
             writer.commit()
             writer.wait_merging_threads()
         except ValueError as err:
