@@ -129,12 +129,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corruption", type=int, default=20, help="trials per kind of index file")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--fuzz", type=int, default=20_000, help="loader inputs (queries: a tenth)")
+    parser.add_argument(
+        "--corruption-only",
+        action="store_true",
+        help="run only the corruption trials and update only their section of the report",
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     rng = random.Random(2026)
     embedder = configured_embedder(SemanticSettings())  # what a home uses by default
     started = time.perf_counter()
+    if args.corruption_only:
+        with tempfile.TemporaryDirectory(prefix="lgent-reliability-") as tmp:
+            work = Path(tmp)
+            damaged = corruption_trials(
+                base_home(work, embedder), work, args.corruption, rng, embedder
+            )
+        section = corruption_section(damaged, time.perf_counter() - started)
+        print(section)
+        if not args.no_write:
+            REPORT.write_text(replace_section(REPORT.read_text(encoding="utf-8"), section))
+        bad = [
+            t for t in damaged if t.wrong_answers or not (t.doctor_named_it and t.open_reported_it)
+        ]
+        return 1 if bad else 0
     with tempfile.TemporaryDirectory(prefix="lgent-reliability-") as tmp:
         work = Path(tmp)
         base = base_home(work, embedder)
@@ -220,6 +239,48 @@ def corruption_rows(trials: list[CorruptionTrial]) -> list[str]:
     return rows
 
 
+CORRUPTION_TEXT = (
+    "Each trial copies a home holding the example catalog with every index built, flips 20 random\n"
+    "bytes (XOR with a random non-zero value) in one file of one kind, runs `lgent doctor`, then\n"
+    "opens the home and asks that brain four probe searches. Every index file's checksum is in its\n"
+    "manifest (and the manifest carries its own), so a damaged file is never served: the brain is\n"
+    "rebuilt from the catalog and the response says which file failed. A wrong answer is a ranking\n"
+    "(ids and scores) that differs from the intact home's.\n\n"
+)
+
+
+def corruption_section(trials: list[CorruptionTrial], seconds: float | None = None) -> str:
+    """The ``## Corruption trials`` section of the report."""
+    when = ""
+    if seconds is not None:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+        when = (
+            f"Measured by `python -m benchmarks.reliability --corruption-only` on {stamp}, "
+            f"{machine_line()}; {seconds:.0f} s.\n\n"
+        )
+    return (
+        "## Corruption trials\n\n"
+        + when
+        + CORRUPTION_TEXT
+        + "\n".join(corruption_rows(trials))
+        + "\n"
+    )
+
+
+def replace_section(document: str, section: str) -> str:
+    """``document`` with the ``## `` section that ``section`` starts with replaced (or added
+    before ``## Concurrency``)."""
+    title = section.splitlines()[0]
+    start = document.find(title + "\n")
+    if start < 0:
+        at = document.find("## Concurrency\n")
+        at = len(document) if at < 0 else at
+        return document[:at] + section + "\n" + document[at:]
+    end = document.find("\n## ", start + len(title))
+    end = len(document) if end < 0 else end + 1
+    return document[:start] + section + "\n" + document[end:]
+
+
 def write_report(
     trials: list[CrashTrial],
     corruption: list[CorruptionTrial],
@@ -252,15 +313,11 @@ def write_report(
         "loads a 5,000-entry batch, rebuilds one brain's index, or loads 300 entries and then queries (so every brain catches up),\n"
         "and SIGKILLs it after a random delay. The home is then reopened: the batch must be all there or not at all,\n"
         "`lgent doctor` must find no failure, and eight probe queries across all query types must return exactly\n"
-        "what a fresh build from the same catalog returns.\n\n" + "\n".join(rows) + "\n\n"
-        "## Corruption trials\n\n"
-        "Each trial copies the same home, flips 20 random bytes (XOR with a random non-zero value) in one\n"
-        "file of one kind, runs `lgent doctor`, then opens the home and asks that brain four probe\n"
-        "searches. Every index file's checksum is in its manifest (and the manifest carries its own), so a\n"
-        "damaged file is never served: the brain is rebuilt from the catalog and the response says which\n"
-        "file failed. A wrong answer is a ranking that differs from the intact home's.\n\n"
-        + "\n".join(corruption_rows(corruption))
+        "what a fresh build from the same catalog returns.\n\n"
+        + "\n".join(rows)
         + "\n\n"
+        + corruption_section(corruption)
+        + "\n"
         "## Concurrency\n\n"
         f"Eight query tasks and one writer (registering, and removing 30% of what it registered) on one home for "
         f"{concurrency['seconds']} s:\n\n"
