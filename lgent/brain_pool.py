@@ -325,12 +325,13 @@ class BrainSlot:
             self._state.notify_all()
 
     def stage(self, name: str) -> None:
+        """The build entered step ``name``: kept for the responses, and told to ``progress``
+        as ``progress("semantic: loading the model", 0, 0)`` (a total of 0: a step, not a
+        count)."""
         building = self.building
         if building is not None:
             building.stage = name
-        self.pool.report(
-            self.name, building.done if building else 0, building.total if building else 0
-        )
+        self.pool.report(f"{self.name}: {name}", 0, 0)
 
     def step(self, done: int, total: int) -> None:
         building = self.building

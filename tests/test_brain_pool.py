@@ -229,3 +229,16 @@ async def test_a_score_outside_the_brains_range_is_corruption_and_rebuilt(tmp_pa
     assert all(
         -1 <= s.score <= 1 for r in again.results for s in r.sources if s.brain == "semantic"
     )
+
+
+async def test_a_build_says_its_steps_loading_the_model_first(tmp_path: Path) -> None:
+    calls: list[tuple[str, int, int]] = []
+    embedder = LazyEmbedder(load_delay=0.1)
+    async with LGent.open(
+        tmp_path / "home", embedder=embedder, progress=lambda *call: calls.append(call)
+    ) as lg:
+        await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(90)])
+        await lg.query("a tool that does things")
+    steps = [brain for brain, _, total in calls if total == 0]
+    assert steps == ["semantic: loading the model", "semantic: embedding", "semantic: indexing"]
+    assert ("semantic", 90, 90) in calls

@@ -57,12 +57,17 @@ class StderrBuildProgress:
         self._bar.update(self._tasks[brain], completed=done, total=total)
 
     def _wait(self, what: str, seconds: int) -> None:
-        """``what (N s)`` when the wait starts, then every five seconds of it."""
+        """A step or a wait (``semantic: loading the model``): said when it starts, then every
+        five seconds of it (``(5 s)``)."""
         step = seconds // 5
         if self._logged.get(what, -1) < step:
             self._logged[what] = step
-            self.stream.write(f"{what} ({seconds} s)\n")
-            self.stream.flush()
+            line = what if seconds == 0 else f"{what} ({seconds} s)"
+            if self._bar is not None:
+                self._bar.console.print(line, markup=False, highlight=False)
+            else:
+                self.stream.write(line + "\n")
+                self.stream.flush()
 
     def _log(self, brain: str, done: int, total: int) -> None:
         tenth = done * 10 // max(total, 1)
