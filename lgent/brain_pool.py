@@ -65,6 +65,8 @@ it as not ready (a small catalog's first build fits in it)."""
 _FIRST_PAUSE = 0.001
 _LAST_PAUSE = 0.02
 """A query waiting for a catch-up or a hold checks again after 1, 2, 4 ... then every 20 ms."""
+BUILD_PAUSE = 0.005
+"""How long a build pauses at a batch boundary while queries are in flight."""
 SMALL_WRITE = 100
 """A write of at most this many changes waits for the open brains to catch up before it returns
 (so the next query sees it, also in ``SNAPSHOT`` mode); a larger one returns once committed."""
@@ -165,12 +167,14 @@ class BrainSlot:
         (``unpin`` releases it)."""
         pause = _FIRST_PAUSE
         while not self.lock.try_acquire_read(yield_to_writers=yield_to_writers):
+            if self.pool.closing:
+                raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
             await asyncio.sleep(pause)
             pause = min(pause * 2, _LAST_PAUSE)
         brain = self.brain
-        if brain is None:  # closed meanwhile
+        if brain is None or self.pool.closing:  # closed meanwhile
             self.lock.release_read()
-            raise BuildStoppedError(f"the {self.name} brain is closed")
+            raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
         return brain
 
     def unpin(self) -> None:
@@ -404,6 +408,8 @@ class BrainPool:
         self.index_root = index_root
         self._progress = progress
         self.closing = False
+        self.reading = 0
+        """Queries (views) in flight: builds give way to them at each batch boundary."""
         self._slots = {
             spec.name: BrainSlot(spec.name, self, on_disk=spec.index_files is not None)
             for spec in registry
@@ -442,7 +448,18 @@ class BrainPool:
 
     def view(self, target: int) -> BrainView:
         """The brains as one query at catalog change ``target`` reads them."""
+        self.reading += 1
         return BrainView(self, target)
+
+    def between_batches(self) -> bool:
+        """What a build asks at each batch boundary: True when the home is closing (stop);
+        otherwise it returns False, after a short pause when queries are in flight, so a
+        build on the same cores leaves them room."""
+        if self.closing:
+            return True
+        if self.reading > 0:
+            time.sleep(BUILD_PAUSE)
+        return self.closing
 
     def close(self) -> None:
         self.closing = True
@@ -459,6 +476,7 @@ class BrainView:
         self.target = target
         self._pinned: dict[str, Brain] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._released = False
         self.waited: dict[str, float] = {}
 
     async def acquire(self, name: str) -> Brain:
@@ -485,6 +503,9 @@ class BrainView:
             if waited > 0.05:
                 self.waited[name] = waited
             brain = await slot.pin(yield_to_writers=not self._pinned)
+            if self._released:  # the query ended (cancelled) while this part of it waited
+                slot.unpin()
+                raise BuildStoppedError(f"the query that asked for the {name} brain has ended")
             self._pinned[name] = brain
             return brain
 
@@ -515,6 +536,10 @@ class BrainView:
         return found
 
     def release(self) -> None:
+        """Release every hold this query took (a part of it still waiting takes none)."""
+        if not self._released:
+            self.pool.reading -= 1
+        self._released = True
         names, self._pinned = list(self._pinned), {}
         for name in names:
             self.pool.slot(name).unpin()

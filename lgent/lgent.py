@@ -221,7 +221,7 @@ class LGent:
             stage=slot.stage,
             fresh=fresh,
             read_only=self.read_only and not in_memory,
-            cancelled=lambda: self.brains.closing,
+            cancelled=self.brains.between_batches,
         )
         return spec.factory(context)
 

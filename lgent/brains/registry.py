@@ -47,8 +47,9 @@ class BrainContext:
     ``fresh``: the caller is about to ``build`` the brain from the catalog, so a persisted index
     need not be read. ``read_only``: the home cannot be written; open what is there without
     changing a file (a brain that needs to write says so with an ``IndexError_``).
-    ``cancelled()``: true once the owner wants a long build to stop (raise
-    ``BuildStoppedError`` at the next batch boundary)."""
+    ``cancelled()``: asked at each batch boundary of a long build: true once the owner wants it
+    to stop (raise ``BuildStoppedError``); the owner may also pause there a moment to let the
+    queries in flight go first."""
 
     index_dir: Path | None
     settings: Settings

@@ -52,8 +52,8 @@ from lgent.typeexpr import canonical
 
 T = TypeVar("T")
 
-CANCEL_EVERY = 5000
-"""A build asks whether to stop every this many entries."""
+CANCEL_EVERY = 1000
+"""A build asks whether to stop (and gives way to queries) every this many entries."""
 UNUSABLE_FACTOR = 0.3
 """Scales the score of a deprecated or retired hit: it stays, below the usable ones."""
 

@@ -229,6 +229,7 @@ class SemanticBrain:
         self._successors: dict[str, set[str]] | None = None
         self._allowed_cache: dict[SearchFilters, frozenset[str]] = {}
         self._change_number = -1
+        self._generation = ""  # the files this instance last read or wrote
         self._unsaved = 0  # changes applied since the files were last written
         self._saved_at = time.monotonic()
         self._closed = False
@@ -278,6 +279,7 @@ class SemanticBrain:
             self.detail = "the id map and the entry records disagree: it will be rebuilt"
             return
         self._vectors, self._entries = vectors, entries
+        self._generation = manifest.generation
         self._change_number = manifest.change_number
         self.detail = ""
 
@@ -331,6 +333,7 @@ class SemanticBrain:
                 ),
             )
             remove_other_generations(self.path, generation, (INDEX_FILE, IDS_FILE, ENTRIES_FILE))
+            self._generation = generation
         self._unsaved = 0
         self._saved_at = time.monotonic()
 
@@ -436,10 +439,25 @@ class SemanticBrain:
         with self._lock:
             if self._closed:
                 return
-            if self._unsaved and self._change_number >= 0:
+            if self._unsaved and self._change_number >= 0 and not self._superseded():
                 self._save()
             self._closed = True
             self._cache.close()
+
+    def _superseded(self) -> bool:
+        """True when the files on disk are another save at least as new as this state (a
+        rebuild swapped in beside this instance, another process): never write over them."""
+        if self.path is None:
+            return False
+        try:
+            manifest = read_manifest(self.path)
+        except IndexCorruptError:
+            return False
+        return (
+            manifest is not None
+            and manifest.generation != self._generation
+            and manifest.change_number >= self._change_number
+        )
 
     def _check_open(self) -> None:
         if self._closed:

@@ -181,3 +181,31 @@ def test_a_large_index_saves_at_checkpoints_and_a_crash_loses_no_work(
         assert on_disk() == store.change_number() - 1
         brain.close()  # close saves what is left
         assert on_disk() == store.change_number()
+
+
+def test_an_instance_replaced_by_a_newer_save_does_not_write_over_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lgent.brains.semantic.brain as semantic
+
+    monkeypatch.setattr(semantic, "SAVE_EVERY_CHANGE_BELOW", 0)
+    monkeypatch.setattr(semantic, "CHECKPOINT_SHARE", 0.9)
+    path = tmp_path / "semantic"
+    with CatalogStore(tmp_path / "catalog.db") as store:
+        store.register_batch(CATALOG, [])
+        old = SemanticBrain(path, SETTINGS, HashingEmbedder(64))
+        sync(old, store)
+        store.register_batch([entry("late", description="late entry")], [])
+        sync(old, store)
+        assert old.status().extra["unsaved_changes"] == 1
+        # a rebuild beside it (the brain pool's swap) saves a newer state first
+        store.register_batch([entry("later", description="later entry")], [])
+        new = SemanticBrain(path, SETTINGS, HashingEmbedder(64), fresh=True)
+        sync(new, store)
+        saved = json.loads((path / "manifest.json").read_text())
+        old.close()  # its unsaved, older state must not replace the newer save
+        assert json.loads((path / "manifest.json").read_text()) == saved
+        reopened = SemanticBrain(path, SETTINGS, HashingEmbedder(64))
+        assert reopened.change_number == store.change_number()
+        assert {"late", "later"} <= set(reopened._vectors.ids())
+        new.close()
