@@ -119,20 +119,12 @@ async def bench_mcp(
             ClientSession(read, write) as session,
         ):
             await session.initialize()
-            await session.list_tools()  # the client caches output schemas to validate results
-
-            answers: dict[str, Any] = {}
+            await session.list_tools()
 
             async def search(query: str) -> None:
-                result = await session.call_tool(
-                    "search", {"query": query, "limit": 10, "lenient": True}
-                )
+                result = await session.call_tool("search", {"query": query, "limit": 10})
                 if result.is_error:
                     raise RuntimeError(f"{query!r}: {result.content}")
-                answers[query] = result
-
-            async def validate(query: str) -> None:
-                await session.validate_tool_result("search", answers[query])
 
             async def get(_: str) -> None:
                 result = await session.call_tool("get_artifact", {"id": ARTIFACT})
@@ -146,9 +138,6 @@ async def bench_mcp(
             rows.append(Row("MCP (stdio)", "search", cache, await timed(search, mix)))
             if cache == "off":
                 rows.append(Row("MCP (stdio)", "get_artifact", "-", await timed(get, mix)))
-            else:  # the part of each search call spent checking the answer, client side
-                check = await timed(validate, mix)
-                rows.append(Row("MCP client alone", "validate_tool_result (search)", "-", check))
     return rows, first_answer
 
 
@@ -284,17 +273,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = (
         "Example catalog (330 artifacts, 99 types), all three brains built, the real MiniLM model. "
         "The client is the benchmark process; the server is `lgent serve --mcp` (the SDK's "
-        "`stdio_client` + `ClientSession`, which also validates each result against the tool's "
-        "output schema) or `lgent serve --http` (one keep-alive `httpx.Client`, JSON parsed). "
+        "`stdio_client` + `ClientSession`; answers are compact text) or `lgent serve --http` "
+        "(one keep-alive `httpx.Client`, JSON parsed). "
         f"Calls are sequential over one connection; the query mix is the {len(query_mix(1)[0])} "
         "labeled queries of `catalog_fixtures/queries` (six query classes) shuffled and cycled, "
-        "`limit` 10, lenient, no explanation trees; a warm-up pass over every distinct query runs "
+        "`limit` 10, lenient, no explanation trees (both servers ask fusion for the first 100 "
+        "results and return a page of them); a warm-up pass over every distinct query runs "
         "first. Cache `off`: `lgent.toml` sets `[cache] size = 0` and `[semantic] "
         "query_cache_size = 0`, so each call runs the whole fused query with the query "
         "embedding; `on`: the defaults, every timed call a repeat. `get_artifact` shows the "
-        "per-call cost of each transport around a trivial lookup; `validate_tool_result` times "
-        "the SDK client's own check of a search answer against the tool's output schema "
-        "(JSON Schema, in Python), a part of every MCP `search` call above.\n\n"
+        "per-call cost of each transport around a trivial lookup.\n\n"
         + table.markdown()
         + f"\n\nTime from spawning the server to its first answer (imports, model load, warm-up): {starts}.\n\n"
         "Run: `python -m benchmarks.serve_bench` (`--calls N`)."

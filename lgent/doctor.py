@@ -1,10 +1,10 @@
 """``lgent doctor``: check a home and say what to run to repair it.
 
 Checks the catalog (SQLite integrity, schema version, exactly one latest version per artifact,
-an acyclic type graph) and each derived index (its manifest's format, the catalog change
-number it reflects, and the checksum of every file it names). Nothing is changed; every
-problem comes with the command that fixes it. A home that cannot be written is said to be
-read-only (queries work there), not taken for a damaged one.
+an acyclic type graph), the settings file ``lgent.toml``, and each derived index (its
+manifest's format, the catalog change number it reflects, and the checksum of every file it
+names). Nothing is changed; every problem comes with the command that fixes it. A home that
+cannot be written is said to be read-only (queries work there), not taken for a damaged one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainRegistry, BrainSpec
 from lgent.catalog.backends import open_catalog
 from lgent.catalog.records import Finding
-from lgent.errors import CatalogCorruptError, LGentError
+from lgent.config import load_settings
+from lgent.errors import CatalogCorruptError, LGentError, SettingsError
 from lgent.home import Home
 
 Check = Finding
@@ -60,6 +61,7 @@ def check_home(root: Path, registry: BrainRegistry | None = None) -> list[Check]
         return [Check("catalog", "fail", str(err), restore)]
     finally:
         catalog.close()
+    checks.append(_settings_check(home, root))
     if read_only:
         checks.append(
             Check(
@@ -80,6 +82,20 @@ def check_home(root: Path, registry: BrainRegistry | None = None) -> list[Check]
         else:
             checks.append(_index_check(spec, index_dir, number, root))
     return checks
+
+
+def _settings_check(home: Home, root: Path) -> Check:
+    """``lgent.toml`` read as every command reads it: a bad key or value fails here, not in the
+    middle of every query."""
+    path = home.settings_file
+    assert path is not None
+    if not path.exists():
+        return Check("settings", "ok", f"no {path.name}: the defaults apply")
+    try:
+        load_settings(path)
+    except SettingsError as err:
+        return Check("settings", "fail", str(err), f"fix or remove {path}")
+    return Check("settings", "ok", f"{path.name} is valid")
 
 
 def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, root: Path) -> Check:

@@ -27,6 +27,7 @@ Backend errors (sqlite3, tantivy, faiss, pydantic) are converted at the boundary
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,13 +94,18 @@ class CatalogError(LGentError):
 
 
 class NotFoundError(CatalogError):
-    """No entry with that id (or that id at that version)."""
+    """No entry with that id (or that id at that version); ``close_ids`` are the known ids
+    closest to it, when the caller looked them up."""
 
-    def __init__(self, artifact_id: str, version: str | None = None) -> None:
+    def __init__(
+        self, artifact_id: str, version: str | None = None, close_ids: Sequence[str] = ()
+    ) -> None:
         self.artifact_id = artifact_id
         self.version = version
+        self.close_ids = tuple(close_ids)
         at = f" at version {version}" if version else ""
-        super().__init__(f"no artifact with id {artifact_id!r}{at}")
+        hint = f"; did you mean {', '.join(self.close_ids)}?" if self.close_ids else ""
+        super().__init__(f"no artifact with id {artifact_id!r}{at}{hint}")
 
 
 class CatalogCorruptError(CatalogError):

@@ -27,12 +27,14 @@ from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainContext, BrainRegistry
 from lgent.catalog.backends import open_catalog
 from lgent.catalog.checks import BatchReport, check_batch
-from lgent.catalog.loaders import Progress, read_path
+from lgent.catalog.loaders import LoadedBatch, Progress, read_path
 from lgent.catalog.protocol import Catalog
+from lgent.catalog.reconcile import plan_sync, preview
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import Settings, load_settings
-from lgent.errors import LGentError, QueryError, ReadOnlyHomeError
+from lgent.errors import LGentError, LoadError, QueryError, ReadOnlyHomeError
 from lgent.home import Home
+from lgent.ids import normalise_id
 from lgent.indexing import BuildProgress, SyncReport
 from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.models import (
@@ -189,6 +191,20 @@ class LGent:
             freshness=freshness,
             read_only=read_only,
         )
+
+    @staticmethod
+    def has_catalog(home: str | os.PathLike[str]) -> bool:
+        """Whether ``home`` holds a catalog (an unreadable one counts: opening it says why).
+        Nothing is created."""
+        from lgent.errors import CatalogCorruptError, CatalogError
+
+        try:
+            open_catalog(Home(Path(home)), read_only=True).close()
+        except CatalogCorruptError:
+            return True
+        except CatalogError:
+            return False
+        return True
 
     @staticmethod
     def check_home(home: str | os.PathLike[str]) -> list[Finding]:
@@ -557,29 +573,93 @@ class LGent:
         return result
 
     async def load(
-        self, path: str | os.PathLike[str], progress: Progress | None = None
+        self,
+        path: str | os.PathLike[str],
+        progress: Progress | None = None,
+        *,
+        kind: str | None = None,
+        dry_run: bool = False,
     ) -> BatchReport:
-        """Read a catalog file or folder and commit it atomically: all of it, or nothing."""
-        return await self._write(self._load_sync, Path(as_path(path)), progress)
+        """Read a file or folder and commit it atomically: each file in the format its content
+        shows (or all in format ``kind``: ``mcp``, ``openapi``, ``a2a``, ``openai``, ``jsonl``...).
+        Native catalog files are all of it or nothing; an ecosystem source that cannot be read is
+        left out (``report.rejected``) and the rest synced (added, updated, retired, unchanged).
+        ``dry_run`` reports what would change and writes nothing."""
+        if kind is not None:
+            as_text(kind, "kind")
+        return await self._write(self._load_sync, Path(as_path(path)), progress, kind, dry_run)
 
-    def _load_sync(self, path: Path, progress: Progress | None) -> BatchReport:
-        batch = read_path(path, progress)
-        report = check_batch(self.store, batch.entries, batch.types, located=batch.records)
-        report.result = self.store.register_batch(batch.entries, batch.types)
+    async def import_mcp(
+        self,
+        *,
+        command: str | None = None,
+        url: str | None = None,
+        dry_run: bool = False,
+        timeout: float = 60.0,
+    ) -> BatchReport:
+        """Harvest a running MCP server's tools through the official ``mcp`` client, started
+        with ``command`` (stdio) or reached at ``url`` (streamable HTTP), and sync them like a
+        ``tools/list`` file of that server."""
+        from lgent.catalog.harvest import harvest_mcp
+        from lgent.catalog.loaders import read_document
+
+        doc = await harvest_mcp(command=command, url=url, timeout=timeout)
+        batch = await asyncio.to_thread(read_document, doc, "mcp")
+        if batch.rejected:
+            raise LoadError(batch.rejected[0][1])
+        return await self._write(self._commit_loaded, batch, dry_run)
+
+    def _load_sync(
+        self, path: Path, progress: Progress | None, kind: str | None, dry_run: bool
+    ) -> BatchReport:
+        return self._commit_loaded(read_path(path, progress, kind=kind), dry_run)
+
+    def _commit_loaded(self, batch: LoadedBatch, dry_run: bool) -> BatchReport:
+        native = [r.record for r in batch.records if r.source not in batch.synced]
+        synced = [r.record for r in batch.records if r.source in batch.synced]
+        plan = plan_sync(
+            self.store,
+            [r for r in synced if isinstance(r, CatalogEntry)],
+            [r for r in synced if isinstance(r, TypeDecl)],
+            batch.wholes,
+        )
+        native_entries = [r for r in native if isinstance(r, CatalogEntry)]
+        native_types = [r for r in native if isinstance(r, TypeDecl)]
+        entries, types = [*native_entries, *plan.entries], [*native_types, *plan.types]
+        report = check_batch(self.store, entries, types, located=batch.records)
+        if dry_run:
+            result = preview(self.store, native_entries, types)
+        else:
+            result = self.store.register_batch(entries, types)
+        planned = {*plan.added, *plan.updated, *plan.retired}
+        result.added = [i for i in result.added if i not in planned] + plan.added
+        result.updated = [i for i in result.updated if i not in planned] + plan.updated
+        result.retired = plan.retired
+        result.unchanged = [*result.unchanged, *plan.unchanged]
+        report.result = result
+        report.dry_run = dry_run
         report.files = batch.files
         report.skipped = batch.skipped
-        self._written(report.result, _changed(report.result))
+        report.rejected = batch.rejected
+        report.warnings = [*batch.warnings, *report.warnings]
+        if not dry_run:
+            self._written(result, _changed(result))
         return report
 
     async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
-        """The latest version of an artifact (or ``version``). Raises NotFoundError."""
+        """The latest version of an artifact (or ``version``). Raises NotFoundError. A real-world
+        id (``Ant Design Components``) is looked up by its stable form (``lgent.ids``)."""
         as_text(artifact_id, "artifact_id")
         if version is not None:
             as_text(version, "version")
-        return await self._read(self.store.get, artifact_id, version)
+        return await self._read(self.store.get, stable_id(artifact_id), version)
+
+    async def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
+        """The latest version of each known id (unknown ids are left out)."""
+        return await self._read(self.store.get_many, list(artifact_ids))
 
     async def versions(self, artifact_id: str) -> list[str]:
-        return await self._read(self.store.versions, artifact_id)
+        return await self._read(self.store.versions, stable_id(artifact_id))
 
     async def remove(self, artifact_id: str, version: str | None = None) -> int:
         """Remove an artifact (all versions, or one). Raises NotFoundError."""
@@ -597,6 +677,10 @@ class LGent:
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
         return await self._read(self.store.list_entries, filters, limit=limit, offset=offset)
+
+    async def count_entries(self, filters: EntryFilter | None = None) -> int:
+        """How many artifacts (latest versions) pass ``filters``."""
+        return await self._read(self.store.count, filters)
 
     async def types(self) -> list[TypeDecl]:
         return await self._read(self.store.types)
@@ -623,8 +707,19 @@ def _changed(result: BatchResult) -> int:
     """How many changes a write recorded."""
     return sum(
         len(part)
-        for part in (result.added, result.updated, result.types_added, result.types_updated)
+        for part in (
+            result.added,
+            result.updated,
+            result.retired,
+            result.types_added,
+            result.types_updated,
+        )
     )
+
+
+def stable_id(artifact_id: str) -> str:
+    """``artifact_id`` as the catalog stores it: itself if valid, else its normal form."""
+    return normalise_id(artifact_id) or artifact_id
 
 
 def check_query(query: str, limit: int) -> None:

@@ -14,14 +14,13 @@ from enum import StrEnum
 from typing import Any, Self
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lgent import limits
 from lgent.errors import FieldProblem, ValidationError
+from lgent.ids import ID_RE, normalise_id
 from lgent.typeexpr import validate_type
-from lgent.versions import is_semver
 
-ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/+\-]*$")
 # Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose.
 _CONTROL_ANY = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _CONTROL_MULTILINE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -57,6 +56,7 @@ class RelationType(StrEnum):
     FORGED_BY = "forged_by"
     IMPLEMENTS = "implements"
     SIMILAR_TO = "similar_to"
+    PART_OF = "part_of"
 
 
 def _check_text(value: str, *, multiline: bool) -> str:
@@ -126,6 +126,8 @@ class Relation(_Model):
     @classmethod
     def _target_is_id(cls, value: str) -> str:
         if not ID_RE.match(value):
+            value = normalise_id(value) or value
+        if not ID_RE.match(value):
             raise ValueError(f"{value!r} is not a valid artifact id")
         return value
 
@@ -151,6 +153,20 @@ class CatalogEntry(_Model):
     execution: Execution | None = None
     relations: tuple[Relation, ...] = Field(default=(), max_length=limits.MAX_RELATIONS)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _real_world_id(cls, data: Any) -> Any:
+        """An id such as ``Ant Design Components`` becomes its stable normal form
+        (``lgent.ids``); the original is kept as the name when no name is given."""
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            original = data["id"].strip()
+            stable = "" if ID_RE.match(original) else normalise_id(original)
+            if stable and stable != original:
+                data = {**data, "id": stable}
+                if not data.get("name"):
+                    data["name"] = original
+        return data
+
     @field_validator("id")
     @classmethod
     def _valid_id(cls, value: str) -> str:
@@ -171,12 +187,23 @@ class CatalogEntry(_Model):
     def _clean_description(cls, value: str) -> str:
         return _check_text(value, multiline=True)
 
+    @field_validator("version", mode="before")
+    @classmethod
+    def _version_text(cls, value: Any) -> Any:
+        """Any version text (``lgent.versions`` orders it); a number (``1.2`` in YAML) is read as
+        the text it was written as."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        return value
+
     @field_validator("version")
     @classmethod
-    def _semver(cls, value: str) -> str:
-        if not is_semver(value):
-            raise ValueError(f"{value!r} is not a semantic version (expected MAJOR.MINOR.PATCH)")
-        return value
+    def _version(cls, value: str) -> str:
+        if not value:
+            raise ValueError("is empty")
+        if len(value) > limits.MAX_VERSION_LENGTH:
+            raise ValueError(f"is longer than {limits.MAX_VERSION_LENGTH} characters")
+        return _check_text(value, multiline=False)
 
     @field_validator("keywords", "contracts")
     @classmethod
@@ -222,6 +249,9 @@ class TypeDecl(_Model):
     type: str = Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)
     subtype_of: tuple[str, ...] = ()
     params: int = Field(default=0, ge=0, le=8)
+    primitive: bool | None = None
+    """True for a primitive (``json.string``...): composition never chains two artifacts
+    through it, though an explicit requirement may name it."""
     description: str = Field(default="", max_length=limits.MAX_DESCRIPTION_LENGTH)
 
     @field_validator("type")

@@ -1,24 +1,50 @@
-"""What the MCP server and the HTTP API share: answer models, warm-up and health.
+"""What the MCP server, the HTTP API and the CLI share: answer models, pages, health and reasons.
 
-Both are thin shells over one long-lived LGent; the models here keep their answers the same
-shape, and ``warm_up`` loads the indexes and the embedding model before the first call needs them.
+They are thin shells over one LGent; the models here keep their answers the same shape, and the
+helpers say the same things the same way on every surface: a result's health flags (what the
+resolver would hold against it), why it matched, one line of its description, its owner.
+
+Paging: a page of a query is a slice of one answer, the query asked for its first
+``PAGE_DEPTH`` results. Fusion asks each brain for a number of hits that grows with the results
+wanted, so the artifacts it finds (``total_matches``) would change with the page size; asking
+for a fixed depth keeps ``total`` and the order the same for every page size, and the response
+cache answers the next pages of a query without running it again.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from lgent.errors import LGentError
-from lgent.models import BrainHit, CatalogEntry, QueryResponse
+from lgent.errors import LGentError, NotFoundError, QueryError
+from lgent.models import (
+    BrainHit,
+    CatalogEntry,
+    QueryContext,
+    QueryResponse,
+    QueryResult,
+    QueryType,
+    SerendipityItem,
+    Status,
+)
 
 if TYPE_CHECKING:
     from lgent.brains.graph.compose import CompositionPath
     from lgent.catalog.records import BatchResult
     from lgent.lgent import LGent
+
+PAGE_DEPTH = 100
+"""Every page of a query is cut from its first ``PAGE_DEPTH`` results (offset + limit at most)."""
+
+DESCRIPTION_CHARS = 160
+"""A description shown on one line is cut after this many characters."""
+
+LOW_SUCCESS = 0.5
+"""A success rate at or under this is flagged (the resolver turns such artifacts down too)."""
 
 
 class _Answer(BaseModel):
@@ -45,10 +71,13 @@ class SimilarAnswer(_Answer):
 
 
 class ArtifactAnswer(_Answer):
-    """One artifact at one version, and every version the catalog holds."""
+    """One artifact at one version, every version the catalog holds, its health flags and the
+    artifacts that succeed it."""
 
     entry: CatalogEntry
     versions: tuple[str, ...]
+    flags: tuple[str, ...] = ()
+    successors: tuple[str, ...] = ()
 
 
 class RegisterAnswer(_Answer):
@@ -83,12 +112,399 @@ class HealthAnswer(_Answer):
     brains: tuple[BrainHealth, ...]
 
 
-def lean(response: QueryResponse, *, explain: bool) -> QueryResponse:
-    """The response, without each result's explanation tree unless ``explain``."""
-    if explain:
-        return response
-    results = tuple(r.model_copy(update={"explanation": {}}) for r in response.results)
-    return response.model_copy(update={"results": results})
+class Card(_Answer):
+    """One artifact in a few fields: what a person or a model reads in a list of results."""
+
+    id: str
+    name: str
+    kind: str
+    signature: str
+    owner: str | None
+    status: str
+    flags: tuple[str, ...]
+    description: str
+    why: str = ""
+    score: float | None = None
+    highlights: dict[str, str] = {}
+
+
+class QueryPage(QueryResponse):
+    """A page of a fused query: ``results[offset : offset + limit]`` of its first ``PAGE_DEPTH``;
+    ``total_matches`` is the same for every page size. ``next_offset`` is None on the last page."""
+
+    offset: int = 0
+    next_offset: int | None = None
+
+
+class SearchPage(_Answer):
+    """A page of a query as cards, with how it was read (``GET /search``, the web page, MCP)."""
+
+    query: str
+    query_type: QueryType
+    interpretation: str
+    reading: str
+    total: int
+    offset: int
+    next_offset: int | None
+    results: tuple[Card, ...]
+    suggestions: tuple[str, ...] = ()
+    constraints: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    search_time_ms: float = 0.0
+
+
+class ListPage(_Answer):
+    """A page of the catalog's artifacts (latest versions), filtered, in id order."""
+
+    total: int
+    offset: int
+    next_offset: int | None
+    results: tuple[Card, ...]
+
+
+class LineageLink(_Answer):
+    id: str
+    relation: str
+    depth: int
+    path: tuple[str, ...]
+
+
+class LineageAnswer(_Answer):
+    artifact_id: str
+    groups: dict[str, tuple[LineageLink, ...]]
+
+
+class CompatibleAnswer(_Answer):
+    artifact_id: str
+    direction: Literal["downstream", "upstream"]
+    artifacts: tuple[Card, ...]
+
+
+# -- what every surface says the same way --------------------------------------------------------
+
+
+def owner(entry: CatalogEntry) -> str | None:
+    """Who provides the artifact (its author: a team, a server, an API)."""
+    return entry.author
+
+
+def signature(entry: CatalogEntry) -> str:
+    return f"{entry.input_type or '-'} -> {entry.output_type or '-'}"
+
+
+def one_line(text: str, limit: int = DESCRIPTION_CHARS) -> str:
+    """``text`` on one line: whitespace collapsed, cut at a word before ``limit`` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:.")
+    return cut + "…"
+
+
+def health_flags(entry: CatalogEntry, successors: Sequence[str] = ()) -> tuple[str, ...]:
+    """Short warnings for what the resolver would hold against ``entry`` (none when healthy):
+    a status other than active (naming what succeeds a deprecated or retired artifact), a low or
+    missing success rate."""
+    flags: list[str] = []
+    if entry.status != Status.ACTIVE:
+        flag = entry.status.value
+        if successors and entry.status in (Status.DEPRECATED, Status.RETIRED):
+            flag += f", use {' or '.join(successors)}"
+        flags.append(flag)
+    if entry.success_rate is None:
+        flags.append("no success rate recorded")
+    elif entry.success_rate <= LOW_SUCCESS:
+        flags.append(f"low success rate {entry.success_rate:.0%}")
+    return tuple(flags)
+
+
+READINGS: Mapping[QueryType, str] = {
+    QueryType.EXACT_NAME: "a name",
+    QueryType.KEYWORD_SYNTAX: "a keyword query",
+    QueryType.TYPE_QUERY: "a type question",
+    QueryType.RELATIONSHIP: "a relationship question",
+    QueryType.SEMANTIC_INTENT: "a description in plain words",
+}
+"""How each kind of query is named to a reader."""
+
+FIELD_WORDS = {"input_type": "input type", "output_type": "output type"}
+
+
+def why(result: QueryResult) -> str:
+    """Why a fused result matched, in a few words: the fields its words were found in, the
+    meaning it shares, the type or relation that put it there, its lineage notes."""
+    parts: list[str] = []
+    children = result.explanation.get("children", [])
+    by_brain = {c.get("brain"): c for c in children if isinstance(c, dict)}
+    for source in result.sources:
+        child = by_brain.get(source.brain, {})
+        if source.brain == "keyword":
+            fields = child.get("matched_fields") or list(result.highlights)
+            named = ", ".join(FIELD_WORDS.get(f, f) for f in fields)
+            parts.append(f"words in {named}" if named else "words")
+        elif source.brain == "semantic":
+            parts.append("similar meaning")
+        elif isinstance(child.get("reason"), str) and child["reason"]:
+            parts.append(child["reason"])
+        else:
+            parts.append(f"found by {source.brain}")
+    parts.extend(note for note in result.notes if not note.startswith("superseded by"))
+    return "; ".join(dict.fromkeys(parts))
+
+
+def card(
+    entry: CatalogEntry,
+    *,
+    successors: Sequence[str] = (),
+    why_text: str = "",
+    score: float | None = None,
+    highlights: Mapping[str, str] | None = None,
+) -> Card:
+    return Card(
+        id=entry.id,
+        name=entry.name,
+        kind=entry.entity_type.value,
+        signature=signature(entry),
+        owner=owner(entry),
+        status=entry.status.value,
+        flags=health_flags(entry, successors),
+        description=one_line(entry.description),
+        why=why_text,
+        score=score,
+        highlights=dict(highlights or {}),
+    )
+
+
+def result_card(result: QueryResult) -> Card:
+    successors = (result.superseded_by,) if result.superseded_by else ()
+    return card(
+        result.entry,
+        successors=successors,
+        why_text=why(result),
+        score=result.score,
+        highlights=result.highlights,
+    )
+
+
+def suggestion(item: SerendipityItem) -> str:
+    return item.reason
+
+
+def reading(response: QueryResponse) -> str:
+    """One sentence on how the query was read: its kind, and the constraints applied."""
+    text = f"read as {READINGS[response.query_type]}"
+    if response.constraints:
+        text += "; constraints: " + ", ".join(response.constraints)
+    return text
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+
+def check_page(offset: int, limit: int) -> None:
+    """Offsets and limits a page may have: the page must lie within the first ``PAGE_DEPTH``."""
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise QueryError(f"offset must be an integer >= 0, got {offset!r}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise QueryError(f"limit must be an integer >= 1, got {limit!r}")
+    if offset + limit > PAGE_DEPTH:
+        raise QueryError(
+            f"offset + limit is {offset + limit}; pages reach the first {PAGE_DEPTH} results "
+            "of a query only (narrow the query or add constraints to see others)"
+        )
+
+
+async def query_page(
+    lg: LGent,
+    query: str,
+    constraints: Sequence[str] | None = None,
+    context: QueryContext | None = None,
+    *,
+    offset: int = 0,
+    limit: int = 10,
+    lenient: bool = False,
+    strict: bool = False,
+    explain: bool = False,
+) -> QueryPage:
+    """Results ``offset`` to ``offset + limit`` of the fused query, with a stable total."""
+    check_page(offset, limit)
+    response = await lg.query(
+        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+    )
+    page = response.results[offset : offset + limit]
+    if not explain:
+        page = tuple(r.model_copy(update={"explanation": {}}) for r in page)
+    end = offset + len(page)
+    fields = {name: getattr(response, name) for name in QueryResponse.model_fields}
+    return QueryPage(
+        **{**fields, "results": page},
+        offset=offset,
+        next_offset=end if end < len(response.results) else None,
+    )
+
+
+async def search_page(
+    lg: LGent,
+    query: str,
+    constraints: Sequence[str] | None = None,
+    context: QueryContext | None = None,
+    *,
+    offset: int = 0,
+    limit: int = 10,
+    lenient: bool = False,
+    strict: bool = False,
+) -> SearchPage:
+    """The same page as ``query_page``, as cards (each result's reasons come from its
+    explanation, which is then left out)."""
+    check_page(offset, limit)
+    response = await lg.query(
+        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+    )
+    page = response.results[offset : offset + limit]
+    end = offset + len(page)
+    return SearchPage(
+        query=response.query,
+        query_type=response.query_type,
+        interpretation=response.query_interpretation,
+        reading=reading(response),
+        total=response.total_matches,
+        offset=offset,
+        next_offset=end if end < len(response.results) else None,
+        results=tuple(result_card(r) for r in page),
+        suggestions=tuple(suggestion(s) for s in response.serendipity),
+        constraints=response.constraints,
+        warnings=response.warnings,
+        search_time_ms=response.search_time_ms,
+    )
+
+
+async def successors_of(lg: LGent, entries: Iterable[CatalogEntry]) -> dict[str, tuple[str, ...]]:
+    """What replaced each deprecated or retired entry: the newest usable generation along its
+    successor links (entries without one are left out)."""
+    retired = [e.id for e in entries if e.status in (Status.DEPRECATED, Status.RETIRED)]
+    if not retired:
+        return {}
+
+    def look_up() -> dict[str, tuple[str, ...]]:
+        graph = lg.graph_brain()
+        found = {i: graph.successor_of(i) for i in retired}
+        return {i: (s,) for i, s in found.items() if s is not None}
+
+    return await asyncio.to_thread(look_up)
+
+
+async def close_ids(lg: LGent, text: str, n: int = 3) -> list[str]:
+    """Up to ``n`` artifacts whose id or name is closest to ``text``: suggestions."""
+    return await asyncio.to_thread(lambda: lg.graph_brain().names.closest(text, n))
+
+
+async def get_entry(lg: LGent, artifact_id: str, version: str | None = None) -> CatalogEntry:
+    """``lg.get``; an unknown id's error names the closest known ids."""
+    try:
+        return await lg.get(artifact_id, version)
+    except NotFoundError as err:
+        if version is not None or err.close_ids:
+            raise
+        raise NotFoundError(artifact_id, None, await close_ids(lg, artifact_id)) from None
+
+
+HOLE = "???"
+
+
+async def check_pipeline(lg: LGent, steps: Sequence[str]) -> None:
+    """Every step of a pipeline is ``???``, a known type or an artifact id; the first that is
+    none of these raises a QueryError naming it and the closest types and artifacts."""
+
+    def check() -> None:
+        graph = lg.graph_brain()
+        for position, raw in enumerate(steps):
+            step = raw.strip()
+            if step == HOLE or graph.type_name(step) is not None:
+                continue
+            if graph.artifact_id(step, fuzzy=False) is not None:
+                continue
+            close = graph.names.closest(step, 3)
+            artifacts = f"; close artifact ids: {', '.join(close)}" if close else ""
+            raise QueryError(
+                f"pipeline step {position} ({step!r}) is neither a known type nor an artifact "
+                f"id ({graph.unknown_type_message(step)}{artifacts})"
+            )
+
+    await asyncio.to_thread(check)
+
+
+async def artifact_answer(
+    lg: LGent, artifact_id: str, version: str | None = None
+) -> ArtifactAnswer:
+    entry = await get_entry(lg, artifact_id, version)
+    versions = await lg.versions(artifact_id)
+    successors = (await successors_of(lg, [entry])).get(entry.id, ())
+    return ArtifactAnswer(
+        entry=entry,
+        versions=tuple(versions),
+        flags=health_flags(entry, successors),
+        successors=successors,
+    )
+
+
+LIST_FILTERS = ("entity_type", "status", "author", "input_type", "output_type")
+
+
+async def list_page(
+    lg: LGent, filters: Mapping[str, str | None], *, offset: int = 0, limit: int = 50
+) -> ListPage:
+    """Artifacts (latest versions) whose fields equal every given filter, ``limit`` from
+    ``offset``; ``total`` counts them all."""
+    from lgent.catalog.records import EntryFilter
+
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise QueryError(f"offset must be an integer >= 0, got {offset!r}")
+    chosen = EntryFilter(**{k: v for k, v in filters.items() if k in LIST_FILTERS and v})
+    entries = await lg.list_entries(chosen, limit=limit, offset=offset)
+    total = await lg.count_entries(chosen)
+    successors = await successors_of(lg, entries)
+    end = offset + len(entries)
+    return ListPage(
+        total=total,
+        offset=offset,
+        next_offset=end if end < total else None,
+        results=tuple(card(e, successors=successors.get(e.id, ())) for e in entries),
+    )
+
+
+def lineage_answer(artifact_id: str, groups: Mapping[str, Sequence[Any]]) -> LineageAnswer:
+    return LineageAnswer(
+        artifact_id=artifact_id,
+        groups={
+            name: tuple(LineageLink(**dataclasses.asdict(hit)) for hit in hits)
+            for name, hits in groups.items()
+        },
+    )
+
+
+async def compatible_answer(
+    lg: LGent,
+    artifact_id: str,
+    direction: Literal["downstream", "upstream"],
+    limit: int,
+    include_unusable: bool = False,
+) -> CompatibleAnswer:
+    signatures = await lg.compatible(
+        artifact_id, direction=direction, limit=limit, include_unusable=include_unusable
+    )
+    return CompatibleAnswer(
+        artifact_id=artifact_id,
+        direction=direction,
+        artifacts=tuple(await cards_of(lg, [s.id for s in signatures])),
+    )
+
+
+async def cards_of(lg: LGent, artifact_ids: Sequence[str]) -> list[Card]:
+    """Cards of the latest versions of ``artifact_ids``, in that order (unknown ids left out)."""
+    found = await lg.get_many(artifact_ids)
+    entries = [found[i] for i in artifact_ids if i in found]
+    successors = await successors_of(lg, entries)
+    return [card(e, successors=successors.get(e.id, ())) for e in entries]
 
 
 def paths_answer(source: str, target: str, paths: Sequence[CompositionPath]) -> PathsAnswer:
@@ -151,3 +567,29 @@ async def health(lg: LGent) -> HealthAnswer:
         change_number=change_number,
         brains=tuple(brains),
     )
+
+
+class DoctorCheck(_Answer):
+    name: str
+    level: Literal["ok", "warn", "fail"]
+    message: str
+    fix: str = ""
+
+
+class DoctorAnswer(_Answer):
+    """``lgent doctor``'s findings for the served home; ``ok`` is False when any check failed."""
+
+    ok: bool
+    checks: tuple[DoctorCheck, ...]
+
+
+async def doctor(lg: LGent) -> DoctorAnswer:
+    """Check the served home as ``lgent doctor`` does (nothing is changed)."""
+    root = lg.home.root
+    checks: tuple[DoctorCheck, ...]
+    if root is None:
+        checks = (DoctorCheck(name="home", level="ok", message="in memory: nothing on disk"),)
+    else:
+        found = await asyncio.to_thread(lg.check_home, root)
+        checks = tuple(DoctorCheck(**dataclasses.asdict(c)) for c in found)
+    return DoctorAnswer(ok=all(c.level != "fail" for c in checks), checks=checks)

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from lgent import LGent, QueryContext, TypeRequirement
-from lgent.serving import warm_up
+from lgent.serving import PAGE_DEPTH, warm_up
 
 SEED_QUERY = {
     "query": "process financial PDFs and extract sentiment",
@@ -61,7 +61,10 @@ class Expected:
 
 @functools.cache
 def library_answers(home: Path) -> Expected:
-    """What ``LGent`` itself answers on ``home`` (cached: the model loads once per session)."""
+    """What ``LGent`` itself answers on ``home`` (cached: the model loads once per session).
+
+    The servers page a query's first ``PAGE_DEPTH`` results, so the first page of a case is the
+    first ``limit`` results of the query asked for ``PAGE_DEPTH``."""
 
     async def compute() -> Expected:
         async with LGent.open(home) as lg:
@@ -73,10 +76,11 @@ def library_answers(home: Path) -> Expected:
                     case["query"],
                     case["constraints"],
                     context,
-                    case["limit"],
+                    PAGE_DEPTH,
                     lenient=case["lenient"],
                 )
-                queries.append(response.model_dump(mode="json"))
+                page = response.model_copy(update={"results": response.results[: case["limit"]]})
+                queries.append(page.model_dump(mode="json"))
             resolution = await lg.resolve(TypeRequirement(**RESOLVE))
             filled = await lg.fill_holes(FILL["pipeline"])
             paths = await lg.find_paths(

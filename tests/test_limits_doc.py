@@ -11,6 +11,7 @@ from lgent.brains.keyword.compile import MAX_WILDCARD_LENGTH, MAX_WILDCARDS
 from lgent.brains.keyword.grammar import MAX_DEPTH
 from lgent.catalog.loaders import MAX_PROBLEMS
 from lgent.resolver.holes import MAX_PIPELINE
+from lgent.serving import PAGE_DEPTH
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "limits.md").read_text(encoding="utf-8")
 
@@ -39,5 +40,6 @@ def test_limits_kept_beside_their_code() -> None:
         ("MAX_PATH_LENGTH", MAX_PATH_LENGTH),
         ("MAX_PIPELINE", MAX_PIPELINE),
         ("MAX_PROBLEMS", MAX_PROBLEMS),
+        ("PAGE_DEPTH", PAGE_DEPTH),
     ]:
         assert value in numbers(row_of(name)), name

@@ -27,8 +27,9 @@ def test_defaults_and_round_trip() -> None:
 @pytest.mark.parametrize(
     ("data", "field", "fragment"),
     [
-        ({"version": "1.2"}, "version", "not a semantic version"),
-        ({"version": "v1.2.0"}, "version", "not a semantic version"),
+        ({"version": ""}, "version", "is empty"),
+        ({"version": "1" * 101}, "version", "longer than 100"),
+        ({"version": "1.0\x07"}, "version", "control character"),
         ({"success_rate": 3}, "success_rate", "less than or equal to 1"),
         ({"success_rate": -0.1}, "success_rate", "greater than or equal to 0"),
         ({"entity_type": "robot"}, "entity_type", "'agent'"),
@@ -36,7 +37,7 @@ def test_defaults_and_round_trip() -> None:
         ({"execution": "edge"}, "execution", "'hybrid'"),
         ({"relations": [{"type": "replaces", "target": "X"}]}, "relations.0.type", "successor_to"),
         (
-            {"relations": [{"type": "depends_on", "target": "has space"}]},
+            {"relations": [{"type": "depends_on", "target": "!!!"}]},
             "relations.0.target",
             "not a valid",
         ),

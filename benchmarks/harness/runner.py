@@ -51,6 +51,7 @@ the repository root:
 | Semantic brain | `python -m benchmarks.semantic_bench` | `--size` |
 | Fusion and resolver | `python -m benchmarks.fusion_bench` | `--size` |
 | Query-time embedder | `python -m benchmarks.embedder_bench` | `--texts`, `--rounds`, `--st-onnx-python` |
+| Importing the ecosystem | `python -m benchmarks.ecosystem_bench` | reads `../shared/ecosystem` or `$LGENT_ECOSYSTEM_DATA` |
 
 Each accepts `--no-write` to print without touching this file.
 

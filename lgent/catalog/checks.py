@@ -20,23 +20,34 @@ from lgent.models import CatalogEntry, TypeDecl
 from lgent.typeexpr import type_names
 
 if TYPE_CHECKING:
-    from lgent.catalog.loaders import Located
+    from lgent.catalog.readers.base import Located
 
 
 @dataclass(slots=True)
 class BatchReport:
-    """The outcome of a load: store counts, files read and skipped, warnings."""
+    """The outcome of a load: store counts, files read, skipped and rejected, warnings."""
 
     result: BatchResult = field(default_factory=BatchResult)
     files: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    """Sources left out whole for a problem (ecosystem formats), each with the problem."""
     warnings: list[str] = field(default_factory=list)
+    dry_run: bool = False
+    """True when nothing was written: the counts say what the load would do."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.result.to_dict(),
+            "dry_run": self.dry_run,
+            "changed": {
+                "added": self.result.added,
+                "updated": self.result.updated,
+                "retired": self.result.retired,
+            },
             "files": self.files,
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "rejected": [{"path": p, "reason": r} for p, r in self.rejected],
             "warnings": self.warnings,
         }
 
@@ -108,7 +119,7 @@ def _locations(located: Sequence[Located] | None) -> dict[str, str]:
     places: dict[str, str] = {}
     for item in located or ():
         if isinstance(item.record, TypeDecl):
-            places.setdefault(item.record.type, f"{item.source}:{item.line}")
+            places.setdefault(item.record.type, item.place)
     return places
 
 

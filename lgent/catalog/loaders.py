@@ -1,32 +1,34 @@
-"""Read catalog files into validated entries and type declarations, without touching the store.
+"""Read sources into validated entries and type declarations, without touching the store.
 
-Formats: JSONL (one entry or type declaration per line), ``*.json`` and ``*.yaml``/``*.yml``
-manifests (one object, a list, or ``{"entries": [...], "types": [...]}``), and Markdown tool
-cards whose YAML front matter holds the entry. A record with an ``id`` is an entry; one with a
-``type`` and no ``id`` is a type declaration.
+Each file is read by one reader (``lgent.catalog.readers``): the one named by the caller
+(``lgent import KIND``), or the first whose detector takes the file (``lgent load``), so a folder
+may mix formats. L-gent's native formats are JSONL (one entry or type declaration per line),
+``*.json`` and ``*.yaml``/``*.yml`` manifests (one object, a list, or ``{"entries": [...],
+"types": [...]}``), and Markdown tool cards whose YAML front matter holds the entry; a record
+with an ``id`` is an entry, one with a ``type`` and no ``id`` a type declaration.
 
 A folder is read recursively in sorted order. Hidden files and folders, files of other
 extensions, and paths matched by a ``.lgentignore`` (gitignore-style globs) at the folder's top
 are skipped; Markdown without front matter is skipped too. Every skip is listed in the result.
-Every problem found is collected (file:line:field) and raised together as one ``LoadError``.
+A problem in a native file is collected (file:line:field) and raised with every other one as one
+``LoadError``; a problem in an ecosystem source (MCP, OpenAPI...) leaves that source out, named
+with the reason in ``rejected``, and the rest of the load goes on.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from lgent import limits
-from lgent.errors import LGentError, LoadError, ValidationError
+from lgent.catalog.readers import ReaderRegistry
+from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
+from lgent.errors import LGentError, LoadError
 from lgent.models import CatalogEntry, TypeDecl
 
-DATA_SUFFIXES = {".jsonl", ".json", ".yaml", ".yml", ".md", ".markdown"}
 MAX_PROBLEMS = 50
 
 Progress = Callable[[int, int, str], None]
@@ -34,21 +36,21 @@ Progress = Callable[[int, int, str], None]
 
 
 @dataclass(slots=True)
-class Located:
-    """A parsed record and where it came from."""
-
-    record: CatalogEntry | TypeDecl
-    source: str
-    line: int
-
-
-@dataclass(slots=True)
 class LoadedBatch:
-    """Everything read from a path: records in order, files read, files skipped (with why)."""
+    """Everything read from a path: records in order, files read, files skipped (with why),
+    sources left out for a problem (with the problem), and the readers' warnings."""
 
     records: list[Located] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    formats: dict[str, str] = field(default_factory=dict)
+    """Each file read -> the name of the reader that read it."""
+    synced: set[str] = field(default_factory=set)
+    """The files read by ecosystem readers, whose records a load syncs (``catalog.reconcile``)."""
+    wholes: list[str] = field(default_factory=list)
+    """The wholes (servers, APIs, agents) those files hold."""
 
     @property
     def entries(self) -> list[CatalogEntry]:
@@ -86,20 +88,30 @@ def batch_error(problems: list[LGentError]) -> LoadError:
     return LoadError(first + more, errors=problems)
 
 
-def read_path(path: str | Path, progress: Progress | None = None) -> LoadedBatch:
-    """Parse a file or a folder. Raises LoadError listing every problem found."""
+def read_path(
+    path: str | Path,
+    progress: Progress | None = None,
+    *,
+    kind: str | None = None,
+    registry: ReaderRegistry | None = None,
+) -> LoadedBatch:
+    """Parse a file or a folder, each file in its detected format (or all in format ``kind``).
+    Raises LoadError listing every problem found in native files."""
+    readers = registry or ReaderRegistry.default()
+    forced = readers.named(kind) if kind is not None else None
+    suffixes = forced.suffixes if forced is not None else readers.suffixes
     root = Path(path)
     if not root.exists():
         raise LoadError(f"no such file or folder: {root}")
     batch = LoadedBatch()
     problems = _Problems()
     if root.is_dir():
-        files = list(_walk(root, batch))
+        files = list(_walk(root, batch, suffixes))
     else:
-        if root.suffix.lower() not in DATA_SUFFIXES:
+        if root.suffix.lower() not in suffixes:
             raise LoadError(
                 f"{root}: unsupported file type {root.suffix or '(none)'!r} "
-                f"(expected one of {', '.join(sorted(DATA_SUFFIXES))})"
+                f"(expected one of {', '.join(sorted(suffixes))})"
             )
         files = [root]
     total = sum(f.stat().st_size for f in files)
@@ -110,7 +122,7 @@ def read_path(path: str | Path, progress: Progress | None = None) -> LoadedBatch
             if progress is not None:
                 progress(before + n, total, str(f))
 
-        _read_file(file, batch, problems, partial)
+        _read_file(file, batch, problems, partial, readers, forced)
         done += file.stat().st_size
         if progress:
             progress(done, total, str(file))
@@ -119,7 +131,19 @@ def read_path(path: str | Path, progress: Progress | None = None) -> LoadedBatch
     return batch
 
 
-def _walk(root: Path, batch: LoadedBatch) -> Iterator[Path]:
+def read_document(doc: Document, kind: str, registry: ReaderRegistry | None = None) -> LoadedBatch:
+    """Read one in-memory document (a live harvest) in format ``kind``, as ``read_path`` reads
+    a file of it."""
+    readers = registry or ReaderRegistry.default()
+    batch = LoadedBatch()
+    problems = _Problems()
+    _read_doc(doc, batch, problems, lambda _n: None, readers.named(kind))
+    _check_duplicates(batch, problems)
+    problems.raise_if_any()
+    return batch
+
+
+def _walk(root: Path, batch: LoadedBatch, suffixes: frozenset[str]) -> Iterator[Path]:
     patterns = _ignore_patterns(root)
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
@@ -131,12 +155,88 @@ def _walk(root: Path, batch: LoadedBatch) -> Iterator[Path]:
             continue
         if path.is_dir() or any(_ignored(p, True, patterns) for p in _parents(rel)):
             continue
-        if path.suffix.lower() not in DATA_SUFFIXES:
+        if path.suffix.lower() not in suffixes:
             batch.skipped.append(
                 (str(path), f"not a catalog file ({path.suffix or 'no extension'})")
             )
             continue
         yield path
+
+
+def _read_file(
+    path: Path,
+    batch: LoadedBatch,
+    problems: _Problems,
+    progress: Callable[[int], Any],
+    readers: ReaderRegistry,
+    forced: Reader | None,
+) -> None:
+    source = str(path)
+    size = path.stat().st_size
+    if size > limits.MAX_SOURCE_BYTES:
+        error = LoadError(
+            f"file of {size / 1e6:.0f} MB is over the {limits.MAX_SOURCE_BYTES // 10**6} MB "
+            "limit for one source",
+            source=source,
+        )
+        if forced is not None and forced.skips_bad_sources:
+            batch.rejected.append((source, str(error)))
+        else:
+            problems.add(error)
+        return
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        problems.add(LoadError(f"invalid UTF-8 at byte {err.start}", source=source, line=line))
+        return
+    doc = Document(source, text, path.suffix)
+    reader = forced or readers.detect(doc)
+    _read_doc(doc, batch, problems, progress, reader)
+
+
+def _read_doc(
+    doc: Document,
+    batch: LoadedBatch,
+    problems: _Problems,
+    progress: Callable[[int], Any],
+    reader: Reader | None,
+) -> None:
+    source = doc.source
+    if reader is None:
+        reason = (
+            "Markdown without YAML front matter"
+            if doc.suffix in (".md", ".markdown")
+            else "no reader recognises its content"
+        )
+        batch.skipped.append((source, reason))
+        return
+    found: list[LGentError] = []
+    ctx = ReadContext(
+        problem=found.append if reader.skips_bad_sources else problems.add, progress=progress
+    )
+    try:
+        records = list(reader.read(doc, ctx))
+    except LGentError as err:  # a reader may also give up with one typed error
+        ctx.problem(err)
+        records = []
+    if reader.skips_bad_sources and not found:
+        clash = _clash(records, batch)
+        if clash is not None:
+            found.append(clash)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        batch.rejected.append((source, f"{found[0]}{more}"))
+        return
+    batch.warnings.extend(ctx.warnings)
+    batch.records.extend(records)
+    if records or doc.suffix == ".jsonl":
+        batch.files.append(source)
+        batch.formats[source] = reader.name
+    if reader.skips_bad_sources:
+        batch.synced.add(source)
+        batch.wholes.extend(ctx.wholes)
 
 
 def _parents(rel: str) -> list[str]:
@@ -165,211 +265,15 @@ def _ignored(rel: str, is_dir: bool, patterns: list[str]) -> bool:
     return False
 
 
-def _read_file(
-    path: Path, batch: LoadedBatch, problems: _Problems, progress: Callable[[int], Any]
-) -> None:
-    source = str(path)
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        problems.add(LoadError(f"invalid UTF-8 at byte {err.start}", source=source, line=line))
-        return
-    suffix = path.suffix.lower()
-    before = len(batch.records)
-    if suffix == ".jsonl":
-        _read_jsonl(text, source, batch, problems, progress)
-    elif suffix == ".json":
-        _read_json(text, source, batch, problems)
-    elif suffix in (".yaml", ".yml"):
-        _read_yaml(text, source, batch, problems, first_line=1)
-    else:
-        front = _front_matter(text)
-        if front is None:
-            batch.skipped.append((source, "Markdown without YAML front matter"))
-            return
-        body, first_line = front
-        _read_yaml(body, source, batch, problems, first_line=first_line, single=True)
-    if len(batch.records) > before or suffix == ".jsonl":
-        batch.files.append(source)
-
-
-def _read_jsonl(
-    text: str, source: str, batch: LoadedBatch, problems: _Problems, progress: Callable[[int], Any]
-) -> None:
-    offset = 0
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        offset += len(line.encode("utf-8"))
-        if number % 2000 == 0:
-            progress(offset)
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if len(line) > limits.MAX_LINE_BYTES:
-            problems.add(
-                LoadError(
-                    f"line longer than {limits.MAX_LINE_BYTES} characters",
-                    source=source,
-                    line=number,
-                )
+def _clash(records: list[Located], batch: LoadedBatch) -> LoadError | None:
+    """A source whose artifact ids another source of the batch already holds is left out."""
+    held = {r.record.id: r.source for r in batch.records if isinstance(r.record, CatalogEntry)}
+    for item in records:
+        if isinstance(item.record, CatalogEntry) and item.record.id in held:
+            return LoadError(
+                f"id {item.record.id!r} is also read from {held[item.record.id]}",
+                source=item.source,
             )
-            continue
-        try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            problems.add(
-                LoadError(
-                    f"invalid JSON: {err.msg} (column {err.colno})", source=source, line=number
-                )
-            )
-            continue
-        _add_record(obj, source, number, batch, problems)
-
-
-def _read_json(text: str, source: str, batch: LoadedBatch, problems: _Problems) -> None:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as err:
-        problems.add(
-            LoadError(
-                f"invalid JSON: {err.msg} (column {err.colno})", source=source, line=err.lineno
-            )
-        )
-        return
-    for item in _records_of(obj, source, 1, problems):
-        _add_record(item, source, 1, batch, problems)
-
-
-def _read_yaml(
-    text: str,
-    source: str,
-    batch: LoadedBatch,
-    problems: _Problems,
-    *,
-    first_line: int,
-    single: bool = False,
-) -> None:
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        obj = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = first_line + mark.line if mark is not None else first_line
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        problems.add(LoadError(f"invalid YAML: {problem}", source=source, line=line))
-        return
-    if obj is None:
-        problems.add(LoadError("empty manifest", source=source, line=first_line))
-        return
-    if single and not isinstance(obj, dict):
-        problems.add(
-            LoadError(
-                "front matter must be a mapping of entry fields", source=source, line=first_line
-            )
-        )
-        return
-    items = _records_of(obj, source, first_line, problems)
-    nodes = _item_nodes(node, obj)
-    for index, item in enumerate(items):
-        item_node = nodes[index] if index < len(nodes) else None
-        line = first_line + (item_node.start_mark.line if item_node is not None else 0)
-        _add_record(item, source, line, batch, problems, item_node, first_line)
-
-
-def _item_nodes(node: yaml.Node | None, obj: Any) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    if (
-        isinstance(node, yaml.MappingNode)
-        and isinstance(obj, dict)
-        and ("entries" in obj or "types" in obj)
-    ):
-        found: list[yaml.Node] = []
-        for key in ("types", "entries"):
-            for k, v in node.value:
-                if k.value == key and isinstance(v, yaml.SequenceNode):
-                    found.extend(v.value)
-        return found
-    return [node] if node is not None else []
-
-
-def _records_of(obj: Any, source: str, line: int, problems: _Problems) -> list[Any]:
-    if isinstance(obj, list):
-        return obj
-    if isinstance(obj, dict) and ("entries" in obj or "types" in obj) and "id" not in obj:
-        extra = set(obj) - {"entries", "types"}
-        if extra:
-            problems.add(
-                LoadError(
-                    f"unknown top-level key(s): {', '.join(sorted(extra))}",
-                    source=source,
-                    line=line,
-                )
-            )
-        types, entries = obj.get("types") or [], obj.get("entries") or []
-        if not isinstance(types, list) or not isinstance(entries, list):
-            problems.add(LoadError("'entries' and 'types' must be lists", source=source, line=line))
-            return []
-        return [*types, *entries]
-    return [obj]
-
-
-def _add_record(
-    obj: Any,
-    source: str,
-    line: int,
-    batch: LoadedBatch,
-    problems: _Problems,
-    node: yaml.Node | None = None,
-    first_line: int = 1,
-) -> None:
-    if not isinstance(obj, dict):
-        problems.add(
-            LoadError(f"expected an object, got {type(obj).__name__}", source=source, line=line)
-        )
-        return
-    try:
-        record: CatalogEntry | TypeDecl
-        if "id" in obj:
-            record = CatalogEntry.parse(obj, source=source, line=line)
-        elif "type" in obj:
-            record = TypeDecl.parse(obj, source=source, line=line)
-        else:
-            problems.add(
-                LoadError(
-                    "record is neither an entry (needs 'id') nor a type declaration (needs 'type')",
-                    source=source,
-                    line=line,
-                )
-            )
-            return
-    except ValidationError as err:
-        if node is not None and err.problems:
-            key_line = _key_line(node, err.problems[0].field.split(".")[0])
-            if key_line is not None:
-                err = err.located(line=first_line + key_line)
-        problems.add(err)
-        return
-    batch.records.append(Located(record, source, line))
-
-
-def _key_line(node: yaml.Node, key: str) -> int | None:
-    if isinstance(node, yaml.MappingNode):
-        for k, _ in node.value:
-            if getattr(k, "value", None) == key:
-                return int(k.start_mark.line)
-    return None
-
-
-def _front_matter(text: str) -> tuple[str, int] | None:
-    """The YAML between a leading ``---`` line and the next ``---`` (or ``...``) line."""
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        return None
-    for index in range(1, len(lines)):
-        if lines[index].strip() in ("---", "..."):
-            return "\n".join(lines[1:index]), 2
     return None
 
 

@@ -67,6 +67,11 @@ class Catalog(Protocol):
         """Every stored version of an artifact, oldest first."""
         ...
 
+    def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
+        """For each whole id, the ids whose latest version declares ``part_of`` it (any status),
+        sorted; a whole with no parts maps to an empty list (what a re-import may retire)."""
+        ...
+
     def exists(self, artifact_id: str) -> bool: ...
 
     def list_entries(

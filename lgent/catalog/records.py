@@ -37,12 +37,15 @@ class BatchResult:
     types_added: list[str] = field(default_factory=list)
     types_updated: list[str] = field(default_factory=list)
     types_unchanged: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    """Artifacts a re-import no longer found: kept, with their latest version set retired."""
     change_number: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "added": len(self.added),
             "updated": len(self.updated),
+            "retired": len(self.retired),
             "unchanged": len(self.unchanged),
             "types_added": len(self.types_added),
             "types_updated": len(self.types_updated),

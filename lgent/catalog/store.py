@@ -460,6 +460,23 @@ class CatalogStore:
         with self._lock:
             return Snapshot(self.change_number(), self._latest_rows(artifact_ids))
 
+    def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
+        """For each of ``whole_ids``, the ids of the artifacts whose latest version declares
+        ``part_of`` it (any status), sorted; a whole with no parts maps to an empty list."""
+        wanted = set(whole_ids)
+        found: dict[str, list[str]] = {w: [] for w in wanted}
+        if not wanted:
+            return found
+        rows = self._read(
+            "SELECT e.id, json_extract(r.value, '$.target') FROM entries AS e, "
+            "json_each(e.data, '$.relations') AS r WHERE e.is_latest = 1 "
+            "AND json_extract(r.value, '$.type') = 'part_of'"
+        )
+        for part, whole in rows:
+            if whole in wanted:
+                found[whole].append(part)
+        return {w: sorted(ids) for w, ids in found.items()}
+
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""
         rows = self._read("SELECT version FROM entries WHERE id = ?", (artifact_id,))

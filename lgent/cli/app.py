@@ -9,20 +9,22 @@ import asyncio
 import dataclasses
 import functools
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
 from lgent.cli import output
-from lgent.cli.context import GlobalOptions, global_options
+from lgent.cli.context import GlobalOptions, global_options, require_catalog
 from lgent.cli.serve import serve
-from lgent.errors import LGentError, LoadError
+from lgent.errors import CatalogError, LGentError, LoadError, QueryError
+from lgent.serving import PAGE_DEPTH
 
 if TYPE_CHECKING:
     from lgent.lgent import LGent
-    from lgent.models import CatalogEntry
+    from lgent.models import CatalogEntry, FilledPipeline, SearchResult
+    from lgent.serving import QueryPage
 
 T = TypeVar("T")
 
@@ -38,6 +40,14 @@ app = typer.Typer(
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from lgent import __version__
+
+        typer.echo(f"lgent {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _root(
     ctx: typer.Context,
@@ -46,23 +56,36 @@ def _root(
         typer.Option(
             "--home",
             envvar="LGENT_HOME",
-            help="The L-gent home folder (catalog and indexes). Env: LGENT_HOME.",
+            help="The L-gent home folder (catalog and indexes); also accepted after the "
+            "command. Env: LGENT_HOME.",
             show_default=True,
         ),
     ] = Path(".lgent"),
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     ctx.obj = GlobalOptions(home=home)
 
 
-def _with_lgent(ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]]) -> T:
-    """Open the home, run ``fn(lg)``, close; LGentErrors become one line on stderr and exit 1."""
+def _with_lgent(
+    ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]], *, create: bool = False
+) -> T:
+    """Open the home, run ``fn(lg)``, close. Only ``create`` (init, load) may create a home: any
+    other command on a folder without a catalog fails, saying how to make one."""
     from lgent.cli.progress import StderrBuildProgress
     from lgent.lgent import LGent
 
+    home = global_options(ctx).home
+    if not create:
+        require_catalog(home)
     progress = StderrBuildProgress()
 
     async def runner() -> T:
-        async with LGent.open(global_options(ctx).home, progress=progress) as lg:
+        async with LGent.open(home, progress=progress) as lg:
             return await fn(lg)
 
     try:
@@ -71,17 +94,40 @@ def _with_lgent(ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]]) -> T:
         progress.close()
 
 
+def require_artifacts(ctx: typer.Context, lg: LGent) -> Awaitable[None]:
+    """A CatalogError when the catalog is empty: a search of it could only answer nothing."""
+    home = global_options(ctx).home
+
+    async def check() -> None:
+        if await lg.count_entries() == 0:
+            raise CatalogError(
+                f"the catalog at {home} is empty: load artifacts with "
+                f"`lgent --home {home} load PATH`"
+            )
+
+    return check()
+
+
 def handles_errors(command: Callable[..., None]) -> Callable[..., None]:
+    """LGentErrors print one line to stderr and exit 1; with ``--json``, the error is JSON on
+    stdout (``{"error": {"type", "message"}}``), exit 1, and a bad option value exits 2."""
+
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> None:
+        as_json = bool(kwargs.get("as_json"))
         try:
             command(*args, **kwargs)
         except LGentError as err:
             message = err.pretty() if hasattr(err, "pretty") else str(err)
             if isinstance(err, LoadError) and len(err.errors) > 1:
                 message += "".join(f"\n  {e}" for e in err.errors[:20])
-            output.print_error(message)
+            output.print_error(message, as_json=as_json, kind=type(err).__name__.rstrip("_"))
             raise typer.Exit(1) from None
+        except typer.BadParameter as err:
+            if not as_json:
+                raise
+            output.print_error(err.format_message(), as_json=True, kind="UsageError")
+            raise typer.Exit(2) from None
 
     return wrapper
 
@@ -94,12 +140,13 @@ def init(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     async def run(lg: LGent) -> dict[str, Any]:
         return {"home": str(global_options(ctx).home.resolve()), **(await lg.stats())}
 
-    stats = _with_lgent(ctx, run)
+    stats = _with_lgent(ctx, run, create=True)
     if as_json:
         output.print_json(stats)
     else:
-        output.stdout().print(
-            f"L-gent home ready at {stats['home']} ({stats['artifacts']} artifacts)"
+        output.say(
+            output.stdout(),
+            f"L-gent home ready at {stats['home']} ({stats['artifacts']} artifacts)",
         )
 
 
@@ -108,16 +155,85 @@ def init(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 def load(
     ctx: typer.Context,
     path: Annotated[
-        Path, typer.Argument(help="A catalog file (.jsonl/.json/.yaml/.md) or a folder.")
+        Path,
+        typer.Argument(
+            help="A file or folder: L-gent catalog files, MCP tools/list results, OpenAPI or "
+            "Swagger specs, A2A agent cards, OpenAI function JSON (each detected by content)."
+        ),
     ],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Load a catalog file or folder atomically: every record of it, or none."""
+    """Load a file or folder, each file in the format its content shows.
+
+    Native catalog files load atomically (every record, or none); an ecosystem source is synced:
+    added, updated, retired and unchanged artifacts are reported, and a source that cannot be
+    read is left out and named."""
+    _load_and_report(ctx, path, None, dry_run, as_json)
+
+
+@app.command("import")
+@handles_errors
+def import_(
+    ctx: typer.Context,
+    kind: Annotated[
+        str,
+        typer.Argument(help="The source format: mcp, openapi, a2a, openai, jsonl, manifest."),
+    ],
+    source: Annotated[Path | None, typer.Argument(help="A file or folder in that format.")] = None,
+    command: Annotated[
+        str | None,
+        typer.Option(
+            "--command",
+            help='mcp only: start this server ("CMD ARGS...") and harvest it over stdio.',
+        ),
+    ] = None,
+    url: Annotated[
+        str | None,
+        typer.Option("--url", help="mcp only: harvest the server at this streamable HTTP URL."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(min=1, max=3600, help="Seconds a live harvest may take.")
+    ] = 60.0,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import a source in a named format, or harvest a live MCP server (--command / --url).
+
+    Importing the same source again is a sync: what changed gets a new version, what the source
+    no longer has is retired (kept in the history), the rest is left alone."""
+    live = command is not None or url is not None
+    if live and kind != "mcp":
+        raise typer.BadParameter("--command and --url harvest MCP servers only", param_hint="KIND")
+    if live and source is not None:
+        raise typer.BadParameter("give a SOURCE or --command/--url, not both", param_hint="SOURCE")
+    if command is not None and url is not None:
+        raise typer.BadParameter("give --command or --url, not both", param_hint="--url")
+    if not live and source is None:
+        raise typer.BadParameter("a file or folder to import is required", param_hint="SOURCE")
+    if live:
+
+        async def harvest(lg: LGent) -> Any:
+            return await lg.import_mcp(command=command, url=url, dry_run=dry_run, timeout=timeout)
+
+        _print_load_report(_with_lgent(ctx, harvest, create=True), as_json)
+        return
+    assert source is not None
+    _load_and_report(ctx, source, kind, dry_run, as_json)
+
+
+def _load_and_report(
+    ctx: typer.Context, path: Path, kind: str | None, dry_run: bool, as_json: bool
+) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
     show_bar = not as_json and sys.stderr.isatty()
     bar = Progress(
-        TextColumn("loading"),
+        TextColumn("reading" if dry_run else "loading"),
         BarColumn(),
         DownloadColumn(),
         TimeRemainingColumn(),
@@ -130,27 +246,51 @@ def load(
         bar.update(task, completed=done, total=total)
 
     with bar:
-        report = _with_lgent(ctx, lambda lg: lg.load(path, progress=progress))
+        report = _with_lgent(
+            ctx,
+            lambda lg: lg.load(path, progress=progress, kind=kind, dry_run=dry_run),
+            create=True,
+        )
+    _print_load_report(report, as_json)
+
+
+def _print_load_report(report: Any, as_json: bool) -> None:
     data = report.to_dict()
     if as_json:
         output.print_json(data)
         return
     console = output.stdout()
     r = report.result
-    console.print(
-        f"Loaded {len(report.files)} file(s): {len(r.added)} added, {len(r.updated)} updated, "
-        f"{len(r.unchanged)} unchanged; types: {len(r.types_added)} added, "
+    verb = "Would load" if report.dry_run else "Loaded"
+    retired = f", {len(r.retired)} retired" if r.retired else ""
+    output.say(
+        console,
+        f"{verb} {len(report.files)} file(s): {len(r.added)} added, {len(r.updated)} updated"
+        f"{retired}, {len(r.unchanged)} unchanged; types: {len(r.types_added)} added, "
         f"{len(r.types_updated)} updated, {len(r.types_unchanged)} unchanged "
-        f"(change number {r.change_number})."
+        f"(change number {r.change_number}{', nothing written' if report.dry_run else ''}).",
     )
+    for label, ids in (("updated", r.updated), ("retired", r.retired)):
+        if ids and len(ids) <= 20:
+            output.say(console, f"  {label}: {output.escape_text(', '.join(ids))}")
+    if report.rejected:
+        output.say(
+            console, f"[yellow]Left out {len(report.rejected)} source(s) that could not be read:[/]"
+        )
+        for rejected_path, reason in report.rejected[:20]:
+            output.say(
+                console, f"  {output.escape_text(rejected_path)}: {output.escape_text(reason)}"
+            )
     if report.skipped:
-        console.print(f"Skipped {len(report.skipped)} path(s):")
+        output.say(console, f"Skipped {len(report.skipped)} path(s):")
         for skipped_path, reason in report.skipped[:10]:
-            console.print(f"  {skipped_path}: {reason}")
+            output.say(console, f"  {skipped_path}: {reason}")
     for warning in report.warnings[:20]:
-        console.print(f"[yellow]warning:[/] {warning}")
+        output.say(console, f"[yellow]warning:[/] {output.escape_text(warning)}")
     if len(report.warnings) > 20:
-        console.print(f"[yellow]... and {len(report.warnings) - 20} more warnings (see --json)[/]")
+        output.say(
+            console, f"[yellow]... and {len(report.warnings) - 20} more warnings (see --json)[/]"
+        )
 
 
 @app.command()
@@ -163,16 +303,24 @@ def show(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show one artifact (latest version unless --version)."""
+    """Show one artifact (latest version unless --version): its fields, versions, health and
+    what replaced it; an unknown id gets the closest ids."""
+    from lgent.serving import artifact_answer
 
-    async def run(lg: LGent) -> tuple[CatalogEntry, list[str]]:
-        return await lg.get(artifact_id, version), await lg.versions(artifact_id)
-
-    entry, versions = _with_lgent(ctx, run)
+    answer = _with_lgent(ctx, lambda lg: artifact_answer(lg, artifact_id, version))
     if as_json:
-        output.print_json({**entry.to_record(), "history": versions})
+        output.print_json(
+            {
+                **answer.entry.to_record(),
+                "history": list(answer.versions),
+                "flags": list(answer.flags),
+                "successors": list(answer.successors),
+            }
+        )
     else:
-        output.stdout().print(output.entry_detail(entry, versions))
+        output.stdout().print(
+            output.entry_detail(answer.entry, answer.versions, answer.flags, answer.successors)
+        )
 
 
 @app.command("list")
@@ -190,9 +338,10 @@ def list_(
     input_type: Annotated[str | None, typer.Option("--input", help="Exact input type.")] = None,
     output_type: Annotated[str | None, typer.Option("--output", help="Exact output type.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=100_000, help="At most this many rows.")] = 100,
+    offset: Annotated[int, typer.Option(min=0, help="Rows to skip (in id order).")] = 0,
     as_json: JsonOpt = False,
 ) -> None:
-    """List artifacts (latest versions), filtered."""
+    """List artifacts (latest versions) in id order, filtered."""
     from lgent import EntryFilter
     from lgent.models import EntityType, Status
 
@@ -200,11 +349,26 @@ def list_(
     _check_choice("--status", status, [s.value for s in Status])
     filters = EntryFilter(entity_type, status, author, input_type, output_type)
 
-    entries = _with_lgent(ctx, lambda lg: lg.list_entries(filters, limit=limit))
+    async def run(lg: LGent) -> tuple[list[CatalogEntry], int]:
+        return await lg.list_entries(filters, limit=limit, offset=offset), await lg.count_entries(
+            filters
+        )
+
+    entries, total = _with_lgent(ctx, run)
     if as_json:
         output.print_json([e.to_record() for e in entries])
-    else:
-        output.stdout().print(output.entry_table(entries, title=f"{len(entries)} artifact(s)"))
+        return
+    console = output.stdout()
+    if total == 0 and filters == EntryFilter():
+        home = global_options(ctx).home
+        output.say(
+            console,
+            f"The catalog at {home} is empty: load artifacts with `lgent --home {home} load PATH`.",
+        )
+        return
+    first, last = offset + 1, offset + len(entries)
+    span = f"{first}-{last} of {total}" if entries else f"none of {total} at offset {offset}"
+    console.print(output.entry_table(entries, title=f"artifacts {span}"))
 
 
 @app.command()
@@ -235,7 +399,7 @@ def remove(
     if as_json:
         output.print_json({"removed": removed, "id": artifact_id, "version": version})
     else:
-        output.stdout().print(f"Removed {removed} version(s) of {artifact_id}.")
+        output.say(output.stdout(), f"Removed {removed} version(s) of {artifact_id}.")
 
 
 @app.command()
@@ -259,23 +423,41 @@ def query(
     pipeline: Annotated[
         str | None, typer.Option(help="Pipeline being built, e.g. 'DataSource,???,Database'.")
     ] = None,
-    limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many results.")] = 10,
+    limit: Annotated[
+        int, typer.Option(min=1, max=PAGE_DEPTH, help="At most this many results.")
+    ] = 10,
+    offset: Annotated[
+        int,
+        typer.Option(
+            min=0, help=f"Results to skip (a page ends by result {PAGE_DEPTH} at the latest)."
+        ),
+    ] = 0,
     explain: Annotated[bool, typer.Option(help="Print each result's explanation tree.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Ask every brain that can help, fuse the answers, explain them, and suggest more."""
+    """Ask every brain that can help, fuse the answers, explain them, and suggest more.
+
+    The total does not depend on --limit: the query is answered for its first 100 results and
+    the page is cut from them."""
     from lgent.models import QueryContext
+    from lgent.serving import query_page
 
     context = None
     if history or pipeline:
         steps = tuple(p.strip() for p in (pipeline or "").split(",") if p.strip())
         context = QueryContext(user_history=tuple(history or ()), current_pipeline=steps)
 
-    response = _with_lgent(ctx, lambda lg: lg.query(text, constraint, context, limit))
+    async def run(lg: LGent) -> QueryPage:
+        await require_artifacts(ctx, lg)
+        return await query_page(
+            lg, text, constraint, context, offset=offset, limit=limit, explain=True
+        )
+
+    page = _with_lgent(ctx, run)
     if as_json:
-        output.print_json(response.model_dump(mode="json"))
+        output.print_json(page.model_dump(mode="json"))
     else:
-        output.print_response(response, explain=explain)
+        output.print_response(page, explain=explain)
 
 
 @app.command()
@@ -324,9 +506,26 @@ def fill(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Fill the ??? holes of a pipeline, e.g. `lgent fill DataSource ??? Database`."""
+    """Fill the ??? holes of a pipeline, e.g. `lgent fill DataSource '???' Database` (quote the
+    ???: unquoted, the shell may replace it with file names of three characters)."""
+    from lgent.serving import HOLE, check_pipeline
 
-    filled = _with_lgent(ctx, lambda lg: lg.fill_holes(steps, contract or ()))
+    if HOLE not in [s.strip() for s in steps]:
+        files = [s for s in steps if Path(s).exists()]
+        hint = (
+            f": {', '.join(repr(f) for f in files)} "
+            f"{'is a file' if len(files) == 1 else 'are files'} in this folder, so the shell "
+            "probably replaced an unquoted ??? with matching file names; quote it: '???'"
+            if files
+            else ""
+        )
+        raise QueryError(f"the pipeline {' '.join(steps)!r} has no ??? hole to fill{hint}")
+
+    async def run(lg: LGent) -> FilledPipeline:
+        await check_pipeline(lg, steps)
+        return await lg.fill_holes(steps, contract or ())
+
+    filled = _with_lgent(ctx, run)
     if as_json:
         output.print_json(filled.model_dump(mode="json"))
         return
@@ -336,10 +535,10 @@ def fill(
         shown.append(
             step.given if step.given else "[bold green]" + " >> ".join(step.filled_with) + "[/]"
         )
-    console.print("  →  ".join(str(x) for x in shown))
+    output.say(console, "  →  ".join(str(x) for x in shown))
     for step in filled.steps:
         if step.filled_with:
-            console.print(f"  [dim]{output.escape_text(step.reason)}[/]")
+            output.say(console, f"  [dim]{output.escape_text(step.reason)}[/]")
 
 
 @app.command()
@@ -403,9 +602,11 @@ def search(
         }
     )
 
-    result = _with_lgent(
-        ctx, lambda lg: lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
-    )
+    async def run(lg: LGent) -> SearchResult:
+        await require_artifacts(ctx, lg)
+        return await lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
+
+    result = _with_lgent(ctx, run)
     if as_json:
         output.print_json(
             {
@@ -438,8 +639,9 @@ def reindex(
         output.print_json([dataclasses.asdict(r) for r in reports])
         return
     for r in reports:
-        output.stdout().print(
-            f"{r.brain}: rebuilt at change number {r.to_change} ({r.upserts} artifacts)"
+        output.say(
+            output.stdout(),
+            f"{r.brain}: rebuilt at change number {r.to_change} ({r.upserts} artifacts)",
         )
 
 
@@ -471,10 +673,10 @@ def path(
         return
     console = output.stdout()
     if not paths:
-        console.print(f"No path from {source} to {target} within {max_length} step(s).")
+        output.say(console, f"No path from {source} to {target} within {max_length} step(s).")
     for n, p in enumerate(paths, start=1):
         steps = "".join(f"{t} ─[bold]{a}[/]→ " for t, a in zip(p.types, p.ids, strict=False))
-        console.print(f"{n}. {steps}{p.types[-1]}  [dim](weakest health {p.health:.2f})[/]")
+        output.say(console, f"{n}. {steps}{p.types[-1]}  [dim](weakest health {p.health:.2f})[/]")
 
 
 @app.command()
@@ -499,9 +701,9 @@ def lineage(
             shown = ", ".join(
                 f"{h.id}" + (f" (depth {h.depth})" if h.depth > 1 else "") for h in hits
             )
-            console.print(f"[bold]{group}[/]: {shown}")
+            output.say(console, f"[bold]{group}[/]: {shown}")
     if not any(groups.values()):
-        console.print(f"{artifact_id} has no recorded relations.")
+        output.say(console, f"{artifact_id} has no recorded relations.")
 
 
 @app.command()
@@ -534,10 +736,13 @@ def compatible(
         output.print_json([dataclasses.asdict(s) for s in sigs])
         return
     console = output.stdout()
-    console.print(f"{len(sigs)} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}:")
+    output.say(
+        console, f"{len(sigs)} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}:"
+    )
     for s in sigs:
-        console.print(
-            f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  (health {s.health:.2f})"
+        output.say(
+            console,
+            f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  (health {s.health:.2f})",
         )
 
 
@@ -555,8 +760,9 @@ def doctor(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         style = {"ok": "green", "warn": "yellow", "fail": "bold red"}
         for c in checks:
             fix = f"  [dim]→ {output.escape_text(c.fix)}[/]" if c.fix and c.level != "ok" else ""
-            console.print(
-                f"[{style[c.level]}]{c.level:>4}[/]  {c.name}: {output.escape_text(c.message)}{fix}"
+            output.say(
+                console,
+                f"[{style[c.level]}]{c.level:>4}[/]  {c.name}: {output.escape_text(c.message)}{fix}",
             )
     if any(c.level == "fail" for c in checks):
         raise typer.Exit(1)
@@ -576,6 +782,58 @@ def _check_choice(option: str, value: str | None, choices: list[str]) -> None:
         raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}", param_hint=option)
 
 
+GLOBAL_FLAGS = ("--version",)
+GLOBAL_OPTIONS = ("--home",)
+
+
+def _command_of(args: Sequence[str]) -> str | None:
+    """The subcommand named in ``args`` (the first word that is no option nor option value)."""
+    index = 0
+    while index < len(args):
+        if args[index] in GLOBAL_OPTIONS:
+            index += 2
+        elif args[index].startswith("-"):
+            index += 1
+        else:
+            return args[index]
+    return None
+
+
+def _own_options(command: str | None) -> set[str]:
+    """The option names the subcommand ``command`` defines itself."""
+    root = typer.main.get_command(app)
+    found = getattr(root, "commands", {}).get(command) if command else None
+    if found is None:
+        return set()
+    options = (p for p in found.params if p.param_type_name == "option")
+    return {name for param in options for name in param.opts}
+
+
+def hoist_global_options(args: Sequence[str]) -> list[str]:
+    """``args`` with the global options moved before the command, so ``lgent query X --home H``
+    means ``lgent --home H query X`` (nothing after a ``--`` is touched)."""
+    hoisted: list[str] = []
+    rest: list[str] = []
+    own = _own_options(_command_of(args)) & {*GLOBAL_FLAGS, *GLOBAL_OPTIONS}
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            rest += args[index:]
+            break
+        if arg in own:
+            rest.append(arg)  # the command's own option of that name (`show --version 1.0`)
+        elif arg in GLOBAL_FLAGS or any(arg.startswith(f"{o}=") for o in GLOBAL_OPTIONS):
+            hoisted.append(arg)
+        elif arg in GLOBAL_OPTIONS and index + 1 < len(args):
+            hoisted += [arg, args[index + 1]]
+            index += 1
+        else:
+            rest.append(arg)
+        index += 1
+    return hoisted + rest
+
+
 def main() -> None:
     """Console-script entry point."""
-    app()
+    app(args=hoist_global_options(sys.argv[1:]), prog_name="lgent")

@@ -21,3 +21,16 @@ def global_options(ctx: typer.Context) -> GlobalOptions:
     if not isinstance(obj, GlobalOptions):
         return GlobalOptions(home=Path(".lgent"))
     return obj
+
+
+def require_catalog(home: Path) -> None:
+    """A CatalogError unless ``home`` holds a catalog (nothing is created): only ``init`` and
+    ``load`` make a home, so a read command run in the wrong folder says so."""
+    from lgent.errors import CatalogError
+    from lgent.lgent import LGent
+
+    if not LGent.has_catalog(home):
+        raise CatalogError(
+            f"no catalog at {home}; create one with `lgent --home {home} load PATH` "
+            f"(or an empty one with `lgent --home {home} init`)"
+        )

@@ -1,20 +1,31 @@
-"""Printing for the CLI: JSON to stdout, rich tables and panels for people, errors to stderr."""
+"""Printing for the CLI: JSON to stdout, wrapped text for people, errors to stderr (or, with
+``--json``, as JSON on stdout).
+
+Text is wrapped to the terminal's width (``COLUMNS`` when stdout is not a terminal, else 80) at
+word boundaries, so an id is never cut across two lines. Each result shows its name once (and its
+id only when that differs), its health flags, and, when it sits below a result with a lower score,
+why.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from lgent.models import BrainHit, CatalogEntry, QueryResponse, Resolution
+from lgent.models import BrainHit, CatalogEntry, QueryResult, QueryType, Resolution
+from lgent.serving import QueryPage, one_line, result_card, signature
 
 
 def stdout() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=False)
 
 
 def print_json(data: Any) -> None:
@@ -22,14 +33,22 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
-def print_error(message: str) -> None:
-    """One clear line on stderr (plus any follow-up lines already in ``message``)."""
+def print_error(message: str, *, as_json: bool = False, kind: str = "Error") -> None:
+    """One clear line on stderr (plus any follow-up lines already in ``message``); with
+    ``as_json``, ``{"error": {"type", "message"}}`` on stdout instead."""
+    if as_json:
+        print_json({"error": {"type": kind, "message": message}})
+        return
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[bold red]error:[/] {message}", markup=True
+        f"[bold red]error:[/] {escape(message)}", markup=True
     )
 
 
-def entry_table(entries: list[CatalogEntry], title: str | None = None) -> Table:
+def escape_text(text: str) -> str:
+    return escape(text)
+
+
+def entry_table(entries: Sequence[CatalogEntry], title: str | None = None) -> Table:
     table = Table(title=title, show_lines=False)
     for column in ("id", "version", "type", "status", "input -> output", "author"):
         table.add_column(column, overflow="fold")
@@ -39,15 +58,20 @@ def entry_table(entries: list[CatalogEntry], title: str | None = None) -> Table:
             e.version,
             e.entity_type.value,
             e.status.value,
-            f"{e.input_type or '-'} -> {e.output_type or '-'}",
+            signature(e),
             e.author or "-",
         )
     return table
 
 
-def entry_detail(entry: CatalogEntry, versions: list[str]) -> Table:
+def entry_detail(
+    entry: CatalogEntry,
+    versions: Sequence[str],
+    flags: Sequence[str] = (),
+    successors: Sequence[str] = (),
+) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold")
+    table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     record = entry.to_record()
     for key, value in record.items():
@@ -55,9 +79,17 @@ def entry_detail(entry: CatalogEntry, versions: list[str]) -> Table:
             value = ", ".join(f"{r['type']} {r['target']}" for r in value) or "-"
         elif isinstance(value, list):
             value = ", ".join(str(v) for v in value) or "-"
-        table.add_row(key, str(value))
+        table.add_row(key, escape(str(value)))
+    if entry.input_type or entry.output_type:
+        # what the graph brain and the resolver compose by (derived from schemas on import)
+        table.add_row(
+            "signature", escape(f"{entry.input_type or '-'} -> {entry.output_type or '-'}")
+        )
     if len(versions) > 1:
         table.add_row("history", ", ".join(versions))
+    if successors:
+        table.add_row("replaced by", ", ".join(successors))
+    table.add_row("health", escape("; ".join(flags)) if flags else "ok")
     return table
 
 
@@ -74,87 +106,156 @@ def mapping_table(data: dict[str, Any], title: str | None = None) -> Table:
 
 def marked(text: str) -> str:
     """Turn ``<mark>`` highlights into rich markup (everything else escaped)."""
-    from rich.markup import escape
-
     return escape(text).replace("<mark>", "[bold yellow]").replace("</mark>", "[/]")
 
 
 def print_hits(hits: Sequence[BrainHit], total: int, warnings: Sequence[str]) -> None:
     console = stdout()
     for warning in warnings:
-        console.print(f"[yellow]note:[/] {escape_text(warning)}")
+        say(console, f"[yellow]note:[/] {escape(warning)}")
     if not hits:
-        console.print("No results.")
+        say(console, "No results.")
         return
-    console.print(f"{len(hits)} of {total} match(es)")
+    say(console, f"{len(hits)} of {total} match(es)")
     for hit in hits:
         name = marked(hit.highlights.get("name", hit.id))
         fields = ", ".join(hit.matched_fields) or "-"
-        console.print(
-            f"{hit.rank:>3}. [bold]{name}[/]  score {hit.score:.3f}  [dim]({hit.id}; matched: {fields})[/]"
+        say(
+            console,
+            f"{hit.rank:>3}. [bold]{name}[/]  score {hit.score:.3f}  [dim](matched: {fields})[/]",
         )
         if "description" in hit.highlights:
-            console.print(f"     {marked(hit.highlights['description'])}")
+            say(console, f"     {marked(hit.highlights['description'])}")
 
 
-def escape_text(text: str) -> str:
-    from rich.markup import escape
+GRAPH_LEADS = {
+    QueryType.TYPE_QUERY: "type question",
+    QueryType.RELATIONSHIP: "relationship question",
+}
+"""Query kinds whose results follow the graph's answer first (see docs/architecture.md)."""
 
-    return escape(text)
+
+def demotion(
+    result: QueryResult, above: Sequence[QueryResult], query_type: QueryType
+) -> str | None:
+    """Why ``result`` is listed below a result with a lower score (None when it is not)."""
+    if not any(other.score < result.score for other in above):
+        return None
+    if result.superseded_by and any(o.id == result.superseded_by for o in above):
+        return f"listed below its successor {result.superseded_by}"
+    if query_type in GRAPH_LEADS:
+        graph = next((s for s in result.sources if s.brain == "graph"), None)
+        kind = GRAPH_LEADS[query_type]
+        if graph is not None:
+            return f"listed in the graph's order for the {kind} (graph #{graph.rank})"
+        return f"listed after the graph's answers to the {kind}"
+    return "listed lower by fusion's lineage ordering (see --explain)"
 
 
-def print_response(response: QueryResponse, *, explain: bool = False) -> None:
-    """Results with their sources, the interpretation, and serendipity."""
+INDENT = 5
+
+
+def print_hanging(
+    console: Console, number: str, lines: Sequence[str], indent: int = INDENT
+) -> None:
+    """Lines of markup after a right-aligned ``number``, each wrapped at word boundaries to the
+    console's width with a hanging indent (no trailing spaces)."""
+    width = max(20, console.width - indent)
+    first = True
+    for line in lines:
+        for part in Text.from_markup(line).wrap(console, width, overflow="fold"):
+            prefix = (
+                (f"{number:>{indent - 1}} " if number else " " * indent) if first else " " * indent
+            )
+            part.rstrip()
+            console.print(Text(prefix) + part, soft_wrap=True)
+            first = False
+
+
+_LEAD = re.compile(r"^( *)((?:\d+\.|•|-) )?")
+
+
+def say(console: Console, markup: str) -> None:
+    """One paragraph of markup, wrapped at word boundaries to the console's width with no
+    trailing spaces; continuation lines line up after its leading spaces and list marker."""
+    lead = _LEAD.match(markup)
+    prefix = lead.group(0) if lead else ""
+    width = max(20, console.width - len(prefix))
+    first = True
+    for part in Text.from_markup(markup[len(prefix) :]).wrap(console, width, overflow="fold"):
+        part.rstrip()
+        console.print(Text(prefix if first else " " * len(prefix)) + part, soft_wrap=True)
+        first = False
+
+
+def print_response(page: QueryPage, *, explain: bool = False) -> None:
+    """Results with their flags and reasons, the interpretation, and suggestions."""
     console = stdout()
-    console.print(f"[dim]{escape_text(response.query_interpretation)}[/]")
-    for warning in response.warnings:
-        console.print(f"[yellow]note:[/] {escape_text(warning)}")
-    if not response.results:
-        console.print("No results.")
-    for n, result in enumerate(response.results, start=1):
-        e = result.entry
-        sources = ", ".join(f"{s.brain} #{s.rank}" for s in result.sources) or "lineage"
+    say(console, f"[dim]{escape(page.query_interpretation)}[/]")
+    for warning in page.warnings:
+        say(console, f"[yellow]note:[/] {escape(warning)}")
+    if not page.results:
+        say(console, "No results.")
+    shown: list[QueryResult] = []
+    for n, result in enumerate(page.results, start=page.offset + 1):
+        e, card = result.entry, result_card(result)
         name = marked(result.highlights.get("name", e.name))
-        status = "" if e.status.value == "active" else f" [red]{e.status.value}[/]"
-        console.print(
-            f"{n:>3}. [bold]{name}[/]{status}  [dim]{e.id} · {e.entity_type.value} · "
-            f"{e.input_type or '-'} -> {e.output_type or '-'} · score {result.score:.4f} · {sources}[/]"
-        )
-        text = result.highlights.get("description") or e.description
-        if text:
-            console.print(f"     {marked(text) if '<mark>' in text else escape_text(text[:200])}")
-        for note in result.notes:
-            console.print(f"     [yellow]{escape_text(note)}[/]")
+        also = "" if e.name == e.id else f" [dim]({escape(e.id)})[/]"
+        sources = ", ".join(f"{s.brain} #{s.rank}" for s in result.sources) or "lineage"
+        by = f" · by {escape(e.author)}" if e.author else ""
+        lines = [
+            f"[bold]{name}[/]{also}  [dim]{e.entity_type.value} · {escape(signature(e))}{by} · "
+            f"score {result.score:.4f} ({sources})[/]"
+        ]
+        lines += [f"[bold red]warning: {escape(flag)}[/]" for flag in card.flags]
+        reason = demotion(result, shown, page.query_type)
+        if reason:
+            lines.append(f"[yellow]{escape(reason)}[/]")
+        text = result.highlights.get("description")
+        lines.append(marked(text) if text else escape(one_line(e.description, 200)))
+        if card.why:
+            lines.append(f"[dim]why: {escape(card.why)}[/]")
         if explain:
-            import json
-
-            console.print(
-                f"     [dim]{escape_text(json.dumps(result.explanation, default=str))}[/]"
+            lines.append(f"[dim]{escape(json.dumps(result.explanation, default=str))}[/]")
+        print_hanging(console, f"{n}.", lines)
+        shown.append(result)
+    if page.serendipity:
+        say(console, "[bold]You might also consider:[/]")
+        for item in page.serendipity:
+            print_hanging(
+                console, "•", [f"{escape(item.reason)} [dim](confidence {item.confidence:.2f})[/]"]
             )
-    if response.serendipity:
-        console.print("[bold]You might also consider:[/]")
-        for item in response.serendipity:
-            console.print(
-                f"  • {escape_text(item.reason)} [dim](confidence {item.confidence:.2f})[/]"
-            )
-    cached = " (cached)" if response.cached else ""
-    console.print(
-        f"[dim]{response.total_matches} match(es), {response.search_time_ms:.1f} ms{cached}[/]"
+    first, last = page.offset + 1, page.offset + len(page.results)
+    more = "" if page.next_offset is None else f"; next page: --offset {page.next_offset}"
+    span = f"showing {first}-{last}" if page.results else "none shown"
+    cached = " (cached)" if page.cached else ""
+    say(
+        console,
+        f"[dim]{page.total_matches} match(es), {span}{more}; "
+        f"{page.search_time_ms:.1f} ms{cached}[/]",
     )
 
 
 def print_resolution(resolution: Resolution) -> None:
     console = stdout()
     best, score = resolution.best, resolution.score
-    console.print(
-        f"[bold green]{best.id}[/] ({best.input_type} -> {best.output_type}, v{best.version}) "
+    say(
+        console,
+        f"[bold green]{escape(best.id)}[/] ({escape(signature(best))}, {escape(version_label(best.version))}) "
         f"score {score.total:.3f} = success {score.success:.2f}×{score.weights['success']} + "
-        f"recency {score.recency:.2f}×{score.weights['recency']} + usage {score.usage:.2f}×{score.weights['usage']} + "
-        f"version {score.version:.2f}×{score.weights['version']}"
+        f"recency {score.recency:.2f}×{score.weights['recency']} + usage "
+        f"{score.usage:.2f}×{score.weights['usage']} + "
+        f"version {score.version:.2f}×{score.weights['version']}",
     )
     for runner in resolution.runners_up:
-        console.print(f"  runner-up {runner.entry.id}: {runner.score.total:.3f}")
+        say(console, f"  runner-up {escape(runner.entry.id)}: {runner.score.total:.3f}")
     for rejected in resolution.rejected:
-        console.print(
-            f"  [dim]rejected {rejected.id}: {escape_text('; '.join(rejected.reasons))}[/]"
+        say(
+            console,
+            f"  [dim]rejected {escape(rejected.id)}: {escape('; '.join(rejected.reasons))}[/]",
         )
+
+
+def version_label(version: str) -> str:
+    """``v1.2.0`` for a version starting with a digit; any other text as it is (``v1``, ``nightly``)."""
+    return f"v{version}" if version[:1].isdigit() else version

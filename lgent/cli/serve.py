@@ -28,12 +28,16 @@ def serve(
         bool, typer.Option("--allow-writes", help="Allow registering and removing artifacts.")
     ] = False,
 ) -> None:
-    """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm."""
-    from lgent.cli.context import global_options
+    """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm.
+
+    The home must hold a catalog, unless --allow-writes lets the server fill a new one."""
+    from lgent.cli.context import global_options, require_catalog
     from lgent.cli.progress import StderrBuildProgress
 
     if mcp == http:
         raise typer.BadParameter("give exactly one of --mcp or --http", param_hint="--mcp/--http")
+    if not allow_writes:
+        require_catalog(global_options(ctx).home)
     if mcp:
         from lgent.mcp.server import run_stdio
 

@@ -7,7 +7,13 @@ Three sources, in order of confidence:
    ("A >> B fills DataSource -> ??? -> Database").
 2. The caller's history (``user_history``): an artifact used before that composes with a top
    result, before or after it ("You've used Summarizer_v4 before: it composes after X").
-3. Downstream partners of the top result: what can consume its output, completing a pipeline.
+3. Downstream partners of the top result: what can consume its output, completing a pipeline,
+   when few artifacts can (``MAX_CONSUMERS``): where many can take it (plain text, say), the
+   healthiest three would be the same generic suggestion under every query producing that type.
+
+A suggestion that breaks the query's constraints is not made, except a path filling a hole of
+the caller's own pipeline: that one is kept after the others, at half confidence, saying which
+constraint it breaks (the caller asked to fill that hole).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
 
 HOLE = "???"
+MAX_CONSUMERS = 10
+"""A result whose output more artifacts than this can take gets no downstream suggestion."""
 
 
 def suggest(
@@ -35,21 +43,25 @@ def suggest(
 ) -> list[SerendipityItem]:
     """Up to ``limit`` suggestions, none of them a result id, best first.
 
-    ``violations(id)`` names the query constraints an artifact breaks: such suggestions rank
-    after the ones that keep them, at half confidence, and their reason says what they break.
+    ``violations(id)`` names the query constraints an artifact breaks: such artifacts are not
+    suggested, unless they fill a hole of the caller's pipeline (then they come last, at half
+    confidence, and say what they break).
     """
     taken = {e.id for e in results}
-    candidates: list[SerendipityItem] = []
+    holes: list[SerendipityItem] = []
+    others: list[SerendipityItem] = []
     if context is not None:
-        candidates += _hole_suggestions(results, context.current_pipeline, graph)
-        candidates += _history_suggestions(results, context.user_history, graph)
-    candidates += _downstream_partners(results, graph)
+        holes = _hole_suggestions(results, context.current_pipeline, graph)
+        others = _history_suggestions(results, context.user_history, graph)
+    others += _downstream_partners(results, graph)
     kept: list[tuple[bool, int, SerendipityItem]] = []
-    for order, item in enumerate(candidates):
+    for order, item in enumerate([*holes, *others]):
         if item.artifact_id in taken:
             continue
         taken.add(item.artifact_id)
         broken = violations(item.artifact_id) if violations is not None else []
+        if broken and order >= len(holes):
+            continue
         if broken:
             item = item.model_copy(
                 update={
@@ -176,7 +188,10 @@ def _downstream_partners(
     for top in results[:2]:
         if top.output_type is None or not graph.knows(top.id):
             continue  # the catalog may hold an artifact the graph has not caught up with yet
-        for sig in graph.find_compatible(top.id, "downstream", limit=3):
+        consumers = graph.find_compatible(top.id, "downstream", limit=MAX_CONSUMERS + 1)
+        if len(consumers) > MAX_CONSUMERS:
+            continue
+        for sig in consumers[:3]:
             items.append(
                 SerendipityItem(
                     artifact_id=sig.id,

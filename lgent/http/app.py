@@ -1,9 +1,11 @@
-"""L-gent's JSON HTTP API (FastAPI): the same operations as the MCP tools, over one open LGent.
+"""L-gent's JSON HTTP API (FastAPI) over one open LGent: every query the CLI can ask, and the
+web page at ``/`` (see ``lgent.http.web``).
 
-Every error is a JSON body ``{"error": {"type": ..., "message": ...}}``: malformed JSON is 400,
-a request that breaks its schema (unknown field, ``limit`` out of range, over-long query) 422, a
-body over ``max_body_bytes`` 413, and each LGentError its own 4xx (see ``STATUS``). Writes
-(``POST /artifacts``, ``DELETE /artifacts/{id}``) exist only with ``allow_writes``.
+Every error is one JSON shape (``lgent.http.errors``). Pages of a query (``GET /search``,
+``POST /query``) and of the catalog (``GET /artifacts``) take ``offset`` and ``limit`` and report
+a ``total`` that does not depend on the page size. The interactive documentation at ``/docs``
+loads its scripts from this server (the ``fastapi-offline`` package), never from a CDN.
+Writes (``POST /artifacts``, ``DELETE /artifacts/{id}``) exist only with ``allow_writes``.
 
 Only ``lgent serve --http`` imports this module, so ``import lgent`` never loads FastAPI.
 """
@@ -11,55 +13,55 @@ Only ``lgent serve --http`` imports this module, so ``import lgent`` never loads
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
-from typing import Annotated, Any
+from typing import Annotated, Literal
 
-from fastapi import FastAPI, Query, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lgent import limits
-from lgent.errors import (
-    CatalogError,
-    ConstraintError,
-    DependencyError,
-    IndexError_,
-    LGentError,
-    LoadError,
-    ModelUnavailableError,
-    NotFoundError,
-    QueryError,
-    QuerySyntaxError,
-    SettingsError,
-    TypeLatticeError,
-    ValidationError,
-)
+from lgent.http.errors import BodyLimit, ErrorAnswer, error_response, install_error_handlers
 from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
+    EntityType,
+    Execution,
     FilledPipeline,
     QueryContext,
-    QueryResponse,
     Resolution,
     ResolutionPreferences,
+    SearchFilters,
+    SearchResult,
+    Status,
     TypeRequirement,
 )
 from lgent.serving import (
+    PAGE_DEPTH,
     ArtifactAnswer,
+    CompatibleAnswer,
+    DoctorAnswer,
     HealthAnswer,
+    LineageAnswer,
+    ListPage,
     PathsAnswer,
+    QueryPage,
     RegisterAnswer,
     RemoveAnswer,
+    SearchPage,
     SimilarAnswer,
+    artifact_answer,
+    compatible_answer,
+    doctor,
+    get_entry,
     health,
-    lean,
+    lineage_answer,
+    list_page,
     paths_answer,
+    query_page,
     register_answer,
+    search_page,
     warm_up,
 )
 
@@ -67,23 +69,24 @@ DEFAULT_MAX_BODY_BYTES = 1_000_000
 
 log = logging.getLogger("lgent.http")
 
-# Most specific first: the first class an error is an instance of gives its status.
-STATUS: tuple[tuple[type[LGentError], int], ...] = (
-    (NotFoundError, 404),
-    (QueryError, 400),  # QuerySyntaxError, ConstraintError and plain QueryError
-    (LoadError, 400),
-    (ValidationError, 422),
-    (TypeLatticeError, 422),
-    (DependencyError, 422),
-    (CatalogError, 409),
-    (ModelUnavailableError, 503),
-    (IndexError_, 503),
-    (SettingsError, 503),
-)
-
 TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)]
 Words = Annotated[
     list[Annotated[str, Field(max_length=200)]], Field(max_length=limits.MAX_CONTRACTS)
+]
+Offset = Annotated[int, Query(ge=0, description="Results to skip.")]
+PageLimit = Annotated[int, Query(ge=1, le=PAGE_DEPTH, description="Results on this page.")]
+VersionParam = Annotated[str | None, Query(max_length=100, description="Default: the latest.")]
+QueryText = Annotated[
+    str,
+    Query(
+        min_length=1,
+        max_length=limits.MAX_QUERY_LENGTH,
+        description="A name, a description, a type question or a keyword query.",
+    ),
+]
+ConstraintParams = Annotated[
+    list[str] | None,
+    Query(max_length=limits.MAX_CONTRACTS, description="A hard filter (repeatable)."),
 ]
 
 
@@ -101,7 +104,8 @@ class QueryRequest(_Request):
         default_factory=list, description="Hard filters, e.g. 'latency < 2s'."
     )
     context: QueryContext | None = None
-    limit: int = Field(default=10, ge=1, le=limits.MAX_LIMIT)
+    offset: int = Field(default=0, ge=0, description="Results to skip.")
+    limit: int = Field(default=10, ge=1, le=PAGE_DEPTH)
     lenient: bool = Field(default=False, description="Never read the keyword grammar.")
     strict: bool = Field(
         default=False, description="Read any grammar operator as grammar; malformed is a 400."
@@ -129,6 +133,7 @@ class PathsRequest(_Request):
     target_type: TypeName
     max_length: int = Field(default=5, ge=1, le=10)
     k: int = Field(default=5, ge=1, le=limits.MAX_LIMIT)
+    include_unusable: bool = Field(default=False, description="Also deprecated/retired ones.")
 
 
 class SimilarRequest(_Request):
@@ -136,14 +141,18 @@ class SimilarRequest(_Request):
     limit: int = Field(default=10, ge=1, le=limits.MAX_LIMIT)
 
 
-class ErrorBody(BaseModel):
-    type: str
-    message: str
-    details: Any = None
-
-
-class ErrorAnswer(BaseModel):
-    error: ErrorBody
+def filter_constraints(
+    kind: EntityType | None, status: Status | None, execution: Execution | None
+) -> list[str]:
+    """The web page's filters as constraints of the fused query."""
+    chosen = []
+    if kind is not None:
+        chosen.append(f"kind:{kind.value}")
+    if status is not None:
+        chosen.append(f"status:{status.value}")
+    if execution is not None:
+        chosen.append(f"execution:{execution.value}")
+    return chosen
 
 
 def build_http_app(
@@ -151,34 +160,180 @@ def build_http_app(
     *,
     allow_writes: bool = False,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    web: bool = True,
 ) -> FastAPI:
-    """The API over the open ``lg``; requests larger than ``max_body_bytes`` get a 413."""
+    """The API over the open ``lg``, and the web page at ``/`` unless ``web`` is False;
+    requests larger than ``max_body_bytes`` get a 413."""
+    from fastapi_offline import FastAPIOffline
+
     from lgent import __version__
 
-    errors: dict[int | str, dict[str, Any]] = {
-        code: {"model": ErrorAnswer} for code in (400, 404, 413, 422)
+    errors: dict[int | str, dict[str, type[ErrorAnswer]]] = {
+        code: {"model": ErrorAnswer} for code in (400, 404, 405, 413, 422)
     }
-    app = FastAPI(
+    app = FastAPIOffline(
         title="L-gent",
         version=__version__,
         responses=errors,
         description="Find AI-agent artifacts by name, by intent, or by the types they connect.",
+        redoc_url=None,
     )
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
-    _install_error_handlers(app)
+    install_error_handlers(app)
 
-    @app.post("/query", response_model=QueryResponse, tags=["search"])
+    # -- search -----------------------------------------------------------------------------
+
+    @app.get("/search", response_model=SearchPage, tags=["search"])
+    async def search(
+        q: QueryText,
+        constraint: ConstraintParams = None,
+        kind: EntityType | None = None,
+        status: Status | None = None,
+        execution: Execution | None = None,
+        offset: Offset = 0,
+        limit: PageLimit = 10,
+        lenient: Annotated[bool, Query(description="Never read the keyword grammar.")] = False,
+        strict: Annotated[
+            bool, Query(description="Read any grammar operator as grammar; malformed is a 400.")
+        ] = False,
+    ) -> Response:
+        """A page of the fused query as short cards: how it was read, the total, each result's
+        signature, owner, health flags, one line of description and why it matched.
+        ``kind``, ``status`` and ``execution`` are added to the constraints."""
+        constraints = [*(constraint or []), *filter_constraints(kind, status, execution)]
+        page = await search_page(
+            lg, q, constraints, offset=offset, limit=limit, lenient=lenient, strict=strict
+        )
+        return _json(page)
+
+    @app.post("/query", response_model=QueryPage, tags=["search"])
     async def query(body: QueryRequest) -> Response:
-        """The fused query: every brain that can help, fused, explained, with suggestions."""
-        response = await lg.query(
+        """The fused query with whole results: every brain that can help, fused, explained,
+        with suggestions; a page of its first 100 results."""
+        page = await query_page(
+            lg,
             body.query,
             body.constraints,
             body.context,
-            body.limit,
+            offset=body.offset,
+            limit=body.limit,
             lenient=body.lenient,
             strict=body.strict,
+            explain=body.explain,
         )
-        return _json(lean(response, explain=body.explain))
+        return _json(page)
+
+    @app.get("/brains/{brain}/search", response_model=SearchResult, tags=["search"])
+    async def brain_search(
+        brain: Literal["keyword", "semantic", "graph"],
+        q: QueryText,
+        kind: Annotated[list[EntityType] | None, Query()] = None,
+        status: Annotated[list[Status] | None, Query()] = None,
+        author: Annotated[list[str] | None, Query()] = None,
+        execution: Annotated[list[Execution] | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 10,
+        lenient: bool = False,
+    ) -> Response:
+        """One brain's own answer, with its scores, matched fields and highlights."""
+        filters = SearchFilters(
+            entity_type=tuple(kind or ()),
+            status=tuple(status or ()),
+            author=tuple(author or ()),
+            execution=tuple(execution or ()),
+        )
+        found = await lg.search(q, brain=brain, filters=filters, limit=limit, lenient=lenient)
+        return _json(found)
+
+    @app.post("/similar", response_model=SimilarAnswer, tags=["search"])
+    async def similar(body: SimilarRequest) -> Response:
+        """Artifacts closest in meaning to one artifact."""
+        return _json(await _similar(body.artifact_id, body.limit))
+
+    async def _similar(artifact_id: str, limit: int) -> SimilarAnswer:
+        await get_entry(lg, artifact_id)
+        hits = await lg.similar(artifact_id, limit=limit)
+        return SimilarAnswer(artifact_id=artifact_id, hits=tuple(hits))
+
+    # -- the catalog ------------------------------------------------------------------------
+
+    @app.get("/artifacts", response_model=ListPage, tags=["catalog"])
+    async def list_artifacts(
+        kind: EntityType | None = None,
+        status: Status | None = None,
+        author: Annotated[str | None, Query(max_length=limits.MAX_NAME_LENGTH)] = None,
+        input_type: Annotated[str | None, Query(max_length=limits.MAX_TYPE_NAME_LENGTH)] = None,
+        output_type: Annotated[str | None, Query(max_length=limits.MAX_TYPE_NAME_LENGTH)] = None,
+        offset: Offset = 0,
+        limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 50,
+    ) -> Response:
+        """Artifacts (latest versions) whose fields equal every filter given, in id order."""
+        filters = {
+            "entity_type": kind.value if kind else None,
+            "status": status.value if status else None,
+            "author": author,
+            "input_type": input_type,
+            "output_type": output_type,
+        }
+        return _json(await list_page(lg, filters, offset=offset, limit=limit))
+
+    @app.get("/stats", tags=["catalog"])
+    async def stats() -> JSONResponse:
+        """Counts: artifacts, versions, types, relations, by entity type and status."""
+        return JSONResponse(await lg.stats())
+
+    @app.get("/artifacts/{artifact_id:path}/lineage", response_model=LineageAnswer, tags=["graph"])
+    async def lineage(
+        artifact_id: str, depth: Annotated[int | None, Query(ge=1, le=100)] = None
+    ) -> Response:
+        """Ancestors, descendants, dependencies, dependents, forging and interfaces."""
+        await get_entry(lg, artifact_id)
+        groups = await lg.lineage(artifact_id, depth=depth)
+        return _json(lineage_answer(artifact_id, groups))
+
+    @app.get(
+        "/artifacts/{artifact_id:path}/compatible",
+        response_model=CompatibleAnswer,
+        tags=["graph"],
+    )
+    async def compatible(
+        artifact_id: str,
+        direction: Literal["downstream", "upstream"] = "downstream",
+        limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 20,
+        include_unusable: bool = False,
+    ) -> Response:
+        """Artifacts whose types fit after this one (downstream) or before it (upstream)."""
+        await get_entry(lg, artifact_id)
+        answer = await compatible_answer(lg, artifact_id, direction, limit, include_unusable)
+        return _json(answer)
+
+    @app.get("/artifacts/{artifact_id:path}/similar", response_model=SimilarAnswer, tags=["search"])
+    async def similar_to(
+        artifact_id: str, limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 10
+    ) -> Response:
+        """Artifacts closest in meaning to this one (``POST /similar`` with a query string)."""
+        return _json(await _similar(artifact_id, limit))
+
+    @app.get(
+        "/artifacts/{artifact_id:path}/graph.svg",
+        tags=["graph"],
+        response_class=Response,
+        responses={200: {"content": {"image/svg+xml": {}}}},
+    )
+    async def graph_svg(artifact_id: str) -> Response:
+        """The artifact's lineage and composition neighbourhood, drawn as SVG."""
+        from lgent.http.graph import neighbourhood, render_svg
+
+        await get_entry(lg, artifact_id)
+        svg = render_svg(await neighbourhood(lg, artifact_id))
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.get("/artifacts/{artifact_id:path}", response_model=ArtifactAnswer, tags=["catalog"])
+    async def get_artifact(artifact_id: str, version: VersionParam = None) -> Response:
+        """One artifact (the latest version unless ``version``), every version held, its health
+        flags and its successors; an unknown id's error names the closest ids."""
+        return _json(await artifact_answer(lg, artifact_id, version))
+
+    # -- types and pipelines ------------------------------------------------------------------
 
     @app.post("/resolve", response_model=Resolution, tags=["resolve"])
     async def resolve(body: ResolveRequest) -> Response:
@@ -200,29 +355,30 @@ def build_http_app(
     async def paths(body: PathsRequest) -> Response:
         """Composition paths from one type to another, shortest first."""
         found = await lg.find_paths(
-            body.source_type, body.target_type, max_length=body.max_length, k=body.k
+            body.source_type,
+            body.target_type,
+            max_length=body.max_length,
+            k=body.k,
+            include_unusable=body.include_unusable,
         )
         return _json(paths_answer(body.source_type, body.target_type, found))
 
-    @app.post("/similar", response_model=SimilarAnswer, tags=["search"])
-    async def similar(body: SimilarRequest) -> Response:
-        """Artifacts closest in meaning to one artifact."""
-        hits = await lg.similar(body.artifact_id, limit=body.limit)
-        return _json(SimilarAnswer(artifact_id=body.artifact_id, hits=tuple(hits)))
-
-    @app.get("/artifacts/{artifact_id:path}", response_model=ArtifactAnswer, tags=["catalog"])
-    async def get_artifact(
-        artifact_id: str,
-        version: Annotated[str | None, Query(max_length=100)] = None,
-    ) -> Response:
-        """One artifact (the latest version unless ``version``) and every version held."""
-        entry = await lg.get(artifact_id, version)
-        return _json(ArtifactAnswer(entry=entry, versions=tuple(await lg.versions(artifact_id))))
+    # -- the service --------------------------------------------------------------------------
 
     @app.get("/health", response_model=HealthAnswer, tags=["service"])
     async def get_health() -> Response:
         """Each brain's status and the catalog change number."""
         return _json(await health(lg))
+
+    @app.get("/doctor", response_model=DoctorAnswer, tags=["service"])
+    async def get_doctor() -> Response:
+        """``lgent doctor`` on the served home: catalog integrity and each index's state."""
+        return _json(await doctor(lg))
+
+    if web:
+        from lgent.http.web import add_web_page
+
+        add_web_page(app, lg)
 
     if not allow_writes:
         _refuse_writes(app)
@@ -235,10 +391,7 @@ def build_http_app(
         return _json(register_answer(entry, result), status=201)
 
     @app.delete("/artifacts/{artifact_id:path}", response_model=RemoveAnswer, tags=["catalog"])
-    async def remove(
-        artifact_id: str,
-        version: Annotated[str | None, Query(max_length=100)] = None,
-    ) -> Response:
+    async def remove(artifact_id: str, version: VersionParam = None) -> Response:
         """Remove an artifact: every version, or only ``version``."""
         removed = await lg.remove(artifact_id, version)
         return _json(
@@ -258,16 +411,9 @@ def _json(model: BaseModel, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
 
-def _error(status: int, kind: str, message: str, details: Any = None) -> JSONResponse:
-    body: dict[str, Any] = {"type": kind, "message": message}
-    if details is not None:
-        body["details"] = details
-    return JSONResponse({"error": body}, status_code=status)
-
-
 def _refuse_writes(app: FastAPI) -> None:
     async def refused(artifact_id: str = "") -> JSONResponse:
-        return _error(
+        return error_response(
             403,
             "WritesDisabled",
             "this server is read-only; start it with `lgent serve --http --allow-writes`",
@@ -277,118 +423,6 @@ def _refuse_writes(app: FastAPI) -> None:
     app.add_api_route(
         "/artifacts/{artifact_id:path}", refused, methods=["DELETE"], include_in_schema=False
     )
-
-
-def status_of(err: LGentError) -> int:
-    """The HTTP status of an LGentError (400 for any kind not listed in ``STATUS``)."""
-    return next((code for kind, code in STATUS if isinstance(err, kind)), 400)
-
-
-def error_details(err: LGentError) -> Any:
-    """The machine-readable part of an error: problems, position, closest candidates."""
-    if isinstance(err, ValidationError):
-        return [{"field": p.field, "message": p.message} for p in err.problems]
-    if isinstance(err, QuerySyntaxError):
-        return {"position": err.position, "expected": err.expected, "found": err.found}
-    if isinstance(err, ConstraintError):
-        return {"constraint": err.constraint}
-    if isinstance(err, DependencyError):
-        return {
-            "candidates": [
-                c.model_dump(mode="json") if isinstance(c, BaseModel) else str(c)
-                for c in err.candidates
-            ]
-        }
-    if isinstance(err, NotFoundError):
-        return {"id": err.artifact_id, "version": err.version}
-    return None
-
-
-def _install_error_handlers(app: FastAPI) -> None:
-    async def lgent_error(_request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, LGentError)
-        return _error(status_of(exc), type(exc).__name__.rstrip("_"), str(exc), error_details(exc))
-
-    async def invalid_request(_request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, RequestValidationError)
-        problems = list(exc.errors())
-        if any(p.get("type") == "json_invalid" for p in problems):
-            reason = next(p.get("ctx", {}).get("error", "") for p in problems)
-            return _error(400, "MalformedJSON", f"the request body is not valid JSON: {reason}")
-        details = [
-            {
-                "field": ".".join(str(part) for part in p["loc"][1:] or p["loc"]),
-                "message": "unknown field" if p["type"] == "extra_forbidden" else p["msg"],
-            }
-            for p in problems
-        ]
-        message = "invalid request: " + "; ".join(f"{d['field']}: {d['message']}" for d in details)
-        return _error(422, "InvalidRequest", message, details)
-
-    async def http_error(_request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        message = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
-        kinds = {404: "NotFound", 405: "MethodNotAllowed", 413: "TooLarge"}
-        kind = kinds.get(exc.status_code, "HTTPError")
-        return _error(exc.status_code, kind, message)
-
-    async def crash(_request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error", exc_info=exc)
-        return _error(500, "InternalError", "internal error (logged by the server)")
-
-    app.add_exception_handler(LGentError, lgent_error)
-    app.add_exception_handler(RequestValidationError, invalid_request)
-    app.add_exception_handler(HTTPException, http_error)
-    app.add_exception_handler(Exception, crash)
-
-
-class BodyLimit:
-    """ASGI middleware: a request body over ``max_bytes`` gets a 413 JSON error before any
-    handler runs (by Content-Length when given, else by counting what arrives)."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await self._too_large(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._too_large(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = _error(
-            413, "TooLarge", f"the request body is larger than the limit of {self.max_bytes} bytes"
-        )
-        await response(scope, receive, send)
 
 
 async def serve_http(

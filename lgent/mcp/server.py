@@ -1,8 +1,10 @@
 """L-gent as a Model Context Protocol server: one open LGent, its operations as MCP tools.
 
-Each tool's input schema comes from its typed parameters (pydantic models where the library has
-them) and its answer is structured JSON with an output schema. An LGentError comes back as a tool
-error (``isError``) carrying the library's message; the server keeps running. ``register`` and
+Written for models with small context windows: every answer is compact plain text (a search of
+10 results is about a thousand tokens, see benchmarks/mcp_tokens.py), full entries come from
+``get_artifact`` or ``search`` with ``detail="full"``, and each tool's description says what it
+is for, when to prefer it and gives one example. An LGentError comes back as a tool error
+(``isError``) carrying the library's message; the server keeps running. ``register`` and
 ``remove`` exist only when the server is built with ``allow_writes``.
 
 Only ``lgent serve --mcp`` imports this module, so ``import lgent`` never loads the MCP SDK.
@@ -16,47 +18,41 @@ import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
-from pydantic import BaseModel, Field, PlainValidator
+from mcp_types import CallToolResult, InputRequiredResult, Tool, ToolAnnotations
+from pydantic import BaseModel, BeforeValidator, Field, PlainValidator
 
 from lgent import __version__, limits
 from lgent.errors import LGentError
 from lgent.lgent import BuildProgress, LGent
-from lgent.models import (
-    CatalogEntry,
-    FilledPipeline,
-    QueryContext,
-    QueryResponse,
-    Resolution,
-    ResolutionPreferences,
-    TypeRequirement,
-)
+from lgent.mcp import text
+from lgent.models import CatalogEntry, EntityType, QueryContext, Status, TypeRequirement
 from lgent.serving import (
-    ArtifactAnswer,
-    PathsAnswer,
-    RegisterAnswer,
-    RemoveAnswer,
-    SimilarAnswer,
-    lean,
+    PAGE_DEPTH,
+    artifact_answer,
+    cards_of,
+    compatible_answer,
+    lineage_answer,
+    list_page,
     paths_answer,
+    query_page,
     register_answer,
+    search_page,
     warm_up,
 )
 
 T = TypeVar("T")
 
-MAX_MCP_LIMIT = 100
-"""Most results one MCP call returns (agents read every one of them)."""
+MAX_MCP_LIMIT = 50
+"""Most results one MCP call returns (a model reads every one of them)."""
 
 INSTRUCTIONS = (
-    "L-gent finds AI-agent artifacts (agents, tools, prompts, pipelines) in a catalog: by name, "
-    "by what they do, or by the types they connect. Use `search` first; `resolve` and "
-    "`fill_holes` pick artifacts by input/output type; `get_artifact` shows one in full."
+    "L-gent finds AI-agent artifacts (agents, tools, prompts, pipelines) in a catalog. Start with "
+    "search; use resolve or fill_holes to pick artifacts for typed pipeline steps."
 )
 
 log = logging.getLogger("lgent.mcp")
@@ -66,35 +62,81 @@ Query = Annotated[
     Field(
         min_length=1,
         max_length=limits.MAX_QUERY_LENGTH,
-        description="A name, a description of what you need, a type "
-        "question ('PDF -> Summary') or a keyword query.",
+        description="A name, what you need in plain words, a type question or keyword syntax.",
     ),
 ]
-Limit = Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="At most this many results.")]
+Limit = Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="Results per page.")]
+Cursor = Annotated[
+    str | None,
+    BeforeValidator(lambda value: str(value) if isinstance(value, int) else value),
+    Field(max_length=20, description="From the previous answer's 'More: cursor=...'."),
+]
+"""A string, as the answers print it; a number is taken too (clients may send "10" as 10)."""
 Constraints = Annotated[
     tuple[Annotated[str, Field(max_length=200)], ...],
     Field(
         max_length=limits.MAX_CONTRACTS,
-        description="Hard filters, e.g. 'latency < 2s', 'local execution', 'status: active'.",
+        description="Hard filters, e.g. 'latency < 2s', 'local execution', 'status:active'.",
     ),
 ]
-Contract = Annotated[str, Field(max_length=limits.MAX_KEYWORD_LENGTH)]
 Contracts = Annotated[
-    tuple[Contract, ...],
+    tuple[Annotated[str, Field(max_length=limits.MAX_KEYWORD_LENGTH)], ...],
     Field(max_length=limits.MAX_CONTRACTS, description="Required contracts, e.g. 'deterministic'."),
 ]
-TypeName = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=limits.MAX_TYPE_NAME_LENGTH,
-        description="A type of the lattice, e.g. PDF or List[Document].",
-    ),
+TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)]
+ArtifactId = Annotated[str, Field(min_length=1, max_length=limits.MAX_ID_LENGTH)]
+Version = Annotated[str | None, Field(max_length=100, description="Default: the latest.")]
+IdList = Annotated[
+    tuple[Annotated[str, Field(max_length=limits.MAX_TYPE_NAME_LENGTH)], ...],
+    Field(max_length=20),
 ]
-ArtifactId = Annotated[
-    str, Field(min_length=1, max_length=limits.MAX_ID_LENGTH, description="An artifact id.")
-]
-Version = Annotated[str | None, Field(description="A version (default: the latest).")]
+
+SEARCH = """Find artifacts (agents, tools, prompts, pipelines) when you do not know the exact id: \
+by name, by what it should do, or by types ('PDF -> Summary'). Start here. Each result gives id, \
+kind, input -> output, owner, warnings, one line of description and why it matched; \
+detail="full" gives whole entries. To pick one artifact for a typed step, prefer resolve.
+Example: {"query": "extract tables from PDF files", "constraints": ["local execution"]}"""
+
+GET_ARTIFACT = """Everything about one artifact (all fields, relations, versions, health), when \
+a result's one line is not enough.
+Example: {"id": "PDFParser_v2"}"""
+
+RESOLVE = """Pick the one best healthy artifact for a pipeline step whose input and output types \
+you know (subtypes count); deprecated, experimental or failing ones are rejected with reasons. \
+Prefer it to search when the types are known.
+Example: {"input_type": "PDF", "output_type": "SentimentScore", "contracts": ["deterministic"]}"""
+
+FILL_HOLES = """Complete a pipeline: list its steps (types or artifact ids) with ??? for each gap; \
+each gap gets one artifact or a short chain whose types fit. Use it for several gaps at once.
+Example: {"pipeline": ["DataSource", "???", "Database"]}"""
+
+FIND_PATHS = """Alternative chains of artifacts that turn one type into another, shortest first. \
+Use it to compare options; fill_holes picks one for you.
+Example: {"source_type": "RawHTML", "target_type": "Summary"}"""
+
+SIMILAR = """Artifacts closest in meaning to a given one: alternatives and replacements.
+Example: {"artifact_id": "PDFParser_v2"}"""
+
+LINEAGE = """An artifact's generations, what it depends on, what depends on it, what forged \
+it, what it implements. Check it before replacing an artifact.
+Example: {"artifact_id": "PDFParser_v2"}"""
+
+COMPATIBLE = """Artifacts whose types fit right after one (downstream: they accept its output) or \
+right before it (upstream: they produce its input). Use it to extend a pipeline by one step.
+Example: {"artifact_id": "PDFParser_v2", "direction": "downstream"}"""
+
+LIST_ARTIFACTS = """Browse the catalog by exact values (kind, status, owner, input or output \
+type), in id order, a page at a time. For anything fuzzy, use search.
+Example: {"kind": "agent", "status": "experimental"}"""
+
+STATS = """Size of the catalog: artifacts, versions, types, relations, counts by kind and status.
+Example: {}"""
+
+REGISTER = """Add an artifact or a new version of one; the next search sees it.
+Example: {"entry": {"id": "MyTool", "name": "MyTool", "input_type": "Text"}}"""
+
+REMOVE = """Remove an artifact: every version, or only one.
+Example: {"id": "MyTool"}"""
 
 
 def _parser(model: type[BaseModel]) -> Callable[[Any], Any]:
@@ -114,13 +156,10 @@ def _parser(model: type[BaseModel]) -> Callable[[Any], Any]:
     return parse
 
 
-def _lgent_model(model: type[BaseModel]) -> PlainValidator:
-    return PlainValidator(_parser(model), json_schema_input_type=model)
-
-
-Entry = Annotated[CatalogEntry, _lgent_model(CatalogEntry)]
-Preferences = Annotated[ResolutionPreferences, _lgent_model(ResolutionPreferences)]
-CallerContext = Annotated[QueryContext, _lgent_model(QueryContext)]
+Entry = Annotated[
+    CatalogEntry,
+    PlainValidator(_parser(CatalogEntry), json_schema_input_type=CatalogEntry),
+]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE_TOOLS = frozenset({"register", "remove"})
@@ -130,10 +169,42 @@ READ_ONLY = (
 )
 
 
+def compact_schema(schema: Any) -> Any:
+    """A JSON schema in fewer tokens, meaning the same to a caller: no ``title`` on each node
+    (pydantic repeats every name as a title), and an optional value written as its own schema
+    rather than ``anyOf [schema, null]`` with ``default: null`` (leaving it out means null)."""
+    if isinstance(schema, list):
+        return [compact_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in ("properties", "$defs") and isinstance(value, dict):
+            kept[key] = {name: compact_schema(sub) for name, sub in value.items()}
+        else:
+            kept[key] = compact_schema(value)
+    options = kept.get("anyOf")
+    if "default" in kept and kept["default"] is None and isinstance(options, list):
+        others = [o for o in options if o != {"type": "null"}]
+        if len(others) == 1 and len(options) == 2 and isinstance(others[0], dict):
+            rest = {k: v for k, v in kept.items() if k not in ("anyOf", "default")}
+            return {**others[0], **rest}
+    return kept
+
+
 class _Server(MCPServer[Any]):
-    """An MCPServer that answers a call to a write tool it does not offer with a clear refusal."""
+    """An MCPServer with compact input schemas, and a clear refusal of write tools it does not
+    offer."""
 
     refused: frozenset[str] = frozenset()
+
+    async def list_tools(self) -> list[Tool]:
+        return [
+            tool.model_copy(update={"input_schema": compact_schema(tool.input_schema)})
+            for tool in await super().list_tools()
+        ]
 
     async def call_tool(
         self,
@@ -153,6 +224,14 @@ async def _call(work: Awaitable[T]) -> T:
     except LGentError as err:
         pretty = getattr(err, "pretty", None)
         raise ToolError(pretty() if callable(pretty) else str(err)) from err
+
+
+def _offset(cursor: str | None) -> int:
+    if cursor is None or cursor == "":
+        return 0
+    if not cursor.isdigit():
+        raise ToolError(f"cursor {cursor!r} is not one this server gave; leave it out to start")
+    return int(cursor)
 
 
 def build_mcp_server(
@@ -181,121 +260,151 @@ def build_mcp_server(
         lifespan=lifespan,
     )
 
-    def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        return server.tool(annotations=annotations, structured_output=True)
+    def tool(description: str, annotations: ToolAnnotations = _READ) -> Callable[[T], T]:
+        return server.tool(  # type: ignore[return-value]
+            description=description, annotations=annotations, structured_output=False
+        )
 
-    @tool(_READ)
+    @tool(SEARCH)
     async def search(
         query: Query,
         constraints: Constraints = (),
         limit: Limit = 10,
-        context: Annotated[
-            CallerContext | None,
-            Field(
-                description="What you were doing: artifacts used before (user_history) and the "
-                "pipeline being built, with ??? for holes (current_pipeline)."
-            ),
-        ] = None,
-        strict: Annotated[
-            bool,
-            Field(
-                description="Read any keyword operator as grammar and fail on malformed syntax "
-                "(by default the grammar is read only where clearly meant, never failing)."
-            ),
-        ] = False,
-        explain: Annotated[
-            bool, Field(description="Include each result's explanation tree.")
-        ] = False,
-    ) -> QueryResponse:
-        """Find artifacts by name, by intent or by type: every brain that can help is asked and
-        the answers fused. Results carry ids, scores, which brains found them (sources), and the
-        query interpretation; serendipity lists suggestions beyond the results."""
-        response = await _call(lg.query(query, constraints, context, limit, strict=strict))
-        return lean(response, explain=explain)
+        cursor: Cursor = None,
+        detail: Literal["compact", "full"] = "compact",
+        strict: Annotated[bool, Field(description="Fail on broken keyword syntax.")] = False,
+        history: Annotated[IdList, Field(description="Artifacts you used before.")] = (),
+        pipeline: Annotated[
+            IdList, Field(description="The pipeline you are building, ??? for gaps.")
+        ] = (),
+    ) -> str:
+        offset = _offset(cursor)
+        context = None
+        if history or pipeline:
+            context = QueryContext(user_history=history, current_pipeline=pipeline)
+        if detail == "full":
+            page = await _call(
+                query_page(
+                    lg,
+                    query,
+                    constraints,
+                    context,
+                    offset=offset,
+                    limit=limit,
+                    strict=strict,
+                    explain=True,
+                )
+            )
+            return text.search_full(page)
+        found = await _call(
+            search_page(lg, query, constraints, context, offset=offset, limit=limit, strict=strict)
+        )
+        return text.search_text(found)
 
-    @tool(_READ)
+    @tool(GET_ARTIFACT)
+    async def get_artifact(id: ArtifactId, version: Version = None) -> str:
+        return text.artifact_text(await _call(artifact_answer(lg, id, version)))
+
+    @tool(RESOLVE)
     async def resolve(
         input_type: TypeName,
         output_type: TypeName,
         contracts: Contracts = (),
         constraints: Constraints = (),
-        preferences: Annotated[
-            Preferences | None,
-            Field(description="Ranking weights (0..1) of success, recency, usage and version."),
-        ] = None,
-    ) -> Resolution:
-        """The best healthy artifact that takes input_type (or a supertype) and gives output_type
-        (or a subtype), with its score breakdown, the runners-up and the rejected candidates."""
+    ) -> str:
         requirement = TypeRequirement(
             input_type=input_type,
             output_type=output_type,
             contracts=contracts,
             constraints=constraints,
         )
-        return await _call(lg.resolve(requirement, preferences))
+        return text.resolve_text(await _call(lg.resolve(requirement)))
 
-    @tool(_READ)
+    @tool(FILL_HOLES)
     async def fill_holes(
-        pipeline: Annotated[
-            list[Annotated[str, Field(max_length=limits.MAX_TYPE_NAME_LENGTH)]],
-            Field(
-                min_length=2,
-                max_length=20,
-                description=(
-                    "Types or artifact ids in order, with ??? for each hole, "
-                    "e.g. ['DataSource', '???', 'Database']."
-                ),
-            ),
-        ],
+        pipeline: Annotated[IdList, Field(min_length=2)],
         contracts: Contracts = (),
-    ) -> FilledPipeline:
-        """Fill every ??? of a pipeline with one artifact or a short chain of artifacts whose
-        types fit between its neighbours."""
-        return await _call(lg.fill_holes(pipeline, contracts))
+    ) -> str:
+        return text.filled_text(await _call(lg.fill_holes(pipeline, contracts)))
 
-    @tool(_READ)
+    @tool(FIND_PATHS)
     async def find_paths(
         source_type: TypeName,
         target_type: TypeName,
-        max_length: Annotated[int, Field(ge=1, le=10, description="Most artifacts in a path.")] = 5,
+        max_length: Annotated[int, Field(ge=1, le=10, description="Most artifacts a path.")] = 5,
         k: Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="How many paths.")] = 5,
-    ) -> PathsAnswer:
-        """Pipelines of artifacts from source_type to target_type, shortest first (ties: the
-        healthier weakest link)."""
+    ) -> str:
         paths = await _call(lg.find_paths(source_type, target_type, max_length=max_length, k=k))
-        return paths_answer(source_type, target_type, paths)
+        return text.paths_text(paths_answer(source_type, target_type, paths))
 
-    @tool(_READ)
-    async def similar(artifact_id: ArtifactId, limit: Limit = 10) -> SimilarAnswer:
-        """Artifacts closest in meaning to one artifact (not itself nor its other versions)."""
+    @tool(SIMILAR)
+    async def similar(artifact_id: ArtifactId, limit: Limit = 10) -> str:
         hits = await _call(lg.similar(artifact_id, limit=limit))
-        return SimilarAnswer(artifact_id=artifact_id, hits=tuple(hits))
+        cards = {c.id: c for c in await cards_of(lg, [h.id for h in hits])}
+        return text.similar_text(artifact_id, [(cards[h.id], h) for h in hits if h.id in cards])
 
-    @tool(_READ)
-    async def get_artifact(id: ArtifactId, version: Version = None) -> ArtifactAnswer:
-        """One artifact in full (the latest version unless version is given) and its versions."""
-        entry = await _call(lg.get(id, version))
-        return ArtifactAnswer(entry=entry, versions=tuple(await _call(lg.versions(id))))
+    @tool(LINEAGE)
+    async def lineage(
+        artifact_id: ArtifactId,
+        depth: Annotated[int | None, Field(ge=1, le=100, description="Default: all.")] = None,
+    ) -> str:
+        groups = await _call(lg.lineage(artifact_id, depth=depth))
+        return text.lineage_text(lineage_answer(artifact_id, groups))
+
+    @tool(COMPATIBLE)
+    async def compatible(
+        artifact_id: ArtifactId,
+        direction: Literal["downstream", "upstream"] = "downstream",
+        limit: Limit = 10,
+    ) -> str:
+        answer = await _call(compatible_answer(lg, artifact_id, direction, limit))
+        return text.compatible_text(answer)
+
+    @tool(LIST_ARTIFACTS)
+    async def list_artifacts(
+        kind: EntityType | None = None,
+        status: Status | None = None,
+        owner: Annotated[str | None, Field(max_length=limits.MAX_NAME_LENGTH)] = None,
+        input_type: TypeName | None = None,
+        output_type: TypeName | None = None,
+        limit: Limit = 20,
+        cursor: Cursor = None,
+    ) -> str:
+        filters = {
+            "entity_type": kind.value if kind else None,
+            "status": status.value if status else None,
+            "author": owner,
+            "input_type": input_type,
+            "output_type": output_type,
+        }
+        page = await _call(list_page(lg, filters, offset=_offset(cursor), limit=limit))
+        return text.list_text(page)
+
+    @tool(STATS)
+    async def stats() -> str:
+        return text.stats_text(await _call(lg.stats()))
 
     if not allow_writes:
         server.refused = WRITE_TOOLS
         return server
 
-    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    async def register(
-        entry: Annotated[Entry, Field(description="The artifact: id and name required.")],
-    ) -> RegisterAnswer:
-        """Add an artifact or a new version of one; the next search sees it."""
-        result = await _call(lg.register(entry))
-        return register_answer(entry, result)
-
-    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False))
-    async def remove(id: ArtifactId, version: Version = None) -> RemoveAnswer:
-        """Remove an artifact: every version, or only version."""
-        removed = await _call(lg.remove(id, version))
-        return RemoveAnswer(
-            id=id, version=version, removed=removed, change_number=await lg.change_number()
+    @tool(
+        REGISTER,
+        ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
+    )
+    async def register(entry: Entry) -> str:
+        answer = register_answer(entry, await _call(lg.register(entry)))
+        return (
+            f"{answer.action} {answer.id} {answer.version} (change number {answer.change_number})"
         )
+
+    @tool(
+        REMOVE, ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
+    )
+    async def remove(id: ArtifactId, version: Version = None) -> str:
+        removed = await _call(lg.remove(id, version))
+        number = await lg.change_number()
+        return f"removed {removed} version(s) of {id} (change number {number})"
 
     return server
 
@@ -320,3 +429,6 @@ def run_stdio(
     """Blocking entry point of ``lgent serve --mcp``. Logs go to stderr; stdout is the protocol."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="lgent-mcp: %(message)s")
     asyncio.run(serve_stdio(home, allow_writes=allow_writes, progress=progress))
+
+
+__all__ = ["PAGE_DEPTH", "build_mcp_server", "run_stdio", "serve_stdio"]

@@ -2,7 +2,7 @@
 
 Candidates are the artifacts whose input accepts the required input and whose output is the
 required output or a subtype (the graph brain's lattice decides). Each must then be healthy
-(status active and success_rate > 0.5), carry every required contract and pass every
+(status active, and a success rate, when one is recorded, above 0.5), carry every required contract and pass every
 constraint; the survivors are ranked by ``ResolutionPreferences``. When none survives, the
 ``DependencyError`` lists the closest candidates and what each failed.
 """
@@ -52,9 +52,7 @@ def health_problems(entry: HealthFacts) -> list[str]:
     problems = []
     if entry.status != Status.ACTIVE:
         problems.append(f"unhealthy: status is {entry.status.value}")
-    if entry.success_rate is None:
-        problems.append("unhealthy: no success rate recorded")
-    elif entry.success_rate <= HEALTHY_SUCCESS:
+    if entry.success_rate is not None and entry.success_rate <= HEALTHY_SUCCESS:
         problems.append(f"unhealthy: success rate {entry.success_rate:g} <= {HEALTHY_SUCCESS}")
     return problems
 

@@ -39,7 +39,7 @@ def line(**fields: object) -> str:
         ('{"id": "X", "name": "X"\n', "invalid JSON"),
         ("[1, 2]\n", "expected an object, got list"),
         (line(relations=[{"type": "depends_on"}]), "relations.0.target: is required"),
-        (line(version="2"), "not a semantic version"),
+        (line(version=""), "version: is empty"),
     ],
 )
 def test_hostile_jsonl_lines(tmp_path: Path, content: str, fragment: str) -> None:

@@ -101,13 +101,13 @@ def test_json_manifest_forms(tmp_path: Path) -> None:
 def test_yaml_manifest_reports_line_of_bad_key(tmp_path: Path) -> None:
     write(
         tmp_path / "tools.yaml",
-        "- id: Good\n  name: Good\n- id: Bad\n  name: Bad\n  version: '1.0'\n",
+        "- id: Good\n  name: Good\n- id: Bad\n  name: Bad\n  success_rate: 3\n",
     )
     with pytest.raises(LoadError) as info:
         read_path(tmp_path / "tools.yaml")
     (problem,) = info.value.errors
     assert isinstance(problem, ValidationError)
-    assert problem.line == 5 and problem.fields == ["version"]
+    assert problem.line == 5 and problem.fields == ["success_rate"]
 
 
 def test_yaml_syntax_error(tmp_path: Path) -> None:

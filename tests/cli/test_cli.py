@@ -71,7 +71,7 @@ def test_show_list_remove(tmp_path: Path, catalog_file: Path) -> None:
     assert [
         e["id"] for e in json.loads(lgent(home, "list", "--type", "agent", "--json").stdout)
     ] == ["PDFParser_v2"]
-    assert "2 artifact(s)" in lgent(home, "list", "--author", "ann").stdout
+    assert "artifacts 1-2 of 2" in lgent(home, "list", "--author", "ann").stdout
     assert lgent(home, "remove", "PDFParser").returncode == 0
     assert json.loads(lgent(home, "stats", "--json").stdout)["artifacts"] == 1
 

@@ -34,11 +34,20 @@ def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
 
 def test_http_is_loopback_and_read_only_by_default(started: dict[str, Any], tmp_path: Path) -> None:
+    assert CliRunner().invoke(app, ["--home", str(tmp_path), "init"]).exit_code == 0
     result = CliRunner().invoke(app, ["--home", str(tmp_path), "serve", "--http"])
     assert result.exit_code == 0, result.output
     assert started == {
         "http": (tmp_path, {"host": "127.0.0.1", "port": 8765, "allow_writes": False})
     }
+
+
+def test_a_read_only_server_needs_a_catalog(started: dict[str, Any], tmp_path: Path) -> None:
+    empty = tmp_path / "nothing"
+    for flag in ("--http", "--mcp"):
+        result = CliRunner().invoke(app, ["--home", str(empty), "serve", flag])
+        assert result.exit_code == 1 and "no catalog at" in result.output
+    assert started == {} and not empty.exists()
 
 
 def test_flags_reach_the_servers(started: dict[str, Any], tmp_path: Path) -> None:

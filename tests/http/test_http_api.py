@@ -6,6 +6,7 @@ Each operation answers as the library does; every bad request gets a 4xx with a 
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,8 @@ from tests.serving_cases import (
 )
 
 pytestmark = pytest.mark.real_model
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +103,134 @@ def test_health_and_openapi(api: httpx.Client) -> None:
         *spec["paths"]["/artifacts/{artifact_id}"],
     }
     assert spec["components"]["schemas"]["QueryRequest"]["additionalProperties"] is False
+
+
+def test_docs_page_loads_its_assets_from_this_server(api: httpx.Client) -> None:
+    page = api.get("/docs")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert assets and all(a.startswith("/") for a in assets), assets
+    for asset in assets:
+        assert api.get(asset).status_code == 200, asset
+    assert "'/openapi.json'" in page.text
+
+
+def test_every_query_command_of_the_cli_has_an_http_equivalent(api: httpx.Client) -> None:
+    """docs/http.md's table names an HTTP call for each CLI command, and each call exists."""
+    from lgent.cli.app import app
+
+    table = {}
+    for line in (REPO / "docs" / "http.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and cells[0].startswith("`lgent "):
+            table[cells[0].strip("`").split()[1]] = re.findall(r"`([A-Z]+ [^`]+)`", cells[1])
+    commands = {
+        c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands
+    }
+    assert commands - set(table) <= {"init", "load", "remove", "reindex", "serve"}
+    spec = ok(api.get("/openapi.json"))["paths"]
+    for command, calls in table.items():
+        assert calls, command
+        for one in calls:
+            method, path = one.split(" ", 1)
+            path = path.split("?")[0].replace("{id}", "{artifact_id}")
+            assert method.lower() in spec.get(path, {}), f"{command}: {one}"
+
+
+def test_pages_concatenate_and_keep_one_total(api: httpx.Client) -> None:
+    for query in ("extract tables from PDF files", "PDF -> SentimentScore", "PDFParser"):
+        whole = ok(api.get("/search", params={"q": query, "limit": 9}))
+        pages = [
+            ok(api.get("/search", params={"q": query, "limit": 3, "offset": offset}))
+            for offset in (0, 3, 6)
+        ]
+        assert [r["id"] for p in pages for r in p["results"]] == [r["id"] for r in whole["results"]]
+        assert {p["total"] for p in pages} == {whole["total"]} and len(whole["results"]) == 9
+        assert [p["next_offset"] for p in pages] == [3, 6, 9]
+
+        full = ok(api.post("/query", json={"query": query, "limit": 9}))
+        parts = [
+            ok(api.post("/query", json={"query": query, "limit": 3, "offset": offset}))
+            for offset in (0, 3, 6)
+        ]
+        assert [r["id"] for p in parts for r in p["results"]] == [r["id"] for r in full["results"]]
+        assert {p["total_matches"] for p in parts} == {full["total_matches"], whole["total"]}
+
+    everything = ok(api.get("/artifacts", params={"kind": "agent", "limit": 1000}))
+    seen, offset = [], 0
+    while offset is not None:
+        page = ok(api.get("/artifacts", params={"kind": "agent", "limit": 7, "offset": offset}))
+        assert page["total"] == everything["total"] == len(everything["results"])
+        seen += [r["id"] for r in page["results"]]
+        offset = page["next_offset"]
+    assert seen == [r["id"] for r in everything["results"]] == sorted(seen)
+
+
+def test_the_catalog_and_graph_calls(api: httpx.Client, example_home: Path) -> None:
+    import asyncio
+
+    from lgent import LGent
+
+    async def library() -> tuple[Any, ...]:
+        async with LGent.open(example_home) as lg:
+            return (
+                await lg.stats(),
+                await lg.lineage("PDFParser_v2"),
+                await lg.compatible("PDFParser_v2", direction="upstream", limit=20),
+                await lg.count_entries(),
+            )
+
+    stats, groups, upstream, count = asyncio.run(library())
+    assert ok(api.get("/stats")) == stats
+    lineage = ok(api.get("/artifacts/PDFParser_v2/lineage"))
+    assert {k: [h["id"] for h in v] for k, v in lineage["groups"].items()} == {
+        k: [h.id for h in v] for k, v in groups.items()
+    }
+    compatible = ok(api.get("/artifacts/PDFParser_v2/compatible", params={"direction": "upstream"}))
+    assert [c["id"] for c in compatible["artifacts"]] == [s.id for s in upstream]
+    assert ok(api.get("/artifacts", params={"limit": 1}))["total"] == count
+
+    deprecated = ok(api.get("/artifacts/PDFParser"))
+    assert deprecated["successors"] == ["PDFParser_v2"]
+    assert deprecated["flags"][0] == "deprecated, use PDFParser_v2"
+    found = ok(api.get("/search", params={"q": "PDFParser", "limit": 3}))
+    card = next(r for r in found["results"] if r["id"] == "PDFParser")
+    assert card["flags"][0] == "deprecated, use PDFParser_v2" and card["why"]
+
+    hits = ok(api.get("/brains/keyword/search", params={"q": "pdf", "kind": "agent"}))
+    assert hits["hits"] and all(h["brain"] == "keyword" for h in hits["hits"])
+    doctor = ok(api.get("/doctor"))
+    assert doctor["ok"] and {c["name"] for c in doctor["checks"]} >= {"catalog", "keyword index"}
+
+
+def test_every_error_has_one_shape(api: httpx.Client) -> None:
+    answers = [
+        api.get("/nowhere"),
+        api.put("/query"),
+        api.delete("/stats"),
+        api.get("/search"),
+        api.get("/search", params={"q": "pdf", "limit": 0}),
+        api.get("/search", params={"q": "name:(pdf", "strict": True}),
+        api.get("/search", params={"q": "pdf", "offset": 98, "limit": 5}),
+        api.get("/artifacts/PDFParsr"),
+        api.get("/artifacts/Nope/lineage"),
+        api.get("/artifacts", params={"kind": "robot"}),
+        api.post("/resolve", json={"input_type": "PDF", "output_type": "Image"}),
+        api.get("/brains/nobrain/search", params={"q": "x"}),
+        api.get("/static-offline-docs/nothing.js"),
+    ]
+    for response in answers:
+        assert 400 <= response.status_code < 500, response.text
+        assert response.headers["content-type"] == "application/json", response.text
+        body = response.json()
+        assert set(body) == {"error"} and {"type", "message"} <= set(body["error"]) <= {
+            "type",
+            "message",
+            "details",
+        }, body
+    assert answers[1].headers["allow"] == "POST"
+    assert "did you mean PDFParser" in answers[7].json()["error"]["message"]
+    assert answers[7].json()["error"]["details"]["did_you_mean"][0] == "PDFParser"
 
 
 Q, R, P = "/query", "/resolve", "/paths"
@@ -174,7 +305,9 @@ async def test_a_read_only_app_has_no_write_routes_and_refuses_writes_clearly() 
             ):
                 assert response.status_code == 403
                 assert "--allow-writes" in response.json()["error"]["message"]
-            assert "/artifacts" not in (await client.get("/openapi.json")).json()["paths"]
+            paths = (await client.get("/openapi.json")).json()["paths"]
+            assert set(paths["/artifacts"]) == {"get"}
+            assert set(paths["/artifacts/{artifact_id}"]) == {"get"}
         assert await lg.change_number() == 0
 
 
@@ -200,9 +333,9 @@ def test_a_registration_is_visible_to_the_next_query(api: httpx.Client) -> None:
     assert after["change_number"] == created.json()["change_number"]
     assert ok(api.get(f"/artifacts/{entry['id']}"))["entry"]["description"] == entry["description"]
 
-    invalid = api.post("/artifacts", json={"id": "bad id!", "name": "x"})
+    invalid = api.post("/artifacts", json={"id": "!!!", "name": "x"})
     assert invalid.status_code == 422
-    assert "invalid id: 'bad id!' is not a valid id" in invalid.json()["error"]["message"]
+    assert "invalid id: '!!!' is not a valid id" in invalid.json()["error"]["message"]
     unknown = api.post("/artifacts", json={**entry, "colour": "red"})
     assert (
         unknown.status_code == 422 and "colour: unknown field" in unknown.json()["error"]["message"]

@@ -170,7 +170,9 @@ async def test_resolution_agrees_with_a_brute_force_ranking(open_example: OpenHo
                 and graph.is_subtype(e.output_type or "", wanted_out)
             ]
             healthy = [
-                e for e in fitting if e.status.value == "active" and (e.success_rate or 0) > 0.5
+                e
+                for e in fitting
+                if e.status.value == "active" and (e.success_rate is None or e.success_rate > 0.5)
             ]
             expected = sorted(
                 healthy, key=lambda e: (-preference_score(e, prefs, now).total, e.id)

@@ -452,7 +452,7 @@ class GraphBrain:
         """Artifacts (usable or not) whose input accepts ``type_name``, healthiest first."""
         pseudo = Signature("\0query", None, type_name)
         sigs = self.composition.find_compatible(
-            pseudo, "downstream", include_unusable=True, limit=limit
+            pseudo, "downstream", include_unusable=True, limit=limit, chain=False
         )
         return [self.info[s.id] for s in sigs if s.id in self.info]
 
@@ -461,7 +461,7 @@ class GraphBrain:
         """Artifacts (usable or not) whose output is ``type_name`` or a subtype, healthiest first."""
         pseudo = Signature("\0query", type_name, None)
         sigs = self.composition.find_compatible(
-            pseudo, "upstream", include_unusable=True, limit=limit
+            pseudo, "upstream", include_unusable=True, limit=limit, chain=False
         )
         return [self.info[s.id] for s in sigs if s.id in self.info]
 
@@ -631,6 +631,8 @@ class GraphBrain:
             "implements": list(bfs(artifact_id, g.outgoing("implements"), 1)),
             "implementers": g.implementers(artifact_id),
             "similar": g.similar(artifact_id),
+            "part_of": list(bfs(artifact_id, g.outgoing("part_of"), 1)),
+            "parts": list(bfs(artifact_id, g.incoming("part_of"), 1)),
         }
 
     @_locked
@@ -777,7 +779,7 @@ def _canonical_or_none(text: str | None) -> str | None:
 def _lattice(types: Sequence[TypeDecl]) -> TypeLattice:
     """The lattice of the catalog's declarations (which the catalog keeps acyclic)."""
     lattice = TypeLattice()
-    lattice.add_types((t.type, t.subtype_of, t.params) for t in types)
+    lattice.add_types((t.type, t.subtype_of, t.params, bool(t.primitive)) for t in types)
     return lattice
 
 

@@ -15,6 +15,13 @@ bottleneck table (numpy, types x types) bounds the best health any completion ca
 A branch-and-bound depth-first search, one path length at a time, expands artifacts best bound
 first and cuts every branch whose bound (health, then ids) cannot beat the k-th best path found.
 
+Only structural types chain: two artifacts are never linked through a *primitive* type (see
+``TypeLattice.is_primitive``: ``json.string``, ``List[json.integer]``...), since every tool taking a
+string would otherwise follow every tool giving one. A primitive still matches where a caller names
+it: a path's source and target, ``matching`` (the resolver's requirement) and the type queries
+"what accepts / produces X"; ``find_compatible`` from an artifact and every link inside a path
+do not use it.
+
 Artifacts without an input (or output) type never appear in paths. Types that break the
 lattice's arity rules match nothing; ``CompositionIndex.problems()`` lists them.
 """
@@ -33,7 +40,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from lgent.brains.graph.types import TypeLattice
+from lgent.brains.graph.types import TypeLattice, normalize
 from lgent.errors import FieldProblem, NotFoundError, TypeLatticeError, ValidationError
 from lgent.limits import MAX_LIMIT
 from lgent.typeexpr import canonical
@@ -309,9 +316,11 @@ class CompositionIndex:
         self._fits: dict[str, BoolArray] = {}  # any type -> output types that are subtypes
         self._groups: dict[int, _Group] = {}  # input type -> its artifacts with an output
         self._children: dict[str, _Children] = {}  # state type -> artifacts accepting it
-        self._bounds: dict[tuple[str, bool], list[FloatArray]] = {}
+        self._bounds: dict[tuple[str, bool, bool], list[FloatArray]] = {}
         self._reaches: dict[tuple[str, bool], list[FloatArray]] = {}
         self._sparse: dict[bool, _Sparse] = {}  # include_unusable -> the tables as index arrays
+        self._chainable: BoolArray | None = None  # output types a link may carry (not primitive)
+        self._with_any: tuple[int, list[int]] | None = None  # input types naming Any
         for sig in signatures:
             self.add(sig)
 
@@ -412,6 +421,7 @@ class CompositionIndex:
         if self._lattice.version != self._lattice_version:
             self._lattice_version = self._lattice.version
             self._accept = None
+            self._chainable = None
             self._rows.clear()
             self._fits.clear()
             self._children.clear()
@@ -525,6 +535,7 @@ class CompositionIndex:
         if new:
             self._grow()
             self._fits.clear()
+            self._chainable = None
             if self._accept is not None:
                 row = self._row(name)
                 self._accept = np.concatenate([self._accept, row.reshape(1, -1)], axis=0)
@@ -540,6 +551,20 @@ class CompositionIndex:
             self._accept = matrix
         return self._accept
 
+    def _chain_mask(self) -> BoolArray:
+        """Over output types: True where a link between two artifacts may carry the type."""
+        if self._chainable is None or len(self._chainable) != len(self._out):
+            self._chainable = np.array(
+                [not self._is_primitive(name) for name in self._out.names], dtype=np.bool_
+            )
+        return self._chainable
+
+    def _is_primitive(self, name: str) -> bool:
+        try:
+            return self._lattice.is_primitive(name)
+        except TypeLatticeError:
+            return False
+
     def _row(self, name: str) -> BoolArray:
         """Input types that accept ``name`` (``name <: input``)."""
         row = self._rows.get(name)
@@ -548,11 +573,37 @@ class CompositionIndex:
             if u is not None and self._accept is not None and u < len(self._accept):
                 row = self._accept[u]  # a row of the accept matrix
             else:
-                row = np.array([self._is_subtype(name, s) for s in self._in.names], dtype=np.bool_)
+                row = self._accepting(name)
             if len(self._rows) >= 4096:
                 self._rows.clear()
             self._rows[name] = row
         return row
+
+    def _accepting(self, name: str) -> BoolArray:
+        """Input types that accept ``name``, read off its supertypes (which the lattice lists,
+        covariant instantiations included) instead of one subtype check per input type: with
+        thousands of types imported from schemas the checks were most of a build. Input types
+        that mention ``Any`` (``List[Any]`` stands for every ``List``) are checked one by one."""
+        row = np.zeros(len(self._in), dtype=np.bool_)
+        try:
+            itself = str(normalize(self._lattice.check(name)))  # List[Any] is List
+            supers = {name, itself, *self._lattice.supertypes(name)}
+        except TypeLatticeError:  # malformed: accepted by nothing (problems() reports it)
+            return row
+        ids = self._in.ids
+        for sup in supers:
+            found = ids.get(sup)
+            if found is not None:
+                row[found] = True
+        for index in self._inputs_naming_any():
+            row[index] = self._is_subtype(name, self._in.names[index])
+        return row
+
+    def _inputs_naming_any(self) -> list[int]:
+        if self._with_any is None or self._with_any[0] != len(self._in):
+            names = self._in.names
+            self._with_any = (len(names), [i for i, n in enumerate(names) if "Any" in n])
+        return self._with_any[1]
 
     def _fitting(self, name: str) -> BoolArray:
         """Output types that are subtypes of ``name``."""
@@ -595,14 +646,18 @@ class CompositionIndex:
             found = self._children[name] = _Children(accepts, _Group.join(groups))
         return found
 
-    def _bounds_for(self, target: str, include_unusable: bool, steps: int) -> list[FloatArray]:
+    def _bounds_for(
+        self, target: str, include_unusable: bool, steps: int, *, linked: bool = False
+    ) -> list[FloatArray]:
         """``bounds[r][u]``: the best weakest-link health of ``r`` more artifacts leading from
         output type ``u`` to ``target`` (``_NONE`` if impossible, ``_FREE`` for r=0 when
-        ``u <: target``), for r = 0..steps-1, ignoring the no-repeat rule (an upper bound)."""
-        key = (target, include_unusable)
+        ``u <: target``), for r = 0..steps-1, ignoring the no-repeat rule (an upper bound).
+        ``linked``: ``target`` is an artifact's input, so r=0 also needs ``u`` to chain."""
+        key = (target, include_unusable, linked)
         bounds = self._bounds.get(key)
         if bounds is None:
-            bounds = [np.where(self._fitting(target), _FREE, _NONE)]
+            fits = self._fitting(target) & self._chain_mask() if linked else self._fitting(target)
+            bounds = [np.where(fits, _FREE, _NONE)]
             if len(self._bounds) >= 1024:
                 self._bounds.clear()
             self._bounds[key] = bounds
@@ -621,7 +676,7 @@ class CompositionIndex:
         if found is None:
             n_in, n_out = len(self._in), len(self._out)
             best = (self._best_all if include_unusable else self._best_usable)[:n_in, :n_out]
-            accept = self._accept_matrix()
+            accept = self._accept_matrix() & self._chain_mask()[:, None]  # links only
             s, u = np.nonzero(best >= 0.0)  # by input, then output
             u_t, s_t = np.nonzero(best.T >= 0.0)  # by output, then input
             accepted_u, accepted_s = np.nonzero(accept)
@@ -643,10 +698,12 @@ class CompositionIndex:
         *,
         include_unusable: bool = False,
         limit: int | None = None,
+        chain: bool = True,
     ) -> list[Signature]:
         """Artifacts that can follow ``target`` (downstream) or precede it (upstream); see
         ``find_compatible``. ``target`` may be an indexed id (``NotFoundError`` if absent).
-        ``limit`` keeps only the first that many."""
+        ``limit`` keeps only the first that many. ``chain=False`` for a type a caller named
+        (a pseudo-signature): a primitive then matches too."""
         _check_direction(direction)
         _check_limit(limit)
         self._sync()
@@ -655,7 +712,7 @@ class CompositionIndex:
             if indexed is None:
                 raise NotFoundError(target)
             target = indexed
-        groups = self.neighbours(target, direction)
+        groups = self.neighbours(target, direction, chain=chain)
         parts = [g.healthiest(True) for g in groups]
         if include_unusable:
             parts += [g.healthiest(False) for g in groups]
@@ -669,11 +726,21 @@ class CompositionIndex:
                     break
         return matches
 
-    def neighbours(self, target: Signature, direction: Direction) -> list[Ranked]:
+    def neighbours(
+        self, target: Signature, direction: Direction, *, chain: bool = True
+    ) -> list[Ranked]:
         """The artifacts (usable or not, ``target`` included if indexed) that can follow
         ``target`` (downstream: grouped by input type) or precede it (upstream: by output type).
+        With ``chain`` (the default) nothing is linked through a primitive type.
         """
         _check_direction(direction)
+        if chain:
+            if direction == "downstream":
+                if not target.output_type or self._is_primitive(target.output_type):
+                    return []
+                return self.matching(target.output_type, None)
+            groups = self.matching(None, target.input_type) if target.input_type else []
+            return [g for g in groups if g.output_type and not self._is_primitive(g.output_type)]
         if direction == "downstream":
             return self.matching(target.output_type, None) if target.output_type else []
         return self.matching(None, target.input_type) if target.input_type else []
@@ -898,7 +965,8 @@ class CompositionIndex:
         _, _, _, health, s, u = self._entries[pinned]
         assert s >= 0 and u >= 0
         after = self._bounds_for(target, include_unusable, length)
-        before = self._bounds_for(self._in.names[s], include_unusable, position)
+        before = self._bounds_for(self._in.names[s], include_unusable, position, linked=True)
+        chainable = self._chain_mask()
         rest = min(health, float(after[length - position][u]))  # the pin and what follows it
         if rest < 0.0:
             return []
@@ -909,7 +977,12 @@ class CompositionIndex:
             step = len(prefix) + 1
             if step == position:
                 bound = min(weakest, rest)
-                if not self._row(state)[s] or (best and (-bound, (*prefix, pinned)) > best[0]):
+                linked = step == 1 or bool(chainable[self._out.ids[state]])
+                if (
+                    not linked
+                    or not self._row(state)[s]
+                    or (best and (-bound, (*prefix, pinned)) > best[0])
+                ):
                     return
                 if step == length:
                     best[:] = [(-bound, (*prefix, pinned))]

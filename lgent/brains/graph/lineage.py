@@ -7,6 +7,7 @@ A relation ``(source, relation, target)`` is declared by ``source``:
 * ``X forged_by Y``: Y created X.
 * ``X implements Y``: X is an implementation of Y.
 * ``X similar_to Y``: symmetric; traversed both ways.
+* ``X part_of Y``: X is one of the parts of Y (a tool of an MCP server, an operation of an API).
 
 Traversals are free functions over a ``neighbors`` callable (breadth-first, each node once,
 neighbours visited in sorted ``(id, relation)`` order), so results are deterministic and cycles
@@ -29,7 +30,8 @@ DEPENDS_ON = "depends_on"
 FORGED_BY = "forged_by"
 IMPLEMENTS = "implements"
 SIMILAR_TO = "similar_to"
-RELATION_TYPES = frozenset({SUCCESSOR_TO, DEPENDS_ON, FORGED_BY, IMPLEMENTS, SIMILAR_TO})
+PART_OF = "part_of"
+RELATION_TYPES = frozenset({SUCCESSOR_TO, DEPENDS_ON, FORGED_BY, IMPLEMENTS, SIMILAR_TO, PART_OF})
 SELF = "self"
 """The relation of the hit ``latest`` returns when the artifact has no successor."""
 

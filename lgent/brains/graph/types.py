@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from lgent.brains.graph.digraph import Digraph
 from lgent.errors import TypeCycleError, TypeLatticeError
@@ -33,11 +33,13 @@ _SUB_CACHE_LIMIT = 200_000
 
 
 class TypeDeclaration(NamedTuple):
-    """One declared type: its direct supertypes and its number of type parameters."""
+    """One declared type: its direct supertypes, its number of type parameters, and whether it is
+    a primitive (see ``TypeLattice.is_primitive``)."""
 
     name: str
     subtype_of: tuple[str, ...] = ()
     params: int = 0
+    primitive: bool = False
 
 
 TypeLike = str | TypeExpr
@@ -76,12 +78,13 @@ class TypeLattice:
         self._down: dict[str, frozenset[str]] = {}
         self._sub_cache: dict[tuple[str, str], bool] = {}
         self._checked: dict[str, TypeExpr] = {}
+        self._primitive: dict[str, bool] = {}
+        self._flagged: frozenset[str] | None = None
 
     @classmethod
-    def from_declarations(
-        cls, declarations: Iterable[tuple[str, Sequence[str], int]]
-    ) -> TypeLattice:
-        """A lattice holding ``declarations`` (``(name, subtype_of, params)``), in any order."""
+    def from_declarations(cls, declarations: Iterable[Sequence[Any]]) -> TypeLattice:
+        """A lattice holding ``declarations`` (``(name, subtype_of, params)``, optionally with
+        ``primitive`` fourth), in any order."""
         lattice = cls()
         lattice.add_types(declarations)
         return lattice
@@ -97,12 +100,14 @@ class TypeLattice:
         """Declare (or re-declare, replacing) ``name``. Raises ``TypeCycleError`` on a cycle."""
         self.add_types([(name, subtype_of, params)])
 
-    def add_types(self, declarations: Iterable[tuple[str, Sequence[str], int]]) -> None:
-        """Declare several types at once: all of them, or none if any is refused."""
+    def add_types(self, declarations: Iterable[Sequence[Any]]) -> None:
+        """Declare several types at once (``(name, subtype_of, params[, primitive])``): all of
+        them, or none if any is refused."""
         graph, declared = self._graph.copy(), dict(self._declared)
         try:
-            for name, subtype_of, params in declarations:
-                self._declare(name, subtype_of, params)
+            for declaration in declarations:
+                name, subtype_of, params, *rest = declaration
+                self._declare(name, subtype_of, params, bool(rest and rest[0]))
         except BaseException:
             self._graph, self._declared = graph, declared
             raise
@@ -121,7 +126,7 @@ class TypeLattice:
             self._graph.params[name] = None
         self._changed()
 
-    def _declare(self, name: object, subtype_of: object, params: object) -> None:
+    def _declare(self, name: object, subtype_of: object, params: object, primitive: bool) -> None:
         name = _plain_name(name, "type name")
         if name == ANY:
             raise TypeLatticeError("'Any' is the built-in top type and cannot be declared")
@@ -146,7 +151,7 @@ class TypeLattice:
             if parent not in self._graph:
                 self._graph.add_node(parent, None)
             self._graph.add_edge(name, parent)
-        self._declared[name] = TypeDeclaration(name, parents, params)
+        self._declared[name] = TypeDeclaration(name, parents, params, primitive)
 
     def _drop_declaration(self, name: str) -> None:
         parents = self._graph.successors(name)
@@ -163,6 +168,8 @@ class TypeLattice:
         self._down.clear()
         self._sub_cache.clear()
         self._checked.clear()
+        self._primitive.clear()
+        self._flagged = None
 
     # ----------------------------------------------------------------------------- queries
 
@@ -180,6 +187,28 @@ class TypeLattice:
     def known(self, t: TypeLike) -> bool:
         """True when every name in ``t`` is ``Any``, declared, or named as a supertype."""
         return all(n == ANY or n in self._graph for n in as_type(t).names())
+
+    def is_primitive(self, t: TypeLike) -> bool:
+        """True when ``t`` is a primitive: a name declared primitive or a subtype of one, or a
+        constructor applied only to primitives (``List[json.string]``). Composition never chains
+        two artifacts through a primitive: every tool taking a string would otherwise accept
+        every tool's string output."""
+        expr = as_type(t)
+        if expr.args:
+            return all(self.is_primitive(a) for a in expr.args)
+        name = expr.name
+        if name == ANY or name not in self._graph:
+            return False
+        found = self._primitive.get(name)
+        if found is None:
+            if self._flagged is None:
+                self._flagged = frozenset(n for n, d in self._declared.items() if d.primitive)
+            flagged = self._flagged
+            found = bool(flagged) and (
+                name in flagged or not flagged.isdisjoint(self._supers(name))
+            )
+            self._primitive[name] = found
+        return found
 
     def arity(self, name: str) -> int | None:
         """Declared number of type parameters of ``name``; None if undeclared."""

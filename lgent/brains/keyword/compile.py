@@ -251,6 +251,8 @@ class QueryCompiler:
         """One leaf over its targets: field by field the best field counts (disjunction-max);
         over the combined field and its exact forms the matches add up (and search faster)."""
         targets = self._targets(node)
+        if isinstance(node, ast.Term) and node.field is None and _stop_word(node.text):
+            return None  # "extract a table": the "a" must not be looked for in exact fields
         per_target: list[tantivy.Query] = []
         for index_field, kind in targets:
             query = self._leaf_target(node, index_field, kind, terms)
@@ -337,6 +339,11 @@ def _analyze(text: str, kind: Kind) -> tuple[str, ...]:
             drop_stop_words=kind == "stemmed_stop",
         )
     )
+
+
+def _stop_word(text: str) -> bool:
+    """True when a default-field word is only stop words (it analyzes to nothing)."""
+    return not _analyze(text, "stemmed_stop")
 
 
 def _single_token_glob(pattern: str) -> bool:

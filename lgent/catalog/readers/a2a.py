@@ -1,0 +1,136 @@
+"""A2A agent cards (``agent-card.json``, and the older ``agent.json``), read through the official
+``a2a-sdk`` (optional: ``pip install 'lgent[a2a]'``), whose parser also takes the v0.3 card shape.
+
+The agent is an artifact (entity type ``agent``, author from its provider) and each skill an
+artifact ``part_of`` it (``<agent>/<skill id>``), with the skill's tags as keywords, its examples
+in the description, and its input and output modes (MIME types; the card's defaults when the
+skill names none) as keywords ``input:<mode>`` and ``output:<mode>``. Modes are formats, not data
+types, so skills get no input or output type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from lgent.catalog.readers.base import JSON_SUFFIXES, Document, Located, ReadContext, parse_failure
+from lgent.catalog.readers.common import entry, stable
+from lgent.errors import LoadError
+
+_CARD_KEYS = ("url", "supportedInterfaces", "capabilities", "defaultInputModes", "protocolVersion")
+
+
+def _parse_card(data: dict[str, Any], source: str) -> Any:
+    try:
+        from a2a.client.card_resolver import parse_agent_card
+        from google.protobuf.json_format import ParseError
+    except ImportError as err:
+        raise LoadError(
+            f"reading A2A agent cards needs the a2a-sdk package (pip install 'lgent[a2a]'): {err}",
+            source=source,
+        ) from None
+    try:
+        return parse_agent_card(dict(data))
+    except (ParseError, ValueError, TypeError) as err:
+        raise LoadError(f"not a valid A2A agent card: {err}", source=source) from None
+
+
+class A2aReader:
+    name: ClassVar[str] = "a2a"
+    title: ClassVar[str] = "A2A agent card (agent-card.json / agent.json)"
+    suffixes: ClassVar[frozenset[str]] = JSON_SUFFIXES
+    skips_bad_sources: ClassVar[bool] = True
+
+    def detect(self, doc: Document) -> bool:
+        data = doc.data
+        return (
+            isinstance(data, dict)
+            and isinstance(data.get("name"), str)
+            and isinstance(data.get("skills"), list)
+            and any(key in data for key in _CARD_KEYS)
+        )
+
+    def read(self, doc: Document, ctx: ReadContext) -> Iterator[Located]:
+        data = doc.data
+        if doc.parse_error is not None:
+            ctx.problem(parse_failure(doc))
+            return
+        if not isinstance(data, dict):
+            ctx.problem(LoadError("an agent card must be a JSON object", source=doc.source))
+            return
+        card = _parse_card(data, doc.source)
+        if not card.name.strip():
+            ctx.problem(LoadError("the agent card has no name", source=f"{doc.source}#/name"))
+            return
+        agent_id = stable(card.name, "agent name", doc, "/name")
+        versioned = {"version": card.version} if card.version.strip() else {}
+        author = card.provider.organization if card.HasField("provider") else ""
+        authored = {"author": author} if author.strip() else {}
+        inputs, outputs = list(card.default_input_modes), list(card.default_output_modes)
+        skill_names = [s.name or s.id for s in card.skills]
+        agent = entry(
+            doc,
+            ctx,
+            "",
+            {
+                "id": agent_id,
+                "name": card.name,
+                "entity_type": "agent",
+                "description": "\n\n".join(
+                    p for p in (card.description, "Skills: " + ", ".join(skill_names)) if p
+                ),
+                "keywords": ["a2a", *_modes(inputs, outputs)],
+                **authored,
+                **versioned,
+            },
+        )
+        if agent is not None:
+            ctx.wholes.append(agent_id)
+            yield agent
+        seen: set[str] = set()
+        for index, skill in enumerate(card.skills):
+            at = f"/skills/{index}"
+            local = skill.id or skill.name
+            if not local.strip():
+                ctx.warn(f"{doc.source}#{at}: a skill with neither id nor name is left out")
+                continue
+            skill_id = stable(f"{agent_id}/{local}", "skill id", doc, at)
+            if skill_id in seen:
+                ctx.warn(f"{doc.source}#{at}: skill {local!r} listed twice; kept the first")
+                continue
+            seen.add(skill_id)
+            examples = list(skill.examples)
+            description = "\n\n".join(
+                p
+                for p in (
+                    skill.description,
+                    ("Examples: " + "; ".join(examples)) if examples else "",
+                )
+                if p
+            )
+            located = entry(
+                doc,
+                ctx,
+                at,
+                {
+                    "id": skill_id,
+                    "name": skill.name or skill.id,
+                    "entity_type": "tool",
+                    "description": description,
+                    "keywords": [
+                        *skill.tags,
+                        *_modes(
+                            list(skill.input_modes) or inputs, list(skill.output_modes) or outputs
+                        ),
+                    ],
+                    "relations": [{"type": "part_of", "target": agent_id}],
+                    **authored,
+                    **versioned,
+                },
+            )
+            if located is not None:
+                yield located
+
+
+def _modes(inputs: list[str], outputs: list[str]) -> list[str]:
+    return [*(f"input:{m}" for m in inputs), *(f"output:{m}" for m in outputs)]

@@ -1,0 +1,67 @@
+"""What the ecosystem readers share: building validated records located by JSON pointer, and
+a source's name from its file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import PurePath
+from typing import Any
+
+from lgent import limits
+from lgent.catalog.readers.base import Document, Located, ReadContext
+from lgent.catalog.readers.schema_types import SchemaTyper, clean_description, clean_line
+from lgent.errors import LoadError, ValidationError
+from lgent.ids import normalise_id
+from lgent.models import CatalogEntry
+
+
+def source_key(doc: Document) -> str:
+    """The name of a source taken from its file: the file name without its suffix (a folder's
+    name for ``agent-card.json``-style fixed names)."""
+    path = PurePath(doc.source)
+    stem = path.stem
+    if stem.lower() in ("agent", "agent-card", "agent_card", "openapi", "swagger", "tools"):
+        return path.parent.name or stem
+    return stem
+
+
+def stable(text: str, what: str, doc: Document, at: str) -> str:
+    """``text`` as an id; LoadError naming ``what`` and where when nothing of it is usable."""
+    found = normalise_id(text)
+    if not found:
+        raise LoadError(f"{what} {text!r} gives no usable id", source=doc.source + "#" + at)
+    return found
+
+
+def entry(doc: Document, ctx: ReadContext, at: str, fields: dict[str, Any]) -> Located | None:
+    """``fields`` as a validated entry located at JSON pointer ``at``; a problem is reported
+    (naming the pointer) and None returned."""
+    if "description" in fields:
+        fields["description"] = clean_description(str(fields["description"]))
+    fields["name"] = clean_line(str(fields["name"]), limits.MAX_NAME_LENGTH) or fields["id"]
+    if fields.get("keywords"):
+        fields["keywords"] = words(fields["keywords"])
+    try:
+        record = CatalogEntry.parse(fields, source=f"{doc.source}#{at}")
+    except ValidationError as err:
+        ctx.problem(err)
+        return None
+    return Located(record, doc.source, 1, at)
+
+
+def words(items: Iterable[Any]) -> list[str]:
+    """Keywords: one-line, non-empty, de-duplicated, within the limits."""
+    found: list[str] = []
+    for item in items:
+        word = clean_line(str(item), limits.MAX_KEYWORD_LENGTH)
+        if word and word not in found:
+            found.append(word)
+        if len(found) >= limits.MAX_KEYWORDS:
+            break
+    return found
+
+
+def type_records(doc: Document, typer: SchemaTyper) -> Iterator[Located]:
+    """The type declarations ``typer`` collected, located at the document."""
+    for decl in typer.declarations():
+        yield Located(decl, doc.source, 1, "")

@@ -1,0 +1,197 @@
+"""MCP servers: the result of a ``tools/list`` request (``{"tools": [...]}``, a bare list of
+tools, or the whole JSON-RPC response), from a file or harvested live (``lgent.catalog.harvest``).
+
+The server becomes an artifact (its name from ``serverInfo`` when harvested, else the file name),
+and each tool an artifact ``part_of`` it, with the id ``<server>/<tool>``. A tool's input type is
+the type of its one required argument (a tool's ``inputSchema`` is its argument list, not a data
+type, so its own title names nothing); its output type comes from ``outputSchema`` (a FastMCP
+``{"result": ...}`` wrapper, an object whose only property is ``result``, is unwrapped: the SDKs
+wrap a plain return value so). Annotations become contracts: ``readOnlyHint`` ->
+``read-only``, ``destructiveHint`` -> ``destructive``, ``idempotentHint`` -> ``idempotent``,
+``openWorldHint`` -> ``open-world`` (only hints that are true).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from lgent.catalog.readers.base import (
+    JSON_SUFFIXES,
+    YAML_SUFFIXES,
+    Document,
+    Located,
+    ReadContext,
+    parse_failure,
+    pointer,
+)
+from lgent.catalog.readers.common import entry, source_key, stable, type_records
+from lgent.catalog.readers.schema_types import SchemaTyper
+from lgent.errors import LoadError
+
+_HINTS = {
+    "readOnlyHint": "read-only",
+    "destructiveHint": "destructive",
+    "idempotentHint": "idempotent",
+    "openWorldHint": "open-world",
+}
+
+
+def _tools_of(data: Any) -> tuple[list[Any], str] | None:
+    """The tool list of a ``tools/list`` result and its JSON pointer, or None."""
+    if isinstance(data, dict) and isinstance(data.get("result"), dict) and "jsonrpc" in data:
+        found = _tools_of(data["result"])
+        return None if found is None else (found[0], "/result" + found[1])
+    if isinstance(data, dict) and isinstance(data.get("tools"), list):
+        return data["tools"], "/tools"
+    if isinstance(data, list):
+        return data, ""
+    return None
+
+
+def _is_tool(item: Any) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("name"), str) and "inputSchema" in item
+
+
+class McpReader:
+    name: ClassVar[str] = "mcp"
+    title: ClassVar[str] = "MCP server: a tools/list result (file, or harvested live)"
+    suffixes: ClassVar[frozenset[str]] = JSON_SUFFIXES | YAML_SUFFIXES
+    skips_bad_sources: ClassVar[bool] = True
+
+    def detect(self, doc: Document) -> bool:
+        found = _tools_of(doc.data)
+        return found is not None and bool(found[0]) and all(_is_tool(t) for t in found[0])
+
+    def read(self, doc: Document, ctx: ReadContext) -> Iterator[Located]:
+        data = doc.data
+        if doc.parse_error is not None:
+            ctx.problem(parse_failure(doc))
+            return
+        found = _tools_of(data)
+        if found is None:
+            ctx.problem(
+                LoadError(
+                    'not an MCP tools/list result: expected {"tools": [...]} or a list of tools',
+                    source=doc.source,
+                    line=1,
+                )
+            )
+            return
+        tools, at = found
+        info = data.get("serverInfo") if isinstance(data, dict) else None
+        info = info if isinstance(info, dict) else {}
+        server_name = str(info.get("name") or source_key(doc))
+        server_id = stable(server_name, "server name", doc, "")
+        version = info.get("version")
+        versioned = {"version": version} if isinstance(version, str | int | float) else {}
+        typer = SchemaTyper(server_id, None, ctx.warn, doc.source)
+        names: list[str] = []
+        seen: set[str] = set()
+        parts: list[Located] = []
+        for index, tool in enumerate(tools):
+            where = f"{at}/{index}"
+            if not _is_tool(tool):
+                ctx.problem(
+                    LoadError(
+                        "a tool needs a string 'name' and an 'inputSchema'",
+                        source=f"{doc.source}#{where}",
+                    )
+                )
+                continue
+            tool_id = stable(f"{server_id}/{tool['name']}", "tool name", doc, where)
+            if tool_id in seen:
+                ctx.warn(
+                    f"{doc.source}#{where}: tool {tool['name']!r} listed twice; kept the first"
+                )
+                continue
+            seen.add(tool_id)
+            located = self._tool(doc, ctx, tool, tool_id, server_id, where, typer, versioned)
+            if located is not None:
+                parts.append(located)
+                names.append(str(tool["name"]))
+        description = info.get("instructions") or (
+            data.get("instructions") if isinstance(data, dict) else None
+        )
+        summary = f"MCP server {server_name} with {len(names)} tool(s): {', '.join(names[:30])}"
+        server = entry(
+            doc,
+            ctx,
+            "",
+            {
+                "id": server_id,
+                "name": server_name,
+                "entity_type": "other",
+                "description": f"{description}\n\n{summary}"
+                if isinstance(description, str)
+                else summary,
+                "keywords": ["mcp", "mcp-server"],
+                **versioned,
+            },
+        )
+        yield from type_records(doc, typer)
+        if server is not None:
+            ctx.wholes.append(server_id)
+            yield server
+        yield from parts
+
+    def _tool(
+        self,
+        doc: Document,
+        ctx: ReadContext,
+        tool: dict[str, Any],
+        tool_id: str,
+        server_id: str,
+        where: str,
+        typer: SchemaTyper,
+        versioned: dict[str, Any],
+    ) -> Located | None:
+        schema = tool.get("inputSchema")
+        typer.rebase(schema, f"{where}/inputSchema")
+        arguments = schema.get("properties") if isinstance(schema, dict) else None
+        arguments = arguments if isinstance(arguments, dict) else {}
+        required = schema.get("required") if isinstance(schema, dict) else None
+        required = [r for r in required if r in arguments] if isinstance(required, list) else []
+        input_type = None
+        if len(required) == 1:
+            input_type = typer.type_of(
+                arguments[required[0]], f"{where}/inputSchema{pointer('properties', required[0])}"
+            )
+        output_type = None
+        output = tool.get("outputSchema")
+        if isinstance(output, dict):
+            typer.rebase(output, f"{where}/outputSchema")
+            inner = output.get("properties")
+            if isinstance(inner, dict) and list(inner) == ["result"]:
+                output_type = typer.type_of(
+                    inner["result"], f"{where}/outputSchema/properties/result"
+                )
+            else:
+                output_type = typer.type_of(output, f"{where}/outputSchema")
+        annotations = tool.get("annotations")
+        contracts = (
+            [c for hint, c in _HINTS.items() if annotations.get(hint) is True]
+            if isinstance(annotations, dict)
+            else []
+        )
+        title = tool.get("title")
+        if not isinstance(title, str) and isinstance(annotations, dict):
+            title = annotations.get("title")
+        title = title if isinstance(title, str) and title.strip() else None
+        return entry(
+            doc,
+            ctx,
+            where,
+            {
+                "id": tool_id,
+                "name": tool["name"],
+                "entity_type": "tool",
+                "description": tool.get("description") or title or "",
+                "keywords": [*([title] if title else []), *list(arguments)[:20]],
+                "input_type": input_type,
+                "output_type": output_type,
+                "contracts": contracts,
+                "relations": [{"type": "part_of", "target": server_id}],
+                **versioned,
+            },
+        )

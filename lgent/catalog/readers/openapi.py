@@ -1,0 +1,282 @@
+"""OpenAPI 3.0 and 3.1, and Swagger 2.0, in JSON or YAML.
+
+The API is an artifact (id from the APIs.guru ``x-providerName``/``x-serviceName`` when present,
+else the file name, since titles repeat; its name is the title); each operation is an artifact ``part_of`` it, with the id
+``<api>/<operationId>`` (or ``<api>/<method><path>`` when it has none) and the name
+``operationId`` or ``METHOD /path``. An operation's input type comes from its request body (3.x
+``requestBody``, 2.0 ``in: body``), else from its one required path or query parameter; its output
+type from its first success response (2xx, JSON content preferred). HTTP's own guarantees become
+contracts: GET and HEAD are ``read-only`` and ``idempotent``, PUT and DELETE ``idempotent``.
+An operation marked ``deprecated`` is deprecated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from lgent.catalog.readers.base import (
+    JSON_SUFFIXES,
+    YAML_SUFFIXES,
+    Document,
+    Located,
+    ReadContext,
+    parse_failure,
+    pointer,
+)
+from lgent.catalog.readers.common import entry, source_key, stable, type_records
+from lgent.catalog.readers.schema_types import SchemaTyper, resolve_ref
+from lgent.errors import LoadError
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_SAFE = {"get": ("read-only", "idempotent"), "head": ("read-only", "idempotent")}
+_IDEMPOTENT = {"put": ("idempotent",), "delete": ("idempotent",)}
+
+
+def version_of(data: Any) -> str | None:
+    """``3.x`` for OpenAPI 3, ``2.0`` for Swagger 2, else None."""
+    if not isinstance(data, dict):
+        return None
+    openapi, swagger = data.get("openapi"), data.get("swagger")
+    if isinstance(openapi, str) and openapi.startswith("3"):
+        return openapi
+    if str(swagger).startswith("2"):
+        return "2.0"
+    return None
+
+
+class OpenApiReader:
+    name: ClassVar[str] = "openapi"
+    title: ClassVar[str] = "OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML)"
+    suffixes: ClassVar[frozenset[str]] = JSON_SUFFIXES | YAML_SUFFIXES
+    skips_bad_sources: ClassVar[bool] = True
+
+    def detect(self, doc: Document) -> bool:
+        data = doc.data
+        return version_of(data) is not None and ("paths" in data or "info" in data)
+
+    def read(self, doc: Document, ctx: ReadContext) -> Iterator[Located]:
+        data = doc.data
+        if doc.parse_error is not None:
+            ctx.problem(parse_failure(doc))
+            return
+        spec_version = version_of(data)
+        if spec_version is None:
+            ctx.problem(
+                LoadError(
+                    "not an OpenAPI or Swagger document (no 'openapi: 3.x' or 'swagger: 2.0')",
+                    source=doc.source,
+                    line=1,
+                )
+            )
+            return
+        info = data.get("info") if isinstance(data.get("info"), dict) else {}
+        paths = data.get("paths", {})
+        if not isinstance(paths, dict):
+            ctx.problem(LoadError("'paths' must be a mapping", source=f"{doc.source}#/paths"))
+            return
+        provider, service = info.get("x-providerName"), info.get("x-serviceName")
+        if isinstance(provider, str) and provider.strip():
+            api_key = provider + (f"/{service}" if isinstance(service, str) and service else "")
+        else:
+            api_key = source_key(doc)  # titles repeat (every example is "Swagger Petstore")
+        api_id = stable(api_key, "API name", doc, "/info")
+        api_name = str(info.get("title") or api_key)
+        version = info.get("version")
+        versioned = {"version": str(version)} if isinstance(version, str | int | float) else {}
+        contact = info.get("contact")
+        contact = contact if isinstance(contact, dict) else {}
+        author = contact.get("name") or provider
+        authored = {"author": str(author)[:300]} if isinstance(author, str) and author else {}
+        categories = info.get("x-apisguru-categories")
+        tags = [t.get("name") for t in data.get("tags") or [] if isinstance(t, dict)]
+        api_words = [
+            *(categories if isinstance(categories, list) else []),
+            *[t for t in tags if isinstance(t, str)],
+        ]
+        typer = SchemaTyper(api_id, data, ctx.warn, doc.source)
+        total = sum(len(item) for item in paths.values() if isinstance(item, dict)) or 1
+        done = 0
+        operations: list[Located] = []
+        seen: set[str] = set()
+        for path, item in paths.items():
+            item_at = pointer("paths", path)
+            if not isinstance(item, dict):
+                continue
+            if "$ref" in item:
+                ctx.warn(f"{doc.source}#{item_at}: a path item $ref is not followed")
+                continue
+            found = item.get("parameters")
+            shared: list[Any] = found if isinstance(found, list) else []
+            for method in METHODS:
+                operation = item.get(method)
+                if not isinstance(operation, dict):
+                    continue
+                at = item_at + pointer(method)
+                located = self._operation(
+                    doc,
+                    ctx,
+                    typer,
+                    api_id,
+                    path,
+                    method,
+                    operation,
+                    shared,
+                    at,
+                    authored,
+                    versioned,
+                )
+                if located is not None:
+                    record_id = located.record.id  # type: ignore[union-attr]
+                    if record_id in seen:
+                        ctx.warn(f"{doc.source}#{at}: id {record_id!r} used twice; kept the first")
+                        continue
+                    seen.add(record_id)
+                    operations.append(located)
+                done += 1
+                if done % 200 == 0:
+                    ctx.progress(len(doc.text) * done // total)
+        description = info.get("description") or info.get("title") or api_name
+        api = entry(
+            doc,
+            ctx,
+            "/info",
+            {
+                "id": api_id,
+                "name": str(info.get("title") or api_name),
+                "entity_type": "other",
+                "description": f"{description}\n\nHTTP API with {len(operations)} operation(s).",
+                "keywords": ["api", "openapi" if spec_version != "2.0" else "swagger", *api_words],
+                **authored,
+                **versioned,
+            },
+        )
+        yield from type_records(doc, typer)
+        if api is not None:
+            ctx.wholes.append(api_id)
+            yield api
+        yield from operations
+
+    def _operation(
+        self,
+        doc: Document,
+        ctx: ReadContext,
+        typer: SchemaTyper,
+        api_id: str,
+        path: str,
+        method: str,
+        operation: dict[str, Any],
+        shared: list[Any],
+        at: str,
+        authored: dict[str, str],
+        versioned: dict[str, str],
+    ) -> Located | None:
+        operation_id = operation.get("operationId")
+        if isinstance(operation_id, str) and operation_id.strip():
+            name, local = operation_id.strip(), operation_id.strip()
+        else:
+            name = f"{method.upper()} {path}"
+            local = method + path.replace("{", "").replace("}", "")
+        record_id = stable(f"{api_id}/{local}", "operation", doc, at)
+        parameters = self._parameters(typer.document, shared, operation.get("parameters"))
+        input_type = self._input(typer, operation, parameters, at)
+        output_type = self._output(typer, operation.get("responses"), at)
+        summary = operation.get("summary") if isinstance(operation.get("summary"), str) else ""
+        details = operation.get("description")
+        description = "\n\n".join(
+            p for p in (summary, details if isinstance(details, str) else "") if p
+        )
+        listed = operation.get("tags")
+        tags: list[Any] = listed if isinstance(listed, list) else []
+        return entry(
+            doc,
+            ctx,
+            at,
+            {
+                "id": record_id,
+                "name": name,
+                "entity_type": "tool",
+                "description": description or name,
+                "keywords": [*tags, f"{method.upper()} {path}"],
+                "status": "deprecated" if operation.get("deprecated") is True else "active",
+                "input_type": input_type,
+                "output_type": output_type,
+                "contracts": [*_SAFE.get(method, ()), *_IDEMPOTENT.get(method, ())],
+                "relations": [{"type": "part_of", "target": api_id}],
+                **authored,
+                **versioned,
+            },
+        )
+
+    @staticmethod
+    def _parameters(document: Any, *lists: Any) -> list[tuple[dict[str, Any], str]]:
+        """Path-level then operation-level parameters (``$ref`` followed), the latter winning."""
+        found: dict[tuple[Any, Any], tuple[dict[str, Any], str]] = {}
+        for params in lists:
+            for param in params if isinstance(params, list) else []:
+                where = ""
+                if isinstance(param, dict) and isinstance(param.get("$ref"), str):
+                    where = param["$ref"][1:]
+                    param = resolve_ref(document, param["$ref"])
+                if isinstance(param, dict):
+                    found[(param.get("name"), param.get("in"))] = (param, where)
+        return list(found.values())
+
+    def _input(
+        self,
+        typer: SchemaTyper,
+        operation: dict[str, Any],
+        parameters: list[tuple[dict[str, Any], str]],
+        at: str,
+    ) -> str | None:
+        body = operation.get("requestBody")
+        body_at = f"{at}/requestBody"
+        if isinstance(body, dict) and isinstance(body.get("$ref"), str):
+            body_at = body["$ref"][1:]
+            body = resolve_ref(typer.document, body["$ref"])
+        if isinstance(body, dict):
+            return _content_type(typer, body.get("content"), body_at)
+        for param, _ in parameters:
+            if param.get("in") == "body":
+                return typer.type_of(param.get("schema"), f"{at}/parameters")
+        required = [
+            (p, w)
+            for p, w in parameters
+            if p.get("required") is True and p.get("in") in ("path", "query")
+        ]
+        if len(required) == 1:
+            param, where = required[0]
+            schema = param.get("schema") if "schema" in param else param
+            return typer.type_of(schema, where or f"{at}/parameters")
+        return None
+
+    def _output(self, typer: SchemaTyper, responses: Any, at: str) -> str | None:
+        if not isinstance(responses, dict):
+            return None
+        codes = sorted(str(c) for c in responses if str(c).startswith("2"))
+        for code in codes:
+            response = responses.get(code, responses.get(int(code) if code.isdigit() else code))
+            where = f"{at}/responses/{code}"
+            if isinstance(response, dict) and isinstance(response.get("$ref"), str):
+                where = response["$ref"][1:]
+                response = resolve_ref(typer.document, response["$ref"])
+            if not isinstance(response, dict):
+                continue
+            if "content" in response:
+                found = _content_type(typer, response.get("content"), where)
+            else:
+                found = typer.type_of(response.get("schema"), f"{where}/schema")
+            if found is not None:
+                return found
+        return None
+
+
+def _content_type(typer: SchemaTyper, content: Any, at: str) -> str | None:
+    """The type of an OpenAPI 3 ``content`` map: its JSON media type first."""
+    if not isinstance(content, dict) or not content:
+        return None
+    media = sorted(content, key=lambda m: (m != "application/json", "json" not in str(m), str(m)))
+    chosen = content[media[0]]
+    if not isinstance(chosen, dict):
+        return None
+    return typer.type_of(chosen.get("schema"), f"{at}/content{pointer(str(media[0]))}/schema")

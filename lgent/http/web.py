@@ -1,0 +1,117 @@
+"""The web page for people: search at ``/``, one artifact at ``/artifact/{id}``.
+
+The search page is static HTML, CSS and a small script of our own (``static/``) that asks
+``GET /search`` as you type. An artifact's page is rendered here, on the server, with its
+neighbourhood drawn as SVG (``lgent.http.graph``); it works without the script. Nothing is
+loaded from another host.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from lgent.http.graph import neighbourhood, render_svg
+from lgent.models import CatalogEntry
+from lgent.serving import ArtifactAnswer, artifact_answer, owner, signature
+
+if TYPE_CHECKING:
+    from lgent.lgent import LGent
+
+STATIC = Path(__file__).parent / "static"
+
+
+def add_web_page(app: FastAPI, lg: LGent) -> None:
+    """Serve the search page at ``/``, artifact pages at ``/artifact/{id}``, and ``/static``."""
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get("/artifact/{artifact_id:path}", include_in_schema=False)
+    async def artifact_page(artifact_id: str, version: str | None = None) -> HTMLResponse:
+        answer = await artifact_answer(lg, artifact_id, version)
+        svg = render_svg(await neighbourhood(lg, artifact_id))
+        return HTMLResponse(render_artifact(answer, svg))
+
+
+def _row(label: str, value: str) -> str:
+    return f"<tr><th>{escape(label)}</th><td>{value}</td></tr>" if value else ""
+
+
+def _link(artifact_id: str) -> str:
+    return f'<a href="/artifact/{escape(artifact_id)}">{escape(artifact_id)}</a>'
+
+
+def facts(entry: CatalogEntry) -> list[tuple[str, str]]:
+    """The entry's fields as (label, escaped HTML) rows, empty ones left out."""
+    rows = [
+        ("id", escape(entry.id)),
+        ("kind", escape(entry.entity_type.value)),
+        ("signature", f"<code>{escape(signature(entry))}</code>"),
+        ("owner", escape(owner(entry) or "")),
+        ("status", escape(entry.status.value)),
+        ("keywords", escape(", ".join(entry.keywords))),
+        ("contracts", escape(", ".join(entry.contracts))),
+        ("success rate", "" if entry.success_rate is None else f"{entry.success_rate:.0%}"),
+        ("used", f"{entry.usage_count:,} times" if entry.usage_count else ""),
+        ("last used", entry.last_used.date().isoformat() if entry.last_used else ""),
+        ("latency", "" if entry.latency_ms is None else f"{entry.latency_ms:g} ms"),
+        ("runs", escape(entry.execution.value) if entry.execution else ""),
+        (
+            "relations",
+            "<br>".join(f"{escape(r.type.value)} {_link(r.target)}" for r in entry.relations),
+        ),
+    ]
+    return [(label, value) for label, value in rows if value]
+
+
+def render_artifact(answer: ArtifactAnswer, svg: str) -> str:
+    entry = answer.entry
+    flags = "".join(f'<span class="flag">{escape(f)}</span>' for f in answer.flags)
+    health = flags or '<span class="ok">healthy</span>'
+    versions = ", ".join(
+        f'<a href="/artifact/{escape(entry.id)}?version={escape(v)}">{escape(v)}</a>'
+        if v != entry.version
+        else f"<strong>{escape(v)}</strong>"
+        for v in answer.versions
+    )
+    rows = "".join(_row(label, value) for label, value in facts(entry))
+    title = escape(entry.name)
+    also = "" if entry.name == entry.id else f' <span class="muted">{escape(entry.id)}</span>'
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · L-gent</title>
+<link rel="stylesheet" href="/static/style.css">
+</head>
+<body>
+<header><a class="brand" href="/">L-gent</a>
+<form action="/" method="get" class="mini"><input name="q" type="search"
+ placeholder="Search the catalog" aria-label="Search the catalog"></form></header>
+<main class="artifact">
+<h1 id="name">{title}{also}</h1>
+<p class="meta"><span class="badge">{escape(entry.entity_type.value)}</span>
+<code id="signature">{escape(signature(entry))}</code>
+<span class="muted">version {escape(entry.version)}</span></p>
+<p id="health" class="health">{health}</p>
+<p class="description">{escape(entry.description)}</p>
+<section><h2>Lineage and composition</h2>
+<div id="graph" class="graph-box">{svg}</div>
+<p class="legend">Left: what can feed it. Right: what can take its output. Above: its
+generations, the interface it implements, what forged it. Below: what it depends on and what
+depends on it. Dashed: deprecated or retired. Amber: has a health warning.</p></section>
+<section><h2>Details</h2><table class="facts">{rows}
+<tr><th>versions</th><td id="versions">{versions}</td></tr></table></section>
+</main>
+</body>
+</html>
+"""

@@ -1,0 +1,78 @@
+"""What both retrievers hand their framework: each result's text and metadata, from one query.
+
+The text is what a model reads about the artifact (name, signature, description); the metadata
+carries its id and the facts a program filters or routes on. Queries are read as free text (the
+keyword grammar only where it is clearly meant; the wording never fails) and run through
+``serving.query_page``, so the results are the first ``k`` of the same ranking the HTTP API and
+MCP server page through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from lgent.errors import QueryError
+from lgent.serving import PAGE_DEPTH, query_page, result_card, signature
+
+if TYPE_CHECKING:
+    from lgent.lgent import LGent
+    from lgent.models import QueryResult
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Found:
+    """One result as a framework document: its id, text, score and metadata."""
+
+    id: str
+    text: str
+    score: float
+    metadata: dict[str, Any]
+
+
+def found(result: QueryResult) -> Found:
+    entry, card = result.entry, result_card(result)
+    text = f"{entry.name} ({entry.entity_type.value}, {signature(entry)}): {entry.description}"
+    metadata: dict[str, Any] = {
+        "id": entry.id,
+        "name": entry.name,
+        "kind": entry.entity_type.value,
+        "version": entry.version,
+        "status": entry.status.value,
+        "input_type": entry.input_type,
+        "output_type": entry.output_type,
+        "owner": card.owner,
+        "flags": list(card.flags),
+        "why": card.why,
+        "score": result.score,
+        "success_rate": entry.success_rate,
+        "execution": entry.execution.value if entry.execution else None,
+    }
+    return Found(entry.id, text, result.score, metadata)
+
+
+def check_k(k: int) -> None:
+    """How many results a retriever may return: 1 to ``PAGE_DEPTH``."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= PAGE_DEPTH:
+        raise QueryError(f"k must be an integer from 1 to {PAGE_DEPTH}, got {k!r}")
+
+
+async def find(lg: LGent, query: str, k: int, constraints: Sequence[str]) -> list[Found]:
+    page = await query_page(lg, query, list(constraints), limit=k)
+    return [found(r) for r in page.results]
+
+
+def run_sync(work: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine from synchronous code: on this thread when no event loop runs here, else
+    on a helper thread (a sync call from inside a running loop must not nest loops)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(work)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, work).result()

@@ -1,0 +1,299 @@
+"""Each ecosystem reader on small fixtures written here, detection by content, and the registry."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from lgent.catalog.loaders import read_path
+from lgent.catalog.readers import ReaderRegistry
+from lgent.catalog.readers.base import Document, Located, ReadContext
+from lgent.errors import LoadError
+from lgent.models import CatalogEntry
+
+MCP_LIST = {
+    "tools": [
+        {
+            "name": "fetch page",
+            "description": "Fetch a web page",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "url": {"type": "string", "format": "uri"},
+                    "raw": {"type": "boolean"},
+                },
+                "required": ["url"],
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {"result": {"type": "string"}},
+                "x-fastmcp-wrap-result": True,
+            },
+            "annotations": {"readOnlyHint": True, "openWorldHint": True, "destructiveHint": False},
+        },
+        {
+            "name": "get_pet",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}},
+                "required": ["id"],
+                "$defs": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}},
+            },
+            "outputSchema": {"$ref": "#/$defs/Pet", "$defs": {"Pet": {"type": "object"}}},
+        },
+    ]
+}
+
+OPENAPI_31 = """\
+openapi: 3.1.0
+info: {title: Zoo API, version: 2.1.0, contact: {name: Zoo Inc}}
+paths:
+  /animals:
+    get:
+      operationId: listAnimals
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: '#/components/schemas/Animal'}}
+    post:
+      operationId: addAnimal
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/NewAnimal'}
+      responses:
+        '201':
+          description: created
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Animal'}
+  /animals/{id}:
+    delete:
+      deprecated: true
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: [integer, 'null']}}
+      responses:
+        '204': {description: gone}
+components:
+  schemas:
+    NewAnimal: {type: object, properties: {name: {type: string}}}
+    Animal:
+      allOf:
+        - $ref: '#/components/schemas/NewAnimal'
+        - {type: object, properties: {id: {type: integer}}}
+"""
+
+SWAGGER = {
+    "swagger": "2.0",
+    "info": {"title": "Store", "version": "v1", "x-providerName": "store.example"},
+    "paths": {
+        "/orders/{orderId}": {
+            "parameters": [{"name": "orderId", "in": "path", "required": True, "type": "string"}],
+            "get": {
+                "responses": {
+                    "200": {"description": "ok", "schema": {"$ref": "#/definitions/Order"}}
+                }
+            },
+            "put": {
+                "operationId": "updateOrder",
+                "parameters": [
+                    {"name": "body", "in": "body", "schema": {"$ref": "#/definitions/Order"}}
+                ],
+                "responses": {
+                    "200": {"description": "ok", "schema": {"$ref": "#/definitions/Order"}}
+                },
+            },
+        }
+    },
+    "definitions": {"Order": {"type": "object", "properties": {"id": {"type": "string"}}}},
+}
+
+A2A_CARD = {
+    "name": "Travel Planner",
+    "description": "Plans trips end to end",
+    "url": "http://127.0.0.1:9/a2a",
+    "version": "0.3.1",
+    "provider": {"organization": "ToolForge", "url": "http://127.0.0.1:9"},
+    "capabilities": {"streaming": True},
+    "defaultInputModes": ["text/plain"],
+    "defaultOutputModes": ["application/json"],
+    "skills": [
+        {
+            "id": "book-flight",
+            "name": "Book a flight",
+            "description": "Books flights",
+            "tags": ["travel", "flights"],
+            "examples": ["Book me a flight to Oslo"],
+        },
+        {
+            "id": "hotel",
+            "name": "Find a hotel",
+            "description": "Finds hotels",
+            "tags": ["travel"],
+            "inputModes": ["application/json"],
+        },
+    ],
+}
+
+OPENAI = {
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "Weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}},
+                    "required": ["city"],
+                },
+                "strict": True,
+            },
+        },
+        {
+            "type": "function",
+            "name": "send_email",
+            "description": "Send mail",
+            "parameters": {
+                "type": "object",
+                "properties": {"to": {"type": "string", "format": "email"}},
+                "required": ["to"],
+            },
+        },
+    ]
+}
+
+
+def write(path: Path, content: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return path
+
+
+def entries(batch_path: Path, kind: str | None = None) -> dict[str, CatalogEntry]:
+    return {e.id: e for e in read_path(batch_path, kind=kind).entries}
+
+
+def test_mcp_server_tools_types_contracts_and_part_of(tmp_path: Path) -> None:
+    found = entries(write(tmp_path / "Web Tools.json", MCP_LIST))
+    assert set(found) == {"Web-Tools", "Web-Tools/fetch-page", "Web-Tools/get_pet"}
+    server, fetch, pet = (
+        found["Web-Tools"],
+        found["Web-Tools/fetch-page"],
+        found["Web-Tools/get_pet"],
+    )
+    assert server.name == "Web Tools" and server.entity_type.value == "other"
+    assert fetch.name == "fetch page"
+    assert (fetch.input_type, fetch.output_type) == ("json.uri", "json.string")
+    assert fetch.contracts == ("read-only", "open-world")  # only hints that are true
+    assert [(r.type.value, r.target) for r in fetch.relations] == [("part_of", "Web-Tools")]
+    assert (pet.input_type, pet.output_type) == ("json.integer", "Web-Tools.Pet")
+
+
+def test_openapi_31_yaml(tmp_path: Path) -> None:
+    batch = read_path(write(tmp_path / "zoo.yaml", OPENAPI_31))
+    found = {e.id: e for e in batch.entries}
+    assert found["zoo"].name == "Zoo API" and found["zoo"].author == "Zoo Inc"
+    listing, add = found["zoo/listAnimals"], found["zoo/addAnimal"]
+    assert (listing.input_type, listing.output_type) == (None, "List[zoo.Animal]")
+    assert (add.input_type, add.output_type) == ("zoo.NewAnimal", "zoo.Animal")
+    assert listing.contracts == ("read-only", "idempotent") and listing.version == "2.1.0"
+    gone = found["zoo/delete/animals/id"]
+    assert gone.name == "DELETE /animals/{id}" and gone.status.value == "deprecated"
+    assert gone.input_type == "json.integer"
+    types = {t.type: t for t in batch.types}
+    assert types["zoo.Animal"].subtype_of == ("zoo.NewAnimal",)  # allOf makes a subtype
+    assert types["json.integer"].primitive and types["json.integer"].subtype_of == ("json.number",)
+
+
+def test_swagger_2_body_and_path_parameters(tmp_path: Path) -> None:
+    found = entries(write(tmp_path / "store.json", SWAGGER))
+    get, update = found["store.example/get/orders/orderId"], found["store.example/updateOrder"]
+    assert (get.input_type, get.output_type) == ("json.string", "store.example.Order")
+    assert (update.input_type, update.output_type) == ("store.example.Order", "store.example.Order")
+    assert update.contracts == ("idempotent",)
+
+
+def test_a2a_card_through_the_sdk(tmp_path: Path) -> None:
+    pytest.importorskip("a2a", reason="a2a-sdk is an optional extra: pip install 'lgent[a2a]'")
+    found = entries(write(tmp_path / "planner" / "agent-card.json", A2A_CARD))
+    agent, book = found["Travel-Planner"], found["Travel-Planner/book-flight"]
+    assert agent.entity_type.value == "agent" and agent.author == "ToolForge"
+    assert "Examples: Book me a flight to Oslo" in book.description
+    assert {"travel", "flights", "input:text/plain", "output:application/json"} <= set(
+        book.keywords
+    )
+    assert "input:application/json" in found["Travel-Planner/hotel"].keywords
+    assert [r.target for r in book.relations] == ["Travel-Planner"]
+
+
+def test_openai_functions_both_forms(tmp_path: Path) -> None:
+    found = entries(write(tmp_path / "fns.json", OPENAI))
+    assert set(found) == {"fns/get_weather", "fns/send_email"}
+    assert found["fns/get_weather"].contracts == ("strict",)
+    assert found["fns/send_email"].input_type == "json.email"
+
+
+def test_a_mixed_folder_is_detected_file_by_file(tmp_path: Path) -> None:
+    write(tmp_path / "a" / "web.json", MCP_LIST)
+    write(tmp_path / "b" / "zoo.yaml", OPENAPI_31)
+    write(tmp_path / "c" / "fns.json", OPENAI)
+    write(tmp_path / "d" / "native.jsonl", json.dumps({"id": "Native", "name": "Native"}) + "\n")
+    write(tmp_path / "d" / "manifest.json", {"entries": [{"id": "M", "name": "M"}]})
+    batch = read_path(tmp_path)
+    assert sorted(batch.formats.values()) == ["jsonl", "manifest", "mcp", "openai", "openapi"]
+    assert {"Native", "M", "web/get_pet", "zoo/addAnimal", "fns/get_weather"} <= {
+        e.id for e in batch.entries
+    }
+
+
+def test_explicit_kind_reads_and_explains_a_mismatch(tmp_path: Path) -> None:
+    f = write(tmp_path / "fns.json", OPENAI)
+    batch = read_path(f, kind="openapi")
+    assert batch.entries == [] and len(batch.rejected) == 1
+    assert "not an OpenAPI or Swagger document" in batch.rejected[0][1]
+    with pytest.raises(LoadError, match="unknown source format 'graphql'"):
+        read_path(f, kind="graphql")
+
+
+def test_a_bad_ecosystem_source_is_left_out_and_the_rest_read(tmp_path: Path) -> None:
+    write(tmp_path / "good.yaml", OPENAPI_31)
+    write(tmp_path / "bad.json", {"swagger": "2.0", "info": {}, "paths": []})
+    batch = read_path(tmp_path)
+    assert [p for p, _ in batch.rejected] == [str(tmp_path / "bad.json")]
+    assert "'paths' must be a mapping" in batch.rejected[0][1]
+    assert "good/listAnimals" in {e.id for e in batch.entries}
+
+
+class _IniReader:
+    """A toy format: ``key = value`` lines, one entry per line."""
+
+    name: ClassVar[str] = "ini"
+    title: ClassVar[str] = "toy"
+    suffixes: ClassVar[frozenset[str]] = frozenset({".ini"})
+    skips_bad_sources: ClassVar[bool] = False
+
+    def detect(self, doc: Document) -> bool:
+        return "=" in doc.text
+
+    def read(self, doc: Document, ctx: ReadContext) -> Iterator[Located]:
+        for number, line in enumerate(doc.text.splitlines(), start=1):
+            key, _, value = line.partition("=")
+            yield Located(CatalogEntry(id=key.strip(), name=value.strip()), doc.source, number)
+
+
+def test_a_new_format_is_one_reader_in_the_registry(tmp_path: Path) -> None:
+    write(tmp_path / "x.ini", "alpha = Alpha tool\nbeta = Beta tool\n")
+    registry = ReaderRegistry([*ReaderRegistry.default().readers, _IniReader()])
+    batch = read_path(tmp_path, registry=registry)
+    assert [(e.id, e.name) for e in batch.entries] == [
+        ("alpha", "Alpha tool"),
+        ("beta", "Beta tool"),
+    ]
+    assert [r.line for r in batch.records] == [1, 2]
