@@ -279,7 +279,9 @@ class LGent:
         finally:
             view.release()
 
-    async def _with_graph(self, fn: Callable[[GraphBrain], T]) -> T:
+    async def with_graph(self, fn: Callable[[GraphBrain], T]) -> T:
+        """``fn(graph)`` on a worker thread with the graph brain pinned: one state of it for the
+        whole call, as fresh as the home's freshness asks (never a wait on a worker thread)."""
         from lgent.brains.graph.brain import GraphBrain
 
         def call(brain: Brain) -> T:
@@ -314,7 +316,7 @@ class LGent:
         from lgent.brains.graph.compose import PathSearch
 
         search = PathSearch(source, target, max_length, k, include_unusable)
-        return await self._with_graph(lambda g: g.find_paths(search))
+        return await self.with_graph(lambda g: g.find_paths(search))
 
     async def compatible(
         self,
@@ -329,7 +331,7 @@ class LGent:
         as_int(limit, "limit", 1, limits.MAX_LIMIT)
         if direction not in ("downstream", "upstream"):
             raise bad("direction", "must be 'downstream' or 'upstream'", direction)
-        return await self._with_graph(
+        return await self.with_graph(
             lambda g: g.find_compatible(artifact_id, direction, limit, include_unusable)
         )
 
@@ -340,7 +342,7 @@ class LGent:
         as_text(artifact_id, "artifact_id")
         if depth is not None:
             as_int(depth, "depth", 1, 100)
-        return await self._with_graph(lambda g: g.lineage_of(artifact_id, depth))
+        return await self.with_graph(lambda g: g.lineage_of(artifact_id, depth))
 
     async def reindex(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
         """Rebuild the named brains' indexes (default: every registered brain) from the catalog."""
@@ -484,7 +486,7 @@ class LGent:
         requirement = as_model(requirement, TypeRequirement, "requirement")
         if preferences is not None:
             preferences = as_model(preferences, ResolutionPreferences, "preferences")
-        return await self._with_graph(
+        return await self.with_graph(
             lambda g: DependencyResolver(g, self.store.get_many).resolve(requirement, preferences)
         )
 
@@ -504,7 +506,7 @@ class LGent:
                 "pipeline must be a list of strings such as ['DataSource', '???', 'Database']"
             )
         contracts = as_texts(contracts, "contracts")
-        return await self._with_graph(
+        return await self.with_graph(
             lambda g: fill_holes(DependencyResolver(g, self.store.get_many), pipeline, contracts)
         )
 
