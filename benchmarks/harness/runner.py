@@ -52,6 +52,9 @@ the repository root:
 | Fusion and resolver | `python -m benchmarks.fusion_bench` | `--size` |
 | Query-time embedder | `python -m benchmarks.embedder_bench` | `--texts`, `--rounds`, `--st-onnx-python` |
 | Importing the ecosystem | `python -m benchmarks.ecosystem_bench` | reads `../shared/ecosystem` or `$LGENT_ECOSYSTEM_DATA` |
+| Queries during writes | `python -m benchmarks.write_load` | `--clients`, `--entries`, `--loads` |
+| Big builds | `python -m benchmarks.build_bench` | `--size`, `--resume` |
+| Cold CLI calls | measured as whole processes (see the section) | |
 
 Each accepts `--no-write` to print without touching this file.
 
