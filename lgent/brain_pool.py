@@ -248,17 +248,28 @@ class BrainSlot:
 
     def rebuild_now(self) -> SyncReport:
         """Rebuild from the catalog and wait for it (``lgent reindex``)."""
+        return self.catch_up_now(rebuild=True)
+
+    def catch_up_now(self, *, rebuild: bool = False) -> SyncReport:
+        """Bring the brain current (or rebuild it) and wait for it; the report of the last
+        pass of its indexer (``LGent.catch_up``)."""
         self.opened()
         with self._state:
-            self.request(rebuild=True)
-            while self._job is not None or self._rebuild:
+            self.request(rebuild=rebuild)
+            self.settle()
+            assert self.last_report is not None
+            return self.last_report
+
+    def settle(self) -> None:
+        """Wait until the indexer has nothing left to do; its failure is raised, and
+        BuildStoppedError when the home closes meanwhile."""
+        with self._state:
+            while self._job is not None or self._dirty or self._rebuild:
                 if self.pool.closing:
                     raise BuildStoppedError(f"the home is closing: the {self.name} build stopped")
                 self._state.wait(0.5)
             if self.failure is not None:
                 raise self.failure
-            assert self.last_report is not None
-            return self.last_report
 
     def _run(self) -> None:
         while True:
@@ -445,6 +456,21 @@ class BrainPool:
             if changes <= SMALL_WRITE:
                 with contextlib.suppress(LGentError):  # the next query reports a failure
                     slot.wait_for(change_number)
+
+    def settle_open(self, *, rebuild: bool = False) -> None:
+        """Every open brain catches up (or rebuilds), all at once on their own indexers; this
+        waits for them all and raises the first failure (a replica's follower after a pull)."""
+        opened = [slot for slot in self._slots.values() if slot.brain is not None]
+        for slot in opened:
+            slot.request(rebuild=rebuild)
+        failures: list[LGentError] = []
+        for slot in opened:
+            try:
+                slot.settle()
+            except LGentError as err:
+                failures.append(err)
+        if failures:
+            raise failures[0]
 
     def view(self, target: int) -> BrainView:
         """The brains as one query at catalog change ``target`` reads them."""

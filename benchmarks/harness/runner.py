@@ -55,6 +55,8 @@ the repository root:
 | Queries during writes | `python -m benchmarks.write_load` | `--clients`, `--entries`, `--loads` |
 | Big builds | `python -m benchmarks.build_bench` | `--size`, `--resume` |
 | Cold CLI calls | measured as whole processes (see the section) | |
+| Replicas on PostgreSQL | `python -m benchmarks.replica_bench` | `--writes`, `--seconds`, `--clients` |
+| Memory per entry | `python -m benchmarks.memory_bench` | `--sizes` |
 
 Each accepts `--no-write` to print without touching this file.
 
