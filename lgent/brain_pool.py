@@ -145,6 +145,7 @@ class BrainSlot:
             return self.brain
 
     def _open(self) -> Brain:
+        persisted = self._persisted()  # before the brain may clear a damaged index away
         try:
             brain = self.pool.make(self, False, False)
         except IndexError_ as err:
@@ -156,9 +157,15 @@ class BrainSlot:
             )
             brain = self.pool.make(self, True, True)
         status = brain.status()
-        if not status.ready and status.detail and status.detail != "not built yet":
+        if not status.ready and status.detail and persisted:
             self.notes.append(f"{self.name} index: {status.detail}")
         return brain
+
+    def _persisted(self) -> bool:
+        """Whether this brain's index folder holds a manifest: an index was written there, so
+        not being able to open it is news (a brain never built, or kept in memory, is not)."""
+        root = self.pool.index_root
+        return self.on_disk and root is not None and (root / self.name / "manifest.json").exists()
 
     # -- reading ---------------------------------------------------------------------------
 
