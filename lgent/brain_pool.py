@@ -67,6 +67,8 @@ _LAST_PAUSE = 0.02
 """A query waiting for a catch-up or a hold checks again after 1, 2, 4 ... then every 20 ms."""
 BUILD_PAUSE = 0.005
 """How long a build pauses at a batch boundary while queries are in flight."""
+SLOW_BUILD_PAUSE = 0.05
+"""How often a slow build waiting for the quick brains' builds looks again."""
 SMALL_WRITE = 100
 """A write of at most this many changes waits for the open brains to catch up before it returns
 (so the next query sees it, also in ``SNAPSHOT`` mode); a larger one returns once committed."""
@@ -195,7 +197,9 @@ class BrainSlot:
     def progress(self) -> str:
         """What the indexer is doing now ("" when idle)."""
         building = self.building
-        return "" if building is None else building.describe()
+        if building is not None:
+            return building.describe()
+        return "catching up: starting" if self._job is not None else ""
 
     # -- catching up -----------------------------------------------------------------------
 
@@ -484,12 +488,27 @@ class BrainPool:
         self.reading += 1
         return BrainView(self, target)
 
-    def between_batches(self) -> bool:
-        """What a build asks at each batch boundary: True when the home is closing (stop);
-        otherwise it returns False, after a short pause when queries are in flight, so a
-        build on the same cores leaves them room."""
+    def between_batches(self, name: str | None = None) -> bool:
+        """What brain ``name``'s build asks at each batch boundary: True when the home is
+        closing (stop); otherwise it returns False, after a short pause when queries are in
+        flight, so a build on the same cores leaves them room. A slow build (``slow_build``)
+        first waits while another brain's build or catch-up runs: the quick brains of a large
+        load are current sooner, and answer while the slow one goes on."""
         if self.closing:
             return True
+        if name is not None and self.registry.spec(name).slow_build:
+            # never while a query is in flight: it may hold a quick brain whose catch-up waits
+            # for it to finish, while it waits for this build
+            while (
+                not self.closing
+                and self.reading == 0
+                and any(
+                    slot.building is not None and not self.registry.spec(slot.name).slow_build
+                    for slot in self._slots.values()
+                    if slot.name != name
+                )
+            ):
+                time.sleep(SLOW_BUILD_PAUSE)
         if self.reading > 0:
             time.sleep(BUILD_PAUSE)
         return self.closing

@@ -260,7 +260,7 @@ class LGent:
             stage=slot.stage,
             fresh=fresh,
             read_only=self.read_only and not in_memory,
-            cancelled=self.brains.between_batches,
+            cancelled=lambda: self.brains.between_batches(slot.name),
         )
         return spec.factory(context)
 
