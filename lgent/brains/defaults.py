@@ -30,7 +30,7 @@ _WEIGHTS = {  # exact_name, keyword_syntax, type_query, relationship, semantic_i
     "graph": (0.1, 0.0, 0.6, 0.7, 0.2),
 }
 """The semantic brain has no say in type and relationship questions: the graph's answer leads
-them, and on the 205 labeled queries its votes there changed no result (fused nDCG@10 0.916
+them, and on the 205 labeled queries its votes there changed no result (fused nDCG@10 0.914
 either way), while asking it meant loading the embedding model for a graph question. For an
 exact name it ranks by the named artifact's stored vector, which needs no model either. A
 keyword-grammar query that has words to compare asks it (0.3: natural text read as grammar

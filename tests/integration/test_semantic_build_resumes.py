@@ -53,6 +53,13 @@ def cached_rows(home: Path) -> int:
         return 0
 
 
+def _default_sigint() -> None:
+    """A child started from a shell has Ctrl-C's default disposition; one started from this test
+    process may inherit SIGINT ignored (something earlier in a test session can leave it so), and
+    Python then never turns SIGINT into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def child(home: Path, freshness: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.integration.slow_build", str(home), freshness],
@@ -61,6 +68,7 @@ def child(home: Path, freshness: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        preexec_fn=_default_sigint,
     )
 
 
