@@ -173,7 +173,11 @@ class FusionSettings:
     registry when a home opens (``check_brains``)."""
 
     weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    method: Literal["rrf", "score"] = "score"
+    method: Literal["auto", "rrf", "score"] = "auto"
+    """``score``: weighted min-max score fusion; ``rrf``: weighted reciprocal rank fusion;
+    ``auto``: score fusion for plain-language queries (``semantic_intent``), rank fusion for the
+    other classes, where the leading brain's few hits would be zeroed by min-max (measured:
+    docs/quality.md)."""
     rrf_k: int = 60
     overfetch: int = 3
     min_brain_hits: int = 30
@@ -208,8 +212,10 @@ class FusionSettings:
             raise SettingsError(
                 f"fusion.coverage_scope: must be 'artifact' or 'query', got {self.coverage_scope!r}"
             )
-        if self.method not in ("rrf", "score"):
-            raise SettingsError(f"fusion.method: must be 'rrf' or 'score', got {self.method!r}")
+        if self.method not in ("auto", "rrf", "score"):
+            raise SettingsError(
+                f"fusion.method: must be 'auto', 'rrf' or 'score', got {self.method!r}"
+            )
         if not isinstance(self.rrf_k, int) or self.rrf_k < 1:
             raise SettingsError(f"fusion.rrf_k: must be an integer >= 1, got {self.rrf_k!r}")
         if (
@@ -257,6 +263,12 @@ class FusionSettings:
                     f"fusion.weights.{query_type}: unknown brain(s) {', '.join(sorted(bad))} "
                     f"(known: {', '.join(sorted(known))})"
                 )
+
+    def method_for(self, query_type: str) -> Literal["rrf", "score"]:
+        """The fusion function for one query type (``auto`` decided)."""
+        if self.method == "auto":
+            return "score" if query_type == "semantic_intent" else "rrf"
+        return self.method
 
     def weights_for(self, query_type: str, registry: BrainRegistry) -> dict[str, float]:
         """The brain weights for one query type: each brain's declared default, overridden."""

@@ -156,7 +156,8 @@ class QueryFusion:
             for b, r in rankings.items()
         }
         scales = self._word_coverage(asked, classification, rankings, snap)
-        fused = self._fuse(rankings, plan.weights, scales)
+        method = self.settings.method_for(classification.query_type.value)
+        fused = self._fuse(method, rankings, plan.weights, scales)
         if leader is not None:
             leader_rank = {i: n for n, (i, _) in enumerate(rankings[leader])}
             fused.sort(key=lambda f: (leader_rank.get(f.id, len(leader_rank)), -f.score))
@@ -164,7 +165,9 @@ class QueryFusion:
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
         entries = {f.id: snap.entry(f.id) for f in top}
         by_brain = {b: _explained(answer, top, entries) for b, answer in answers.items()}
-        results = [self._result(f, entries[f.id], by_brain, notes.get(f.id, ())) for f in top]
+        results = [
+            self._result(f, entries[f.id], by_brain, notes.get(f.id, ()), method) for f in top
+        ]
         serendipity = []
         graph = await self._graph()
         if graph is not None:
@@ -374,11 +377,12 @@ class QueryFusion:
 
     def _fuse(
         self,
+        method: str,
         rankings: Mapping[str, Sequence[tuple[str, float]]],
         weights: Mapping[str, float],
         scales: Mapping[str, Mapping[str, float]],
     ) -> list[Fused]:
-        if self.settings.method == "score":
+        if method == "score":
             return weighted_score_fusion(rankings, weights, scales)
         return weighted_rrf(rankings, weights, k=self.settings.rrf_k, scales=scales)
 
@@ -438,6 +442,7 @@ class QueryFusion:
         entry: CatalogEntry,
         by_brain: Mapping[str, Mapping[str, BrainHit]],
         notes: tuple[str, ...],
+        method: str,
     ) -> QueryResult:
         sources = tuple(
             SourceHit(
@@ -456,7 +461,6 @@ class QueryFusion:
                 continue
             highlights = highlights or dict(hit.highlights)
             children.append({**hit.explanation, "contribution": round(c.contribution, 6)})
-        method = self.settings.method
         explanation: dict[str, Any] = {
             "fusion": "weighted reciprocal rank fusion"
             if method == "rrf"
