@@ -1,7 +1,9 @@
-"""Reliability figures: crash trials, a concurrency run and fuzzing, written to docs/reliability.md.
+"""Reliability figures: crash trials, corruption trials, a concurrency run and fuzzing, written
+to docs/reliability.md.
 
-python -m benchmarks.reliability                       # 50 crash trials, 60 s concurrency, fuzz
-python -m benchmarks.reliability --trials 10 --seconds 10 --fuzz 2000
+python -m benchmarks.reliability                       # 50 crash trials, 20 per corruption kind
+python -m benchmarks.reliability --trials 10 --corruption 5 --seconds 10 --fuzz 2000
+python -m benchmarks.reliability --corruption-only      # the corruption trials alone
 python -m benchmarks.reliability --edge-files-only      # the odd-file corpus alone (seconds)
 """
 
@@ -22,11 +24,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks.harness.corruption import KINDS, CorruptionTrial, rankings, run_corruption_trial
 from benchmarks.harness.runner import machine_line
 from benchmarks.harness.stress import OPERATIONS, CrashTrial, run_concurrency, run_crash_trial
 from lgent import LGent
-from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
+from lgent.brains.semantic.embedder_choice import configured_embedder
+from lgent.brains.semantic.embedders import Embedder
 from lgent.catalog.loaders import read_path
+from lgent.config import SemanticSettings
 from lgent.errors import LGentError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,7 +39,7 @@ REPORT = REPO / "docs" / "reliability.md"
 ALPHABET = string.printable + 'éß日本\u200b\x00\x07\ud7ff{}[]":,'
 
 
-def base_home(work: Path, embedder: SentenceTransformerEmbedder) -> Path:
+def base_home(work: Path, embedder: Embedder) -> Path:
     home = work / "base"
 
     async def build() -> None:
@@ -86,7 +91,7 @@ def fuzz_loader(count: int, work: Path, rng: random.Random) -> Counter[str]:
 
 
 async def fuzz_queries(
-    count: int, home: Path, embedder: SentenceTransformerEmbedder, rng: random.Random
+    count: int, home: Path, embedder: Embedder, rng: random.Random
 ) -> Counter[str]:
     """Random strings through ``LGent.query``: each gives a response or an LGentError."""
     outcomes: Counter[str] = Counter()
@@ -123,8 +128,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--trials", type=int, default=50)
+    parser.add_argument("--corruption", type=int, default=20, help="trials per kind of index file")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--fuzz", type=int, default=20_000, help="loader inputs (queries: a tenth)")
+    parser.add_argument(
+        "--corruption-only",
+        action="store_true",
+        help="run only the corruption trials and update only their section of the report",
+    )
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument(
         "--edge-files-only", action="store_true", help="run only the odd-file corpus (issue 18)"
@@ -134,8 +145,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return edge_files_main(write=not args.no_write)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     rng = random.Random(2026)
-    embedder = SentenceTransformerEmbedder()
+    embedder = configured_embedder(SemanticSettings())  # what a home uses by default
     started = time.perf_counter()
+    if args.corruption_only:
+        with tempfile.TemporaryDirectory(prefix="lgent-reliability-") as tmp:
+            work = Path(tmp)
+            damaged = corruption_trials(
+                base_home(work, embedder), work, args.corruption, rng, embedder
+            )
+        section = corruption_section(damaged, time.perf_counter() - started)
+        print(section)
+        if not args.no_write:
+            REPORT.write_text(replace_section(REPORT.read_text(encoding="utf-8"), section))
+        bad = [
+            t for t in damaged if t.wrong_answers or not (t.doctor_named_it and t.open_reported_it)
+        ]
+        return 1 if bad else 0
     with tempfile.TemporaryDirectory(prefix="lgent-reliability-") as tmp:
         work = Path(tmp)
         base = base_home(work, embedder)
@@ -156,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"({'finished first' if trial.finished else 'killed'}) -> batch {trial.batch_state}, "
                 f"{'OK' if trial.ok else 'FAILED ' + str(trial.mismatches or trial.doctor_failures)}"
             )
+        corruption = corruption_trials(base, work, args.corruption, rng, embedder)
         concurrent_home = work / "concurrent"
         shutil.copytree(base, concurrent_home)
         concurrency = asyncio.run(
@@ -166,8 +192,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         queries = asyncio.run(fuzz_queries(max(args.fuzz // 10, 1), base, embedder, rng))
     print(loader, queries)
     if not args.no_write:
-        write_report(trials, concurrency.to_dict(), loader, queries, time.perf_counter() - started)
-    failed = [t for t in trials if not t.ok]
+        write_report(
+            trials,
+            corruption,
+            concurrency.to_dict(),
+            loader,
+            queries,
+            time.perf_counter() - started,
+        )
+    failed = [t for t in trials if not t.ok] + [
+        c for c in corruption if c.wrong_answers or not (c.doctor_named_it and c.open_reported_it)
+    ]
     foreign = [k for k in (*loader, *queries) if k.startswith("FOREIGN")]
     edge_failed = edge_files_main(write=not args.no_write)
     return (
@@ -223,8 +258,90 @@ def write_edge_section(outcomes: Sequence[object], counts: Counter[str]) -> None
     REPORT.write_text(text, encoding="utf-8")
 
 
+def corruption_trials(
+    base: Path, work: Path, per_kind: int, rng: random.Random, embedder: Embedder
+) -> list[CorruptionTrial]:
+    """``per_kind`` trials for every kind of index file (``benchmarks/harness/corruption.py``)."""
+    references = {
+        brain: asyncio.run(rankings(base, brain, embedder))[0]
+        for brain in sorted({b for b, _ in KINDS.values()})
+    }
+    trials = []
+    for kind, (brain, _) in KINDS.items():
+        for n in range(per_kind):
+            trial = run_corruption_trial(
+                base, work / "corrupt", kind, references[brain], rng, embedder=embedder
+            )
+            trials.append(trial)
+            print(
+                f"corruption {kind} {n + 1}/{per_kind}: {trial.file}: doctor "
+                f"{'named it' if trial.doctor_named_it else 'MISSED IT'}, open "
+                f"{'reported it' if trial.open_reported_it else 'DID NOT REPORT IT'}, "
+                f"{trial.wrong_answers} wrong answers"
+            )
+    return trials
+
+
+def corruption_rows(trials: list[CorruptionTrial]) -> list[str]:
+    rows = [
+        "| index file | trials | named by doctor | reported by the next open | wrong answers served |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for kind in KINDS:
+        group = [t for t in trials if t.kind == kind]
+        if group:
+            rows.append(
+                f"| {kind} | {len(group)} | {sum(t.doctor_named_it for t in group)} | "
+                f"{sum(t.open_reported_it for t in group)} | {sum(t.wrong_answers for t in group)} |"
+            )
+    return rows
+
+
+CORRUPTION_TEXT = (
+    "Each trial copies a home holding the example catalog with every index built, flips 20 random\n"
+    "bytes (XOR with a random non-zero value) in one file of one kind, runs `lgent doctor`, then\n"
+    "opens the home and asks that brain four probe searches. Every index file's checksum is in its\n"
+    "manifest (and the manifest carries its own), so a damaged file is never served: the brain is\n"
+    "rebuilt from the catalog and the response says which file failed. A wrong answer is a ranking\n"
+    "(ids and scores) that differs from the intact home's.\n\n"
+)
+
+
+def corruption_section(trials: list[CorruptionTrial], seconds: float | None = None) -> str:
+    """The ``## Corruption trials`` section of the report."""
+    when = ""
+    if seconds is not None:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+        when = (
+            f"Measured by `python -m benchmarks.reliability --corruption-only` on {stamp}, "
+            f"{machine_line()}; {seconds:.0f} s.\n\n"
+        )
+    return (
+        "## Corruption trials\n\n"
+        + when
+        + CORRUPTION_TEXT
+        + "\n".join(corruption_rows(trials))
+        + "\n"
+    )
+
+
+def replace_section(document: str, section: str) -> str:
+    """``document`` with the ``## `` section that ``section`` starts with replaced (or added
+    before ``## Concurrency``)."""
+    title = section.splitlines()[0]
+    start = document.find(title + "\n")
+    if start < 0:
+        at = document.find("## Concurrency\n")
+        at = len(document) if at < 0 else at
+        return document[:at] + section + "\n" + document[at:]
+    end = document.find("\n## ", start + len(title))
+    end = len(document) if end < 0 else end + 1
+    return document[:start] + section + "\n" + document[end:]
+
+
 def write_report(
     trials: list[CrashTrial],
+    corruption: list[CorruptionTrial],
     concurrency: dict[str, object],
     loader: Counter[str],
     queries: Counter[str],
@@ -254,7 +371,11 @@ def write_report(
         "loads a 5,000-entry batch, rebuilds one brain's index, or loads 300 entries and then queries (so every brain catches up),\n"
         "and SIGKILLs it after a random delay. The home is then reopened: the batch must be all there or not at all,\n"
         "`lgent doctor` must find no failure, and eight probe queries across all query types must return exactly\n"
-        "what a fresh build from the same catalog returns.\n\n" + "\n".join(rows) + "\n\n"
+        "what a fresh build from the same catalog returns.\n\n"
+        + "\n".join(rows)
+        + "\n\n"
+        + corruption_section(corruption)
+        + "\n"
         "## Concurrency\n\n"
         f"Eight query tasks and one writer (registering, and removing 30% of what it registered) on one home for "
         f"{concurrency['seconds']} s:\n\n"

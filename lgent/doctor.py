@@ -1,8 +1,10 @@
 """``lgent doctor``: check a home and say what to run to repair it.
 
 Checks the catalog (SQLite integrity, schema version, exactly one latest version per artifact,
-an acyclic type graph), the settings file ``lgent.toml``, and each derived index (its manifest's format and the catalog change
-number it reflects). Nothing is changed; every problem comes with the command that fixes it.
+an acyclic type graph), the settings file ``lgent.toml``, and each derived index (its
+manifest's format, the catalog change number it reflects, and the checksum of every file it
+names). Nothing is changed; every problem comes with the command that fixes it. A home that
+cannot be written is said to be read-only (queries work there), not taken for a damaged one.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lgent.brains import integrity
 from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainRegistry, BrainSpec
 from lgent.catalog.backends import open_catalog
@@ -33,6 +36,7 @@ def check_home(
     assert db is not None
     if not root.is_dir():
         return [Check("home", "fail", f"{root} is not a folder", f"lgent --home {root} init")]
+    read_only = home.read_only()
     try:
         url = catalog_url or load_settings(home.settings_file).catalog.url
     except SettingsError as err:
@@ -65,6 +69,17 @@ def check_home(
     finally:
         catalog.close()
     checks.append(_settings_check(home, root))
+    if read_only:
+        checks.append(
+            Check(
+                "home",
+                "warn",
+                f"{root} is read-only (a read-only mount, a snapshot, or no write permission): "
+                "queries work; load, register and remove are refused; an index that is not "
+                "current is rebuilt in memory",
+                "copy the home to a writable place to change it",
+            )
+        )
     for spec in registry if registry is not None else default_registry():
         index_dir = home.index_dir(spec.name)
         assert index_dir is not None
@@ -101,7 +116,10 @@ def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, root: Pa
         stamped = int(manifest["change_number"])
     except (OSError, ValueError, KeyError, TypeError) as err:
         return Check(
-            name, "fail", f"unreadable manifest ({err}); it will be rebuilt on next use", fix
+            name,
+            "fail",
+            f"unreadable manifest {manifest_path} ({err}); it will be rebuilt on next use",
+            fix,
         )
     if stamped > catalog_number:
         return Check(
@@ -122,4 +140,12 @@ def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, root: Pa
     missing = [f for f in files if not (index_dir / f).exists()]
     if missing:
         return Check(name, "fail", f"files missing: {', '.join(missing)}", fix)
-    return Check(name, "ok", f"current at change number {stamped}")
+    damaged = integrity.verify(index_dir, manifest)
+    if damaged:
+        return Check(
+            name,
+            "fail",
+            "damaged (it is not served, and is rebuilt on next use): " + "; ".join(damaged),
+            fix,
+        )
+    return Check(name, "ok", f"current at change number {stamped}, {len(files)} files verified")

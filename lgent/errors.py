@@ -4,14 +4,19 @@
     ├── ValidationError           a value broke a model rule (names field, and file:line when loading)
     ├── CatalogError              the catalog store refused or failed an operation
     │   ├── NotFoundError         no entry with that id (or id@version)
-    │   ├── CatalogCorruptError   the database file is unreadable or of an unknown format
-    │   └── CatalogUnreachableError  a shared (PostgreSQL) catalog cannot be reached
+    │   ├── CatalogCorruptError   the database file is unreadable, empty or not an L-gent catalog
+    │   ├── CatalogUnreachableError  a shared (PostgreSQL) catalog cannot be reached
+    │   └── ReadOnlyHomeError     a write was asked of a home that cannot be written
     ├── LoadError                 a catalog file or folder could not be read or parsed
     ├── QueryError                a query could not be understood
     │   ├── QuerySyntaxError      the keyword grammar failed at a position
     │   └── ConstraintError       a constraint string could not be parsed
     ├── TypeLatticeError          an unknown type, a bad parametric type, or a subtype cycle
     ├── IndexError_               a derived index is missing, stale or unreadable
+    │   ├── IndexNotReadyError    a brain's index is still being built (how far along)
+    │   ├── BuildStoppedError     a long build was asked to stop (the home closes); work kept
+    │   └── IndexCorruptError     a derived index is damaged (a checksum, a score out of range)
+    ├── DiskFullError             the disk is full: nothing was written, nothing committed lost
     ├── ModelUnavailableError     the embedding model or its dependencies cannot be loaded
     ├── DependencyError           no artifact satisfies a type requirement
     └── SettingsError             a bad key or value in settings / lgent.toml
@@ -22,9 +27,12 @@ Backend errors (sqlite3, tantivy, faiss, pydantic) are converted at the boundary
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 class LGentError(Exception):
@@ -109,6 +117,25 @@ class CatalogUnreachableError(CatalogError):
     """A shared catalog's database cannot be reached (down, or the connection was lost)."""
 
 
+class ReadOnlyHomeError(CatalogError):
+    """A write (load, register, remove) was asked of a home that cannot be written: a read-only
+    mount, a snapshot, a folder without write permission. Reads still work."""
+
+
+class DiskFullError(LGentError):
+    """The disk (or the quota, or the file size limit) is full: the write was not made, and
+    nothing committed before it was lost."""
+
+
+def write_error(what: str, err: OSError, otherwise: type[LGentError]) -> LGentError:
+    """The typed error for an ``OSError`` while writing ``what``: ``DiskFullError`` when the
+    disk, quota or file size limit is full, else ``otherwise``."""
+    reason = err.strerror or str(err)
+    if err.errno in _FULL:
+        return DiskFullError(f"{what}: the disk is full ({reason}); nothing was written")
+    return otherwise(f"{what}: {reason}")
+
+
 class LoadError(LGentError):
     """A catalog file or folder could not be read or parsed.
 
@@ -179,6 +206,20 @@ class IndexError_(LGentError):
     """A derived index is missing, stale or unreadable."""
 
 
+class IndexNotReadyError(IndexError_):
+    """A brain's index is still being built or caught up; the message says how far along."""
+
+
+class BuildStoppedError(IndexError_):
+    """A long index build was asked to stop (the home is closing, Ctrl-C): the batches it had
+    already written (embedded vectors) are kept, and the next build starts from them."""
+
+
+class IndexCorruptError(IndexError_):
+    """A derived index is damaged: a file failed its checksum, or an answer fell outside what
+    the brain can give (a cosine similarity above 1). It is not served, and is rebuilt."""
+
+
 class ModelUnavailableError(LGentError):
     """The embedding model, or a package it needs, cannot be loaded."""
 
@@ -196,18 +237,24 @@ class SettingsError(LGentError):
 
 
 __all__ = [
+    "BuildStoppedError",
     "CatalogCorruptError",
     "CatalogError",
+    "CatalogUnreachableError",
     "ConstraintError",
     "DependencyError",
+    "DiskFullError",
     "FieldProblem",
+    "IndexCorruptError",
     "IndexError_",
+    "IndexNotReadyError",
     "LGentError",
     "LoadError",
     "ModelUnavailableError",
     "NotFoundError",
     "QueryError",
     "QuerySyntaxError",
+    "ReadOnlyHomeError",
     "SettingsError",
     "TypeCycleError",
     "TypeLatticeError",

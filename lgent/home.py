@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,3 +41,18 @@ class Home:
             (self.root / "indexes").mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CatalogError(f"cannot create home {self.root}: {err.strerror}") from err
+
+    def read_only(self) -> bool:
+        """True when the home exists but cannot be written: a read-only mount, a snapshot, a
+        folder (or catalog file) without write permission for this user."""
+        if self.root is None or not self.root.is_dir():
+            return False
+        db = self.root / "catalog.db"
+        targets = [self.root, self.root / "indexes", db]
+        return any(t.exists() and not os.access(t, os.W_OK) for t in targets)
+
+    def require_catalog(self) -> None:
+        """CatalogError unless the home holds a catalog (a read-only home cannot create one)."""
+        db = self.catalog_db
+        if db is not None and not db.is_file():
+            raise CatalogError(f"no catalog at {db} (and the home is read-only, so none is made)")

@@ -1,7 +1,9 @@
 """The LGent facade: opens a home, wires the catalog and the brains, and delegates.
 
 It holds no ranking, parsing or SQL of its own. Reads run in worker threads; every write goes
-through one single-thread executor, so there is exactly one writer.
+through one single-thread executor, so there is exactly one writer. The brains live in a
+``BrainPool`` (``lgent/brain_pool.py``): each opened when first needed, pinned by the query that
+reads it, and caught up by its own background indexer.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import asyncio
 import dataclasses
 import os
 import re
-import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -21,7 +23,8 @@ from cachetools import TTLCache
 
 from lgent import limits
 from lgent.arguments import QueryArguments
-from lgent.brains.base import Brain, BrainQuery
+from lgent.brain_pool import BrainPool, BrainSlot, Freshness
+from lgent.brains.base import Brain, BrainQuery, BrainStatus
 from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainContext, BrainRegistry
 from lgent.catalog.backends import open_catalog
@@ -31,10 +34,10 @@ from lgent.catalog.protocol import Catalog
 from lgent.catalog.reconcile import plan_sync, preview
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import LoadSettings, Settings, load_settings
-from lgent.errors import LGentError, LoadError, QueryError
+from lgent.errors import LGentError, LoadError, QueryError, ReadOnlyHomeError
 from lgent.home import Home
 from lgent.ids import normalise_id
-from lgent.indexing import BuildProgress, SyncReport, sync
+from lgent.indexing import BuildProgress, SyncReport
 from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.models import (
     BrainHit,
@@ -59,7 +62,7 @@ if TYPE_CHECKING:
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
-__all__ = ["BuildProgress", "LGent", "check_query"]
+__all__ = ["BuildProgress", "Freshness", "LGent", "check_query"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -77,14 +80,21 @@ class LGent:
         progress: BuildProgress | None = None,
         *,
         brains: BrainRegistry | None = None,
+        freshness: Freshness | str = Freshness.WAIT,
+        read_only: bool = False,
     ) -> None:
         self.home = home
         self.store = store
         self.settings = settings or Settings()
         self.embedder = embedder
         self.progress = progress
+        self.read_only = read_only
         self.registry = brains if brains is not None else default_registry()
         self.settings.fusion.check_brains(self.registry.names)
+        try:
+            self.freshness = Freshness(freshness)
+        except ValueError:
+            raise bad("freshness", "must be 'wait' or 'snapshot'", freshness) from None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgent-writer")
         # A brain declared ``own_thread`` (the semantic one: query embeddings) always runs on
         # its one thread: torch keeps its worker threads warm for it, and concurrent queries do
@@ -95,13 +105,20 @@ class LGent:
             for spec in self.registry
             if spec.own_thread
         }
-        self._brains: dict[str, Brain] = {}
+        self.brains = BrainPool(
+            self.registry,
+            store,
+            self._make_brain,
+            freshness=self.freshness,
+            read_only=read_only,
+            index_root=None if home.root is None else home.root / "indexes",
+            progress=progress,
+        )
         self._responses: TTLCache[tuple[Any, ...], QueryResponse] | None = (
             TTLCache(self.settings.cache.size, self.settings.cache.ttl_seconds)
             if self.settings.cache.size and self.settings.cache.ttl_seconds
             else None
         )
-        self._brain_locks = {name: threading.Lock() for name in self.registry.names}
         self._follower: Follower | None = None
 
     @classmethod
@@ -115,6 +132,8 @@ class LGent:
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
+        freshness: Freshness | str = Freshness.WAIT,
+        read_only: bool | None = None,
     ) -> AsyncIterator[LGent]:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
@@ -123,7 +142,14 @@ class LGent:
         of the home's own SQLite file: the home then holds this process's replica of it (see
         docs/architecture.md). ``embedder`` replaces the configured model (e.g. one already
         loaded, shared by homes); ``progress(brain, done, total)`` hears how a long index build
-        is going; ``brains`` is the brain registry (default: keyword, semantic and graph)."""
+        is going; ``brains`` is the brain registry (default: keyword, semantic and graph).
+
+        ``freshness``: ``"wait"`` (default) makes each query wait until the brains it asks
+        reflect the catalog as the query found it; ``"snapshot"`` (servers) answers at once
+        from each brain's last consistent state while it catches up, and says how far behind
+        it is. ``read_only``: open without writing anything (queries work, writes raise
+        ``ReadOnlyHomeError``); ``None`` opens read-only exactly when the home cannot be
+        written (a read-only mount, a snapshot, no write permission)."""
         lg = await asyncio.to_thread(
             cls.open_sync,
             home,
@@ -132,6 +158,8 @@ class LGent:
             embedder=embedder,
             progress=progress,
             brains=brains,
+            freshness=freshness,
+            read_only=read_only,
         )
         try:
             yield lg
@@ -148,15 +176,32 @@ class LGent:
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
+        freshness: Freshness | str = Freshness.WAIT,
+        read_only: bool | None = None,
     ) -> LGent:
         """Open a home without an event loop; call ``close()`` when done."""
         layout = Home(None if home is None else Path(home))
-        layout.create()
+        if read_only is None:
+            read_only = layout.read_only()
+        if not read_only:
+            layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
         url = catalog if catalog is not None else chosen.catalog.url
-        store = open_catalog(layout, url=url)
+        if read_only and url is None:
+            layout.require_catalog()
+        on_wait = None if progress is None else _writer_wait(progress)
+        store = open_catalog(layout, read_only=read_only, url=url, on_wait=on_wait)
         try:
-            lg = cls(layout, store, chosen, embedder, progress, brains=brains)
+            lg = cls(
+                layout,
+                store,
+                chosen,
+                embedder,
+                progress,
+                brains=brains,
+                freshness=freshness,
+                read_only=read_only,
+            )
         except BaseException:
             store.close()
             raise
@@ -193,43 +238,40 @@ class LGent:
         return check_home(Path(home), catalog_url=catalog)
 
     def close(self) -> None:
+        """Stop the follower and the background indexers (a long build stops at its next
+        batch, keeping the batches written), close the brains and the catalog."""
         if self._follower is not None:
             self._follower.stop()
+        self.brains.closing = True
         self._writer.shutdown(wait=True)
         for thread in self._threads.values():
             thread.shutdown(wait=True)
-        for brain in self._brains.values():
-            brain.close()
+        self.brains.close()
         self.store.close()
 
     # -- brains ----------------------------------------------------------------------------
 
-    def _make_brain(self, name: str) -> Brain:
-        spec = self.registry.spec(name)
-        report = self.progress
+    def _make_brain(self, slot: BrainSlot, fresh: bool, in_memory: bool) -> Brain:
+        spec = self.registry.spec(slot.name)
         context = BrainContext(
-            index_dir=self.home.index_dir(name),
+            index_dir=None if in_memory else self.home.index_dir(slot.name),
             settings=self.settings,
             embedder=self.embedder,
-            progress=None if report is None else lambda d, t: report(name, d, t),
+            progress=slot.step,
             entries=self.store.get_many,
+            stage=slot.stage,
+            fresh=fresh,
+            read_only=self.read_only and not in_memory,
+            cancelled=lambda: self.brains.between_batches(slot.name),
         )
         return spec.factory(context)
-
-    def _current(self, name: str, *, rebuild: bool = False) -> tuple[Brain, SyncReport]:
-        """The brain ``name``, created on first use and brought up to the catalog's change number."""
-        self.registry.spec(name)  # an unknown name is a QueryError naming the known ones
-        with self._brain_locks[name]:
-            brain = self._brains.get(name)
-            if brain is None:
-                brain = self._brains[name] = self._make_brain(name)
-            return brain, sync(brain, self.store, rebuild=rebuild)
 
     async def catch_up(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
         """Bring the named brains (default: every registered one) current with the catalog,
         applying the changes since their stamp (or building them if they never were)."""
         names = list(self.registry.names if brains is None else brains)
-        return [(await self._read(self._current, name))[1] for name in names]
+        slots = [self.brains.slot(name) for name in names]
+        return [await self._read(slot.catch_up_now) for slot in slots]
 
     # -- replicas --------------------------------------------------------------------------
 
@@ -244,16 +286,10 @@ class LGent:
             self._follower.start()
 
     def _pulled(self, report: PullReport) -> None:
-        """The follower moved the replica's copy: bring the brains in use current with it, each
-        in a thread of its own (the keyword index's commit waits on the disk while the semantic
-        brain embeds), so that queries find them current (rebuilt when the copy was replaced)."""
-        names = list(self._brains)
-        if not names:
-            return
-        with ThreadPoolExecutor(len(names), thread_name_prefix="lgent-catch-up") as pool:
-            done = [pool.submit(self._current, name, rebuild=report.replaced) for name in names]
-        for future in done:
-            future.result()  # the first failure is the follower's to report
+        """The follower moved the replica's copy: the open brains catch up with it, each on its
+        own indexer (rebuilt when the copy was replaced); this waits for them, so that queries
+        find them current. The first failure is the follower's to report."""
+        self.brains.settle_open(rebuild=report.replaced)
 
     def catalog_note(self) -> str | None:
         """Why answers may not reflect the shared catalog's latest state (a replica catching up
@@ -263,8 +299,54 @@ class LGent:
         return self.store.lag_note() if isinstance(self.store, ReplicaCatalog) else None
 
     def brain(self, name: str) -> Brain:
-        """The brain ``name``, current with the catalog (sync; use from worker threads)."""
-        return self._current(name)[0]
+        """The brain ``name``, current with the catalog (sync; use from worker threads).
+
+        It is not pinned: a catch-up may change it under a caller that reads it twice."""
+        return self.brains.current(name)
+
+    def brain_status(self, name: str) -> BrainStatus:
+        """The status of brain ``name`` as it is now, opening it if needed but waiting for no
+        catch-up; ``extra["catching_up"]`` says what its indexer is doing, if anything."""
+        slot = self.brains.slot(name)
+        status = slot.opened().status()
+        doing = slot.progress()
+        if not doing and slot.failure is not None:
+            doing = f"failed: {slot.failure}"
+        if doing:
+            status.extra["catching_up"] = doing
+        return status
+
+    async def ready(self, name: str) -> BrainStatus:
+        """Open brain ``name``, wait until it reflects the catalog, and let it load what its
+        answers need (the embedding model): what a server does before its first query, so that
+        no query pays for it. Returns its status."""
+        slot = self.brains.slot(name)
+        await asyncio.to_thread(slot.opened)
+        await slot.reach(await self.change_number())
+        await self.search("warm up", brain=name, limit=1, lenient=True)
+        return self.brain_status(name)
+
+    async def _pinned(self, name: str, fn: Callable[[Brain], T]) -> T:
+        """``fn(brain)`` where brain ``name``'s calls run, with the brain pinned: one state of
+        it for the whole call."""
+        view = self.brains.view(await self.change_number())
+        try:
+            brain = await view.acquire(name)
+            return await self._run_brain(name, lambda: fn(brain))
+        finally:
+            view.release()
+
+    async def with_graph(self, fn: Callable[[GraphBrain], T]) -> T:
+        """``fn(graph)`` on a worker thread with the graph brain pinned: one state of it for the
+        whole call, as fresh as the home's freshness asks (never a wait on a worker thread)."""
+        from lgent.brains.graph.brain import GraphBrain
+
+        def call(brain: Brain) -> T:
+            if not isinstance(brain, GraphBrain):
+                raise QueryError(f"the brain named 'graph' is a {type(brain).__name__}")
+            return fn(brain)
+
+        return await self._pinned("graph", call)
 
     def graph_brain(self) -> GraphBrain:
         """The graph brain, current with the catalog: paths, lineage and the resolver use it."""
@@ -291,7 +373,7 @@ class LGent:
         from lgent.brains.graph.compose import PathSearch
 
         search = PathSearch(source, target, max_length, k, include_unusable)
-        return await self._read(lambda: self.graph_brain().find_paths(search))
+        return await self.with_graph(lambda g: g.find_paths(search))
 
     async def compatible(
         self,
@@ -306,10 +388,8 @@ class LGent:
         as_int(limit, "limit", 1, limits.MAX_LIMIT)
         if direction not in ("downstream", "upstream"):
             raise bad("direction", "must be 'downstream' or 'upstream'", direction)
-        return await self._read(
-            lambda: self.graph_brain().find_compatible(
-                artifact_id, direction, limit, include_unusable
-            )
+        return await self.with_graph(
+            lambda g: g.find_compatible(artifact_id, direction, limit, include_unusable)
         )
 
     async def lineage(
@@ -319,14 +399,14 @@ class LGent:
         as_text(artifact_id, "artifact_id")
         if depth is not None:
             as_int(depth, "depth", 1, 100)
-        return await self._read(lambda: self.graph_brain().lineage_of(artifact_id, depth))
+        return await self.with_graph(lambda g: g.lineage_of(artifact_id, depth))
 
     async def reindex(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
         """Rebuild the named brains' indexes (default: every registered brain) from the catalog."""
         names = list(self.registry.names if brains is None else brains)
         for name in names:
             self.registry.spec(name)
-        return [(await self._read(self._current, name, rebuild=True))[1] for name in names]
+        return [await self._read(self.brains.slot(name).rebuild_now) for name in names]
 
     # -- search ----------------------------------------------------------------------------
 
@@ -346,20 +426,30 @@ class LGent:
         self.registry.spec(brain)
         asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
 
-        def search() -> SearchResult:
-            answer = self.brain(brain).answer(asked)
-            ids = [i for i, _ in answer.ranking]
-            entries = self.store.get_many(ids)
-            made = (answer.explain(i, entries[i]) for i in ids if i in entries)
-            note = self.catalog_note()
-            return SearchResult(
-                query=query,
-                hits=tuple(hit for hit in made if hit is not None),
-                total=answer.total,
-                warnings=(*answer.warnings, *((note,) if note else ())),
-            )
+        view = self.brains.view(await self.change_number())
+        try:
+            found = await view.acquire(brain)
 
-        return await self._run_brain(brain, search)
+            def search() -> SearchResult:
+                answer = found.answer(asked)
+                ids = [i for i, _ in answer.ranking]
+                entries = self.store.get_many(ids)
+                made = (answer.explain(i, entries[i]) for i in ids if i in entries)
+                note = self.catalog_note()
+                return SearchResult(
+                    query=query,
+                    hits=tuple(hit for hit in made if hit is not None),
+                    total=answer.total,
+                    warnings=(*answer.warnings, *view.notes(), *((note,) if note else ())),
+                )
+
+            try:
+                return await self._run_brain(brain, search)
+            except LGentError as err:
+                view.failed(brain, err)
+                raise
+        finally:
+            view.release()
 
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
         """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""
@@ -367,13 +457,12 @@ class LGent:
         await self.get(as_text(artifact_id, "artifact_id"))
         from lgent.brains.semantic.brain import SemanticBrain
 
-        def similar() -> list[BrainHit]:
-            brain = self.brain("semantic")
+        def similar(brain: Brain) -> list[BrainHit]:
             if not isinstance(brain, SemanticBrain):
                 raise QueryError(f"the brain named 'semantic' is a {type(brain).__name__}")
             return brain.find_similar(artifact_id, limit)
 
-        return await self._run_brain("semantic", similar)
+        return await self._pinned("semantic", similar)
 
     async def query(
         self,
@@ -392,6 +481,7 @@ class LGent:
         the results; everything else is plain words. ``strict=True`` reads any grammar operator
         as grammar and raises QuerySyntaxError (with its position) for a malformed query;
         ``lenient=True`` never reads the grammar."""
+        started = time.perf_counter()
         check_query(query, limit)
         if not query.strip():
             raise QueryError("the query is empty")
@@ -419,22 +509,36 @@ class LGent:
             strict,
         )
         if self._responses is not None and key in self._responses:
-            cached = self._responses[key].model_copy(update={"cached": True, "search_time_ms": 0.0})
-            return self._with_note(cached)
-        brains, unavailable = await self._read(self._open_brains)
-        fusion = QueryFusion(
-            brains,
-            self.registry,
-            self.store.snapshot,
-            self.settings.fusion,
-            self._run,
-            runners={name: self._runner(name) for name in self._threads},
-            unavailable=unavailable,
+            elapsed = round((time.perf_counter() - started) * 1000, 3)
+            cached = self._responses[key]
+            return self._with_note(
+                cached.model_copy(update={"cached": True, "search_time_ms": elapsed})
+            )
+        view = self.brains.view(change_number)
+        try:
+            fusion = QueryFusion(
+                view,
+                self.registry,
+                self.store.snapshot,
+                self.settings.fusion,
+                self._run,
+                runners={name: self._runner(name) for name in self._threads},
+            )
+            response = await fusion.query(
+                query, constraints, context, limit, lenient=lenient, strict=strict
+            )
+        finally:
+            view.release()
+        elapsed = round((time.perf_counter() - started) * 1000, 3)
+        response = response.model_copy(update={"search_time_ms": elapsed})
+        behind = any(
+            r.change_number is not None and r.change_number < response.change_number
+            for r in response.brains
         )
-        response = await fusion.query(
-            query, constraints, context, limit, lenient=lenient, strict=strict
+        degraded = behind or any(
+            r.reason.startswith(("not ready", "unavailable", "failed")) for r in response.brains
         )
-        if self._responses is not None:
+        if self._responses is not None and not degraded:
             self._responses[key] = response
         return self._with_note(response)
 
@@ -457,10 +561,8 @@ class LGent:
         requirement = as_model(requirement, TypeRequirement, "requirement")
         if preferences is not None:
             preferences = as_model(preferences, ResolutionPreferences, "preferences")
-        return await self._read(
-            lambda: DependencyResolver(self.graph_brain(), self.store.get_many).resolve(
-                requirement, preferences
-            )
+        return await self.with_graph(
+            lambda g: DependencyResolver(g, self.store.get_many).resolve(requirement, preferences)
         )
 
     async def fill_holes(
@@ -479,23 +581,9 @@ class LGent:
                 "pipeline must be a list of strings such as ['DataSource', '???', 'Database']"
             )
         contracts = as_texts(contracts, "contracts")
-        return await self._read(
-            lambda: fill_holes(
-                DependencyResolver(self.graph_brain(), self.store.get_many), pipeline, contracts
-            )
+        return await self.with_graph(
+            lambda g: fill_holes(DependencyResolver(g, self.store.get_many), pipeline, contracts)
         )
-
-    def _open_brains(self) -> tuple[dict[str, Brain], dict[str, str]]:
-        """Every registered brain, current; those that cannot open (no model, say) by name with
-        the reason, so the response can say why they did not answer."""
-        brains: dict[str, Brain] = {}
-        unavailable: dict[str, str] = {}
-        for name in self.registry.names:
-            try:
-                brains[name] = self.brain(name)
-            except LGentError as err:
-                unavailable[name] = str(err)
-        return brains, unavailable
 
     def _runner(self, name: str) -> Callable[[Callable[[], T]], Awaitable[T]]:
         thread = self._threads[name]
@@ -520,8 +608,19 @@ class LGent:
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a write on the one writer thread; a read-only home refuses it."""
+        if self.read_only:
+            raise ReadOnlyHomeError(
+                f"home {self.home.root} is read-only: it can be queried, not changed "
+                "(copy it to a writable place to change it)"
+            )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, fn, *args)
+
+    def _written(self, result: BatchResult, changes: int) -> None:
+        """After a commit: the open brains catch up (a small write waits for them)."""
+        if changes:
+            self.brains.after_write(result.change_number, changes)
 
     # -- catalog ---------------------------------------------------------------------------
 
@@ -546,7 +645,9 @@ class LGent:
         self, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]
     ) -> BatchResult:
         check_batch(self.store, entries, types)
-        return self.store.register_batch(entries, types)
+        result = self.store.register_batch(entries, types)
+        self._written(result, _changed(result))
+        return result
 
     async def load(
         self,
@@ -633,6 +734,8 @@ class LGent:
         report.skipped = batch.skipped
         report.rejected = batch.rejected
         report.warnings = [*batch.warnings, *report.warnings]
+        if not dry_run:
+            self._written(result, _changed(result))
         return report
 
     async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
@@ -655,7 +758,12 @@ class LGent:
         as_text(artifact_id, "artifact_id")
         if version is not None:
             as_text(version, "version")
-        return await self._write(self.store.remove, artifact_id, version)
+        return await self._write(self._remove_sync, artifact_id, version)
+
+    def _remove_sync(self, artifact_id: str, version: str | None) -> int:
+        removed = self.store.remove(artifact_id, version)
+        self._written(BatchResult(change_number=self.store.change_number()), 1)
+        return removed
 
     async def list_entries(
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
@@ -677,6 +785,28 @@ class LGent:
 
     async def changes_since(self, seq: int) -> list[Change]:
         return await self._read(self.store.changes_since, seq)
+
+
+WAITING_FOR_A_WRITER = "waiting for another process to finish writing the catalog"
+"""The name ``progress(name, seconds, 0)`` is called with while a write waits for its turn."""
+
+
+def _writer_wait(progress: BuildProgress) -> Callable[[float], None]:
+    return lambda waited: progress(WAITING_FOR_A_WRITER, int(waited), 0)
+
+
+def _changed(result: BatchResult) -> int:
+    """How many changes a write recorded."""
+    return sum(
+        len(part)
+        for part in (
+            result.added,
+            result.updated,
+            result.retired,
+            result.types_added,
+            result.types_updated,
+        )
+    )
 
 
 def stable_id(artifact_id: str) -> str:

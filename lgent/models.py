@@ -430,7 +430,11 @@ class SerendipityItem(BaseModel):
 
 
 class BrainRun(BaseModel):
-    """Whether a brain ran for a query, with what weight and how many hits, or why not."""
+    """Whether a brain ran for a query, with what weight and how many hits, or why not.
+
+    ``change_number``: the catalog change number the state it answered from reflects (below
+    the response's own when the brain is still catching up); ``catching_up``: what its indexer
+    was doing meanwhile ("" when idle)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -439,6 +443,8 @@ class BrainRun(BaseModel):
     weight: float
     hits: int = 0
     reason: str = ""
+    change_number: int | None = None
+    catching_up: str = ""
 
 
 class QueryResponse(BaseModel):

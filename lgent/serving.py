@@ -33,6 +33,7 @@ from lgent.models import (
 )
 
 if TYPE_CHECKING:
+    from lgent.brains.graph.brain import GraphBrain
     from lgent.brains.graph.compose import CompositionPath
     from lgent.catalog.records import BatchResult
     from lgent.lgent import LGent
@@ -385,17 +386,16 @@ async def successors_of(lg: LGent, entries: Iterable[CatalogEntry]) -> dict[str,
     if not retired:
         return {}
 
-    def look_up() -> dict[str, tuple[str, ...]]:
-        graph = lg.graph_brain()
-        found = {i: graph.successor_of(i) for i in retired}
+    def look_up(graph: GraphBrain) -> dict[str, tuple[str, ...]]:
+        found = {i: graph.successor_of(i) for i in retired if graph.knows(i)}
         return {i: (s,) for i, s in found.items() if s is not None}
 
-    return await asyncio.to_thread(look_up)
+    return await lg.with_graph(look_up)
 
 
 async def close_ids(lg: LGent, text: str, n: int = 3) -> list[str]:
     """Up to ``n`` artifacts whose id or name is closest to ``text``: suggestions."""
-    return await asyncio.to_thread(lambda: lg.graph_brain().names.closest(text, n))
+    return await lg.with_graph(lambda graph: graph.names.closest(text, n))
 
 
 async def get_entry(lg: LGent, artifact_id: str, version: str | None = None) -> CatalogEntry:
@@ -415,8 +415,7 @@ async def check_pipeline(lg: LGent, steps: Sequence[str]) -> None:
     """Every step of a pipeline is ``???``, a known type or an artifact id; the first that is
     none of these raises a QueryError naming it and the closest types and artifacts."""
 
-    def check() -> None:
-        graph = lg.graph_brain()
+    def check(graph: GraphBrain) -> None:
         for position, raw in enumerate(steps):
             step = raw.strip()
             if step == HOLE or graph.type_name(step) is not None:
@@ -430,7 +429,7 @@ async def check_pipeline(lg: LGent, steps: Sequence[str]) -> None:
                 f"id ({graph.unknown_type_message(step)}{artifacts})"
             )
 
-    await asyncio.to_thread(check)
+    await lg.with_graph(check)
 
 
 async def artifact_answer(
@@ -527,12 +526,14 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
 
 
 async def warm_up(lg: LGent) -> list[str]:
-    """Bring every brain current (the one that loads a model last); returns what could not."""
+    """Bring every brain current (the one that loads a model last); returns what could not.
+    Queries meanwhile are answered from what is ready (a server opens its home in snapshot
+    mode), and say what is still building."""
     problems: list[str] = []
     order = sorted(lg.registry, key=lambda spec: spec.own_thread)
     for spec in order:
         try:
-            await lg.search("warm up", brain=spec.name, limit=1, lenient=True)
+            await lg.ready(spec.name)
         except LGentError as err:
             problems.append(f"{spec.name}: {err}")
     return problems
@@ -544,7 +545,7 @@ async def health(lg: LGent) -> HealthAnswer:
 
     def status(name: str) -> BrainHealth:
         try:
-            s = lg.brain(name).status()
+            s = lg.brain_status(name)
         except LGentError as err:
             return BrainHealth(name=name, ready=False, detail=str(err))
         return BrainHealth(

@@ -83,7 +83,9 @@ class BrainQuery:
 class RankedAnswer(Protocol):
     """A brain's answer: its ranking (id and the brain's own score, best first), how many
     artifacts matched in all, warnings for the caller, and the explained hit of any ranked id,
-    made on demand (fusion explains only the results it shows)."""
+    made on demand (fusion explains only the results it shows). An answer may also carry
+    ``notes``, a sequence of strings on how it was made (the embedding model was loaded for
+    it, and how long that took), which the query's interpretation repeats."""
 
     @property
     def ranking(self) -> Sequence[tuple[str, float]]: ...
@@ -146,6 +148,15 @@ class Brain(Protocol):
     def status(self) -> BrainStatus: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class PreparesChanges(Protocol):
+    """What a brain offers when applying changes has a slow part (the semantic brain embeds new
+    texts): ``prepare_changes`` does it without changing what ``answer`` sees, so queries keep
+    reading the brain meanwhile, and the ``apply_changes`` that follows is quick."""
+
+    def prepare_changes(self, changes: ChangeSet) -> None: ...
 
 
 @runtime_checkable

@@ -41,13 +41,25 @@ EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
 @dataclass(frozen=True, slots=True)
 class BrainContext:
     """What a brain's factory gets: its index folder (None: in memory), the settings, the
-    embedder chosen by the caller, a progress callback and a catalog entry lookup."""
+    embedder chosen by the caller, a progress callback (``progress(done, total)``; ``stage(name)``
+    names the step a long build is in, such as "loading the model") and a catalog entry lookup.
+
+    ``fresh``: the caller is about to ``build`` the brain from the catalog, so a persisted index
+    need not be read. ``read_only``: the home cannot be written; open what is there without
+    changing a file (a brain that needs to write says so with an ``IndexError_``).
+    ``cancelled()``: asked at each batch boundary of a long build: true once the owner wants it
+    to stop (raise ``BuildStoppedError``); the owner may also pause there a moment to let the
+    queries in flight go first."""
 
     index_dir: Path | None
     settings: Settings
     embedder: Embedder | None = None
     progress: Callable[[int, int], None] | None = None
     entries: EntryLookup = field(default=lambda ids: {})
+    stage: Callable[[str], None] | None = None
+    fresh: bool = False
+    read_only: bool = False
+    cancelled: Callable[[], bool] = field(default=lambda: False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +72,13 @@ class BrainSpec:
     answer order this brain leads (at most one leader per class). ``own_thread``: its calls run
     on one dedicated thread (the embedding model keeps its workers warm there).
     ``index_files(manifest)``: the files its persisted index names in its ``manifest.json``;
-    None for a brain kept in memory only. ``matches_words``: it ranks by the query's words, so
-    on a plain-language query its votes count by how many of them an artifact holds (fusion's
-    ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``)."""
+    None for a brain kept in memory only. ``reads_questions``: it reads type and relationship
+    questions (a ``QuestionReader``), so classification asks it first. ``matches_words``: it
+    ranks by the query's words, so on a plain-language query its votes count by how many of
+    them an artifact holds (fusion's ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``).
+    ``slow_build``: its builds are long (embedding every entry): between batches they wait
+    while another brain's build or catch-up runs, so the quick brains answer a large load
+    first."""
 
     name: str
     summary: str
@@ -73,7 +89,9 @@ class BrainSpec:
     leads: frozenset[QueryType] = frozenset()
     own_thread: bool = False
     index_files: Callable[[Mapping[str, Any]], list[str]] | None = None
+    reads_questions: bool = False
     matches_words: bool = False
+    slow_build: bool = False
 
     def weight(self, query_type: QueryType) -> float:
         return float(self.weights.get(query_type, 0.0))
@@ -97,6 +115,11 @@ class BrainRegistry:
                 leaders[query_type] = spec.name
             self._specs[spec.name] = spec
         self._leaders = leaders
+        readers = [spec.name for spec in self._specs.values() if spec.reads_questions]
+        if len(readers) > 1:
+            raise SettingsError(f"brains {readers[0]!r} and {readers[1]!r} both read questions")
+        self.question_reader: str | None = readers[0] if readers else None
+        """The brain that reads type and relationship questions, if one is registered."""
 
     def __iter__(self) -> Iterator[BrainSpec]:
         return iter(self._specs.values())

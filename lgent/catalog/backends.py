@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lgent.catalog.protocol import Catalog
 from lgent.config import check_catalog_url
 from lgent.errors import CatalogError, CatalogUnreachableError
@@ -11,18 +13,25 @@ MIRROR_FILE = "replica.db"
 """A replica home's copy of its shared catalog (``<home>/replica.db``)."""
 
 
-def open_catalog(home: Home, *, read_only: bool = False, url: str | None = None) -> Catalog:
+def open_catalog(
+    home: Home,
+    *,
+    read_only: bool = False,
+    url: str | None = None,
+    on_wait: Callable[[float], None] | None = None,
+) -> Catalog:
     """The catalog of ``home``: its SQLite file (in memory for an in-memory home), or, given a
     PostgreSQL ``url``, that shared catalog seen through a replica whose copy lives in the home
     (brought current before this returns; left as it was, and said so in answers, when the
     database cannot be reached and the home already holds a copy).
 
     ``read_only`` opens an existing catalog without creating or changing anything; a missing
-    one is a ``CatalogError``, an unreadable one a ``CatalogCorruptError``."""
+    one is a ``CatalogError``, an unreadable one a ``CatalogCorruptError``. ``on_wait(seconds)``
+    hears that a write to a SQLite catalog is queued behind another process's."""
     if url is None:
         from lgent.catalog.store import CatalogStore
 
-        return CatalogStore(home.catalog_db, read_only=read_only)
+        return CatalogStore(home.catalog_db, read_only=read_only, on_wait=on_wait)
     check_catalog_url(url, "catalog")
     try:
         from lgent.catalog.postgres import PostgresCatalog

@@ -8,10 +8,13 @@ from (``changes_since``). Re-registering identical content records no change.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -27,11 +30,24 @@ from lgent.catalog.records import (
     content_hash,
     decode_entry,
 )
-from lgent.errors import CatalogCorruptError, CatalogError, NotFoundError
+from lgent.errors import (
+    CatalogCorruptError,
+    CatalogError,
+    DiskFullError,
+    LGentError,
+    NotFoundError,
+    ReadOnlyHomeError,
+    write_error,
+)
 from lgent.models import CatalogEntry, TypeDecl, now_utc
 from lgent.versions import Version
 
 SCHEMA_VERSION = 1
+WRITE_WAIT_SECONDS = 600.0
+"""How long a write waits behind another process's before it gives up."""
+BUSY_SLICE = 1.0
+"""SQLite's own busy wait per attempt; the write's wait is reported between attempts."""
+_BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -88,36 +104,82 @@ class CatalogStore:
     sees half of a batch. Use ``close()`` (or ``with``) when done.
     """
 
-    def __init__(self, path: str | Path | None, *, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path | None,
+        *,
+        read_only: bool = False,
+        on_wait: Callable[[float], None] | None = None,
+        write_wait: float = WRITE_WAIT_SECONDS,
+    ) -> None:
+        """``on_wait(seconds)`` hears, about once a second, that a write is queued behind
+        another process's; it gives up (``CatalogError``) after ``write_wait`` seconds."""
         self.path = None if path is None else Path(path)
         self.read_only = read_only
+        self.on_wait = on_wait
+        self.write_wait = write_wait
         self._lock = threading.RLock()
         target = ":memory:" if self.path is None else str(self.path)
         if read_only and (self.path is None or not self.path.is_file()):
             raise CatalogError(f"no catalog at {target}")
         try:
             if read_only:
-                uri = f"file:{self.path}?mode=ro"
-                self._conn = sqlite3.connect(
-                    uri, uri=True, check_same_thread=False, isolation_level=None
-                )
+                assert self.path is not None
+                _refuse_empty(self.path)
+                self._conn = _connect_read_only(self.path)
                 self._check_schema(self._conn)
                 return
-            self._conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
-            self._conn.execute("PRAGMA busy_timeout = 10000")
             if self.path is not None:
+                self._create_if_missing(self.path)
+            self._conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+            self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SLICE * 1000)}")
+            if self.path is not None:
+                self._check_schema(self._conn)  # before anything is written to the file
                 mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 if mode.lower() != "wal":
                     raise CatalogError(f"{self.path}: could not enable WAL mode (got {mode})")
             self._conn.execute("PRAGMA synchronous = FULL")
             self._conn.execute("PRAGMA foreign_keys = ON")
-            self._init_schema()
+            if self.path is None:
+                self._init_schema()
         except sqlite3.DatabaseError as err:
             self._close_quietly()
             raise CatalogCorruptError(f"{target}: not a readable L-gent catalog ({err})") from err
         except CatalogError:
             self._close_quietly()
             raise
+
+    @staticmethod
+    def _create_if_missing(path: Path) -> None:
+        """Make a new catalog file whole, or not at all: the schema is written to a temporary
+        file that is then linked into place (so a crash never leaves an empty catalog.db, and an
+        existing file is never overwritten). An existing file is left for ``_check_schema``."""
+        if path.exists():
+            _refuse_empty(path)
+            return
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
+        try:
+            conn = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                for statement in _SCHEMA.strip().split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
+                    (str(SCHEMA_VERSION),),
+                )
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+            with contextlib.suppress(FileExistsError):  # another process made it first
+                os.link(tmp, path)
+        except sqlite3.Error as err:
+            raise _db_error(f"cannot create the catalog {path}", err) from err
+        except OSError as err:
+            raise write_error(f"cannot create the catalog {path}", err, CatalogError) from err
+        finally:
+            tmp.unlink(missing_ok=True)
 
     @property
     def location(self) -> str:
@@ -139,6 +201,16 @@ class CatalogStore:
         self._check_schema(self._conn)
 
     def _check_schema(self, conn: sqlite3.Connection) -> None:
+        """CatalogCorruptError unless the file is an L-gent catalog of the supported version."""
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = {"meta", "entries", "types", "changes"} - tables
+        if missing:
+            found = ", ".join(sorted(tables)) or "none"
+            raise CatalogCorruptError(
+                f"{self.location} is not an L-gent catalog (no {', '.join(sorted(missing))} "
+                f"table; tables found: {found}): restore catalog.db from a backup, or move it "
+                "away and load the catalog files again"
+            )
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         if row is None or row[0] != str(SCHEMA_VERSION):
             found = "missing" if row is None else row[0]
@@ -166,22 +238,46 @@ class CatalogStore:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        if self.read_only:
+            raise ReadOnlyHomeError(f"{self.location} is open read-only: it cannot be changed")
         with self._lock:
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as err:
-                raise CatalogError(f"cannot start a write transaction: {err}") from err
+            self._begin()
             try:
                 yield self._conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                self._rollback()
                 raise
             else:
                 try:
                     self._conn.execute("COMMIT")
                 except sqlite3.Error as err:
-                    self._conn.execute("ROLLBACK")
-                    raise CatalogError(f"commit failed: {err}") from err
+                    self._rollback()
+                    raise _db_error("commit failed; nothing of this write was kept", err) from err
+
+    def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``, queued behind another process's write for up to ``write_wait``
+        seconds (``on_wait`` hears how long so far), instead of failing at SQLite's timeout."""
+        started = time.monotonic()
+        while True:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as err:
+                waited = time.monotonic() - started
+                if getattr(err, "sqlite_errorcode", None) not in _BUSY or waited >= self.write_wait:
+                    raise _db_error(
+                        f"cannot start a write transaction (waited {waited:.0f} s)", err
+                    ) from err
+                if self.on_wait is not None:
+                    self.on_wait(waited)
+            except sqlite3.Error as err:
+                raise _db_error("cannot start a write transaction", err) from err
+
+    def _rollback(self) -> None:
+        """Roll back if a transaction is still open (SQLite ends one itself on a full disk)."""
+        if self._conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # the original error is the one to report
+                self._conn.execute("ROLLBACK")
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -237,7 +333,9 @@ class CatalogStore:
                 for artifact_id in touched:
                     self._refresh_latest(conn, artifact_id)
             except sqlite3.Error as err:
-                raise CatalogError(f"catalog write failed: {err}") from err
+                raise _db_error(
+                    "catalog write failed; nothing of this batch was kept", err
+                ) from err
             result.change_number = self._change_number(conn)
         return result
 
@@ -496,3 +594,35 @@ class CatalogStore:
 
 
 _entry = decode_entry
+
+
+def _db_error(what: str, err: sqlite3.Error) -> LGentError:
+    """The typed error for a SQLite failure: a full disk is ``DiskFullError``."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL:
+        return DiskFullError(f"{what}: the disk is full ({err})")
+    if code == sqlite3.SQLITE_READONLY:
+        return ReadOnlyHomeError(f"{what}: the catalog file is read-only ({err})")
+    return CatalogError(f"{what}: {err}")
+
+
+def _refuse_empty(path: Path) -> None:
+    """An empty file where the catalog should be is damage, never a new empty catalog."""
+    if path.is_file() and path.stat().st_size == 0:
+        raise CatalogCorruptError(
+            f"{path} is empty (0 bytes), not an L-gent catalog: restore it from a backup, "
+            "or move it away and load the catalog files again"
+        )
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection. With a ``-wal`` file beside the catalog, SQLite reads it (and
+    keeps its shared memory in the heap when ``-shm`` cannot be written); without one, a
+    catalog in a folder this process cannot write is opened ``immutable`` (nothing is
+    uncommitted, and SQLite need not create the ``-shm`` it could not)."""
+    wal = path.with_name(path.name + "-wal")
+    immutable = not wal.exists() and not os.access(path.parent, os.W_OK)
+    mode = "immutable=1" if immutable else "mode=ro"
+    return sqlite3.connect(
+        f"file:{path}?{mode}", uri=True, check_same_thread=False, isolation_level=None
+    )

@@ -34,7 +34,9 @@ class StderrBuildProgress:
 
     def __call__(self, brain: str, done: int, total: int) -> None:
         with self._lock:
-            if self.terminal:
+            if total <= 0:  # not a build but a wait, e.g. for another process's write
+                self._wait(brain, done)
+            elif self.terminal:
                 self._draw(brain, done, total)
             elif total >= LOG_MIN_TOTAL:
                 self._log(brain, done, total)
@@ -53,6 +55,19 @@ class StderrBuildProgress:
         if brain not in self._tasks:
             self._tasks[brain] = self._bar.add_task(brain, total=total)
         self._bar.update(self._tasks[brain], completed=done, total=total)
+
+    def _wait(self, what: str, seconds: int) -> None:
+        """A step or a wait (``semantic: loading the model``): said when it starts, then every
+        five seconds of it (``(5 s)``)."""
+        step = seconds // 5
+        if self._logged.get(what, -1) < step:
+            self._logged[what] = step
+            line = what if seconds == 0 else f"{what} ({seconds} s)"
+            if self._bar is not None:
+                self._bar.console.print(line, markup=False, highlight=False)
+            else:
+                self.stream.write(line + "\n")
+                self.stream.flush()
 
     def _log(self, brain: str, done: int, total: int) -> None:
         tenth = done * 10 // max(total, 1)

@@ -1,7 +1,9 @@
 """QueryFusion: classify, ask the right brains concurrently, fuse, explain, suggest.
 
 The brains come in by name with the registry that declares them (``lgent/brains/registry.py``),
-so tests can plug in fakes and a new brain needs no change here. Catalog entries come from a
+through a ``BrainAccess`` (``fusion/access.py``) that hands each one over when the plan first
+asks for it, so a query opens only the brains it uses (a name lookup never loads the embedding
+model); tests plug in fakes, and a new brain needs no change here. Catalog entries come from a
 ``snapshot`` callable. Sync brain calls run through ``run`` (the facade passes a thread-pool
 runner; brains declared ``own_thread`` get their own runner), all brains at once with
 ``asyncio.gather``. Which brain is asked, and how much its vote weighs, is ``fusion/plan.py``.
@@ -19,7 +21,8 @@ from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.registry import BrainRegistry, SkipRule
 from lgent.catalog.records import Snapshot
 from lgent.config import FusionSettings
-from lgent.errors import LGentError, QuerySyntaxError
+from lgent.errors import IndexNotReadyError, LGentError, QuerySyntaxError
+from lgent.fusion.access import BrainAccess, FixedBrains, Unavailable
 from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.coverage import coverage_scales, query_words
@@ -51,7 +54,7 @@ class QueryFusion:
 
     def __init__(
         self,
-        brains: Mapping[str, Brain],
+        brains: Mapping[str, Brain] | BrainAccess,
         registry: BrainRegistry,
         snapshot: Callable[[Sequence[str]], Snapshot],
         settings: FusionSettings,
@@ -60,20 +63,37 @@ class QueryFusion:
         runners: Mapping[str, Runner[Any]] | None = None,
         unavailable: Mapping[str, str] | None = None,
     ) -> None:
-        """``brains``: the open brains by name (each registered in ``registry``); a registered
-        brain that could not be opened is in ``unavailable`` with the reason. ``snapshot(ids)``
-        gives the catalog change number and those ids' latest entries, read together; results
-        are only ever artifacts the catalog holds at that number. ``run`` runs a sync call off
-        the event loop; ``runners`` may give a brain its own."""
-        self.brains = dict(brains)
+        """``brains``: how to reach the brains of this query (each registered in ``registry``),
+        or the open brains by name, with those that could not be opened in ``unavailable`` and
+        the reason. ``snapshot(ids)`` gives the catalog change number and those ids' latest
+        entries, read together; results are only ever artifacts the catalog holds at that
+        number. ``run`` runs a sync call off the event loop; ``runners`` may give a brain its
+        own."""
+        self.access: BrainAccess = (
+            brains if not isinstance(brains, Mapping) else FixedBrains(brains, unavailable)
+        )
         self.registry = registry
         self.snapshot = snapshot
         self.settings = settings
         self.run = run
         self.runners = dict(runners or {})
         self.unavailable = dict(unavailable or {})
-        self.reader = next((b for b in self.brains.values() if isinstance(b, QuestionReader)), None)
-        self.graph = next((b for b in self.brains.values() if isinstance(b, GraphBrain)), None)
+
+    async def _reader(self) -> QuestionReader | None:
+        """The brain that reads questions (opened now if it was not), if it can be had."""
+        name = self.access.question_reader()
+        if name is None:
+            return None
+        try:
+            brain = await self.access.acquire(name)
+        except LGentError:
+            return None  # the plan reports it when it is asked
+        return brain if isinstance(brain, QuestionReader) else None
+
+    async def _graph(self) -> GraphBrain | None:
+        """The graph brain (lineage notes, suggestions), if one is registered and can be had."""
+        reader = await self._reader()
+        return reader if isinstance(reader, GraphBrain) else None
 
     def entry(self, artifact_id: str) -> CatalogEntry | None:
         snap = self.snapshot([artifact_id])
@@ -94,7 +114,7 @@ class QueryFusion:
         parsed = parse_constraints(constraints)
         query, in_text = extract_constraints(query)
         parsed += in_text
-        reader = self.reader
+        reader = await self._reader()
         classification = await self.run(
             lambda: classify(query, reader, lenient=lenient, strict=strict)
         )
@@ -149,7 +169,7 @@ class QueryFusion:
             self._result(f, entries[f.id], by_brain, notes.get(f.id, ()), method) for f in top
         ]
         serendipity = []
-        graph = self.graph
+        graph = await self._graph()
         if graph is not None:
             serendipity = await self.run(
                 lambda: suggest(
@@ -169,9 +189,13 @@ class QueryFusion:
                 weight=plan.weights.get(b, 0.0),
                 hits=len(rankings.get(b, [])),
                 reason=plan.skipped.get(b, ""),
+                change_number=self.access.reflects(b) if b in rankings else None,
+                catching_up=self.access.progress(b) if b in rankings else "",
             )
             for b in self.registry.names
         )
+        warnings.extend(self.access.notes())
+        made = [str(n) for answer in answers.values() for n in getattr(answer, "notes", ())]
         total = len(fused)
         elapsed = (time.perf_counter() - started) * 1000
         return QueryResponse(
@@ -181,7 +205,15 @@ class QueryFusion:
             query_type=classification.query_type,
             classification_reason=classification.reason,
             query_interpretation=interpretation(
-                original, classification, parsed, runs, total, context, in_text=len(in_text)
+                original,
+                classification,
+                parsed,
+                runs,
+                total,
+                context,
+                in_text=len(in_text),
+                change_number=snap.change_number,
+                notes=made,
             ),
             total_matches=total,
             search_time_ms=round(elapsed, 3),
@@ -194,9 +226,25 @@ class QueryFusion:
     # -- asking ----------------------------------------------------------------------------
 
     def _start(self, name: str, asked: BrainQuery) -> asyncio.Future[RankedAnswer]:
-        brain = self.brains[name]
         runner = self.runners.get(name, self.run)
-        return asyncio.ensure_future(runner(lambda: brain.answer(asked)))
+
+        async def ask() -> RankedAnswer:
+            try:
+                brain = await self.access.acquire(name)
+            except Unavailable:
+                raise
+            except IndexNotReadyError as err:
+                raise Unavailable(name, f"not ready: {err}") from err
+            except LGentError as err:
+                raise Unavailable(name, f"unavailable: {err}") from err
+            try:
+                answer: RankedAnswer = await runner(lambda: brain.answer(asked))
+                return answer
+            except LGentError as err:
+                self.access.failed(name, err)
+                raise
+
+        return asyncio.ensure_future(ask())
 
     async def _ask(
         self,
@@ -214,7 +262,7 @@ class QueryFusion:
         tasks: dict[str, asyncio.Future[RankedAnswer]] = {}
         deferred: list[str] = []
         for spec in self.registry:
-            if not plan.asks(spec.name) or spec.name not in self.brains:
+            if not plan.asks(spec.name):
                 continue
             if spec.skip == SkipRule.AFTER_LEADER and plan.leader and plan.asks(plan.leader):
                 deferred.append(spec.name)
@@ -237,6 +285,9 @@ class QueryFusion:
             if isinstance(outcome, BaseException):
                 if isinstance(outcome, QuerySyntaxError) and asked.strict:
                     raise outcome  # the user's syntax error is the answer
+                if isinstance(outcome, Unavailable):
+                    plan.skip(name, outcome.reason)
+                    continue
                 if not isinstance(outcome, LGentError):
                     raise outcome
                 plan.skip(name, f"failed: {outcome}")
@@ -275,7 +326,7 @@ class QueryFusion:
         """``GRAMMAR_RESTRICTS``: a query written in the keyword grammar is the user's exact
         request, so every brain's candidates are cut to what it matches (the brains that read
         only its words cannot apply its fields and negations themselves)."""
-        grammar = next((b for b in self.brains.values() if isinstance(b, GrammarFilter)), None)
+        grammar = await self._grammar_filter()
         if grammar is None:
             warnings.append("no brain applies the keyword grammar: its filters were not applied")
             return ids
@@ -283,6 +334,19 @@ class QueryFusion:
         for brain, ranking in rankings.items():
             rankings[brain] = [(i, score) for i, score in ranking if i in allowed]
         return [i for i in ids if i in allowed]
+
+    async def _grammar_filter(self) -> GrammarFilter | None:
+        """The first brain that honours the grammar and can filter by it, if one can be had."""
+        for spec in self.registry:
+            if not spec.honours_grammar:
+                continue
+            try:
+                brain = await self.access.acquire(spec.name)
+            except LGentError:
+                continue
+            if isinstance(brain, GrammarFilter):
+                return brain
+        return None
 
     def _word_coverage(
         self,
@@ -333,9 +397,6 @@ class QueryFusion:
         """Note "superseded by" on each deprecated/retired result that has a usable successor, and
         when that successor matched too, rank the old one just below it (unless the query names
         the old one, or spells out keyword filters: then the order stays the query's)."""
-        graph = self.graph
-        if graph is None:
-            return fused, {}
         old = [
             f.id
             for f in fused[:100]
@@ -343,7 +404,12 @@ class QueryFusion:
         ]
         if not old:
             return fused, {}
-        successors = await self.run(lambda: {i: graph.successor_of(i) for i in old})
+        graph = await self._graph()
+        if graph is None:
+            return fused, {}
+        successors = await self.run(
+            lambda: {i: graph.successor_of(i) if graph.knows(i) else None for i in old}
+        )
         order = list(fused)
         notes: dict[str, tuple[str, ...]] = {}
         for old_id, new_id in successors.items():

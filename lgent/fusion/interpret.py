@@ -26,6 +26,8 @@ def interpretation(
     context: QueryContext | None,
     *,
     in_text: int = 0,
+    change_number: int | None = None,
+    notes: Sequence[str] = (),
 ) -> str:
     """A few sentences a person can read; every part is derived from what actually happened."""
     parts = [f"Understood {query.strip()!r} as {_TYPE_WORDS[c.query_type.value]}: it {c.reason}."]
@@ -55,6 +57,26 @@ def interpretation(
     not_ran = [r for r in runs if not r.ran]
     if not_ran:
         parts.append("Did not run: " + "; ".join(f"{r.brain} ({r.reason})" for r in not_ran) + ".")
+    behind = [
+        r
+        for r in ran
+        if change_number is not None
+        and r.change_number is not None
+        and r.change_number < change_number
+    ]
+    if behind:
+        parts.append(
+            f"Answered from the last consistent state while catching up with change "
+            f"{change_number}: "
+            + "; ".join(
+                f"{r.brain} at change {r.change_number}"
+                + (f" ({r.catching_up})" if r.catching_up else "")
+                for r in behind
+            )
+            + "."
+        )
+    for note in notes:
+        parts.append(note[:1].upper() + note[1:] + ".")
     if context is not None and (context.current_pipeline or context.user_history):
         bits = []
         if context.current_pipeline:

@@ -186,8 +186,8 @@ def _downstream_partners(
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     for top in results[:2]:
-        if top.output_type is None:
-            continue
+        if top.output_type is None or not graph.knows(top.id):
+            continue  # the catalog may hold an artifact the graph has not caught up with yet
         consumers = graph.find_compatible(top.id, "downstream", limit=MAX_CONSUMERS + 1)
         if len(consumers) > MAX_CONSUMERS:
             continue

@@ -436,7 +436,7 @@ async def serve_http(
     the Host names of ``http.allowed_hosts``."""
     import uvicorn
 
-    async with LGent.open(home, catalog=catalog, progress=progress) as lg:
+    async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
         security = HttpSecurity.from_settings(
             lg.settings.http, token=token, bind=host, extra_hosts=allow_hosts
         )

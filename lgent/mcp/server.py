@@ -454,7 +454,7 @@ async def serve_stdio(
     catalog: str | None = None,
 ) -> None:
     """Serve over stdin/stdout until the client hangs up, with one LGent open throughout."""
-    async with LGent.open(home, catalog=catalog, progress=progress) as lg:
+    async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
         await build_mcp_server(lg, allow_writes=allow_writes, warm=True).run_stdio_async()
 
 

@@ -17,9 +17,12 @@ async def test_the_semantic_build_reports_its_progress() -> None:
     ) as lg:
         await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(40)])
         lg.brain("semantic")
-    assert calls and {brain for brain, _, _ in calls} == {"semantic"}
-    assert calls[-1][1] == calls[-1][2] == 40
-    assert [done for _, done, _ in calls] == sorted(done for _, done, _ in calls)
+    counts = [call for call in calls if call[2] > 0]
+    steps = [brain for brain, _, total in calls if total == 0]
+    assert counts and {brain for brain, _, _ in counts} == {"semantic"}
+    assert counts[-1][1] == counts[-1][2] == 40
+    assert [done for _, done, _ in counts] == sorted(done for _, done, _ in counts)
+    assert steps == ["semantic: embedding", "semantic: indexing"]  # the steps, in order
 
 
 def test_off_a_terminal_a_large_build_logs_each_tenth() -> None:
@@ -41,3 +44,16 @@ def test_off_a_terminal_a_small_build_is_quiet() -> None:
     for done in range(0, 331, 30):
         progress("semantic", done, 330)
     assert stream.getvalue() == ""
+
+
+def test_a_wait_is_said_when_it_starts_and_every_five_seconds() -> None:
+    stream = io.StringIO()
+    progress = StderrBuildProgress(stream)
+    for second in range(12):
+        progress("waiting for another process to finish writing the catalog", second, 0)
+    lines = stream.getvalue().splitlines()
+    assert lines == [
+        "waiting for another process to finish writing the catalog",
+        "waiting for another process to finish writing the catalog (5 s)",
+        "waiting for another process to finish writing the catalog (10 s)",
+    ]

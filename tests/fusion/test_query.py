@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from lgent import ConstraintError, LGent, QueryContext, QuerySyntaxError, QueryType
-from lgent.brains.base import BrainQuery
 from lgent.brains.keyword.brain import _typed_query
 from lgent.brains.keyword.typefields import type_tokens
+from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import Embedder
 from lgent.errors import QueryError
 from lgent.fusion.classify import classify
@@ -182,37 +182,30 @@ async def test_the_keyword_answer_to_a_type_question_names_a_side(open_example: 
     )
 
 
-async def test_the_embedding_is_skipped_only_when_it_cannot_change_the_answer(
-    open_example: OpenHome,
-) -> None:
-    """Type and relationship questions ask the graph first; the semantic brain runs only when
-    the graph's answer leaves room for its votes."""
+async def test_a_graph_question_or_a_name_never_needs_the_model(open_example: OpenHome) -> None:
+    """Type and relationship questions are the graph's (the semantic brain's weight there is
+    0); a name is answered by the named artifact's stored vector. None embeds the query."""
     async with open_example() as lg:
-        graph = lg.graph_brain()
-        query = "a path from RawHTML to Summary"
-        c = classify(query, graph)
-        found = len(graph.answer(BrainQuery(query, 100, c.query_type, reading=c.reading)).ranking)
-        assert found >= 3
-        filled = await lg.query(query, limit=3)
-        roomy = await lg.query(query, limit=found + 5)
-        dependents = await lg.query("what depends on PDFParser_v2")
-        lonely = next(  # an artifact nothing depends on: the graph answers nothing
-            e.id
-            for e in lg.store.list_entries()
-            if not graph.search(f"what depends on {e.id}").hits
-        )
-        nobody = await lg.query(f"what depends on {lonely}")
+        semantic = lg.brain("semantic")
+        assert isinstance(semantic, SemanticBrain)
+        before = semantic.counters.query_cache_hits + semantic.counters.query_cache_misses
+        questions = [
+            await lg.query("a path from RawHTML to Summary", limit=50),
+            await lg.query("what depends on PDFParser_v2"),
+            await lg.query("PDF -> SentimentScore", limit=100),
+        ]
+        name = await lg.query("PDFParser_v2")
+        after = semantic.counters.query_cache_hits + semantic.counters.query_cache_misses
 
-    def semantic(response: QueryResponse) -> BrainRun:
-        return next(r for r in response.brains if r.brain == "semantic")
+    def run_of(response: QueryResponse, brain: str) -> BrainRun:
+        return next(r for r in response.brains if r.brain == brain)
 
-    assert not semantic(filled).ran
-    assert "fill the 3 results" in semantic(filled).reason
-    assert "semantic (the graph's" in filled.query_interpretation
-    assert semantic(roomy).ran
-    assert [r.id for r in roomy.results][:3] == [r.id for r in filled.results]
-    assert not semantic(dependents).ran and "relationship" in semantic(dependents).reason
-    assert semantic(nobody).ran
+    for response in questions:
+        assert not run_of(response, "semantic").ran
+        assert "weight for this query type is 0" in run_of(response, "semantic").reason
+        assert run_of(response, "graph").ran
+    assert name.results[0].id == "PDFParser_v2" and run_of(name, "semantic").ran
+    assert after == before  # no query text was embedded
 
 
 async def test_a_graph_question_with_an_unknown_name_says_which_name(

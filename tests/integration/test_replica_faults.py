@@ -336,7 +336,9 @@ async def test_replicas_answer_while_postgres_is_down_and_resume(
                 return (await lg.query("NewsParser")).warnings == ()
 
             for lg in (a, b, c):
-                assert await eventually(lambda lg=lg: resumed(lg), 15)
+                assert await eventually(lambda lg=lg: resumed(lg), 15), (
+                    await lg.query("NewsParser")
+                ).warnings
             await a.register(widget(1))
 
             async def sees_it(lg: LGent) -> bool:

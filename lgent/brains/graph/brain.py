@@ -46,12 +46,14 @@ from lgent.brains.graph.query import (
     unknown_names,
 )
 from lgent.brains.graph.types import TypeLattice
-from lgent.errors import NotFoundError, TypeLatticeError
+from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
 from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
 from lgent.typeexpr import canonical
 
 T = TypeVar("T")
 
+CANCEL_EVERY = 1000
+"""A build asks whether to stop (and gives way to queries) every this many entries."""
 UNUSABLE_FACTOR = 0.3
 """Scales the score of a deprecated or retired hit: it stays, below the usable ones."""
 
@@ -85,7 +87,10 @@ class GraphBrain:
 
     name = "graph"
 
-    def __init__(self) -> None:
+    def __init__(self, cancelled: Callable[[], bool] = lambda: False) -> None:
+        """``cancelled()`` is asked during a build (true: ``BuildStoppedError``, the brain is
+        left unbuilt)."""
+        self.cancelled = cancelled
         self.lock = threading.RLock()
         self._change_number = -1
         self._reset([])
@@ -110,10 +115,14 @@ class GraphBrain:
         self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
     ) -> None:
         self._reset(types)
+        self._change_number = -1
         declared: dict[str, list[tuple[str, str]]] = {}
-        for entry in entries:
+        for n, entry in enumerate(entries, start=1):
             self._add(entry)
             declared[entry.id] = _relations(entry)
+            if n % CANCEL_EVERY == 0 and self.cancelled():
+                self._reset(types)
+                raise BuildStoppedError(f"the graph build stopped after {n} entries")
         self.lineage = LineageGraph.of(
             (source, relation, target)
             for source, pairs in declared.items()
@@ -646,6 +655,11 @@ class GraphBrain:
         if not usable:
             return artifact_id
         return max(usable, key=lambda h: (h.depth, h.id)).id
+
+    @_locked
+    def knows(self, artifact_id: str) -> bool:
+        """Whether ``artifact_id`` is in the graph (the catalog may be ahead of it)."""
+        return artifact_id in self.info
 
     @_locked
     def successor_of(self, artifact_id: str) -> str | None:

@@ -24,8 +24,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-import networkx as nx
-
+from lgent.brains.graph.digraph import Digraph
 from lgent.errors import TypeCycleError, TypeLatticeError
 from lgent.typeexpr import ANY, TypeExpr, as_type, parse_type
 
@@ -72,7 +71,7 @@ class TypeLattice:
     """A DAG of subtype declarations with memoized reachability (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._graph: nx.DiGraph[str] = nx.DiGraph()  # child -> parent; node attr "params"
+        self._graph = Digraph()  # child -> parent; each node's arity in ``params``
         self._declared: dict[str, TypeDeclaration] = {}
         self._version = 0
         self._up: dict[str, frozenset[str]] = {}
@@ -124,7 +123,7 @@ class TypeLattice:
         if self._graph.in_degree(name) == 0:
             self._graph.remove_node(name)
         else:
-            self._graph.nodes[name]["params"] = None
+            self._graph.params[name] = None
         self._changed()
 
     def _declare(self, name: object, subtype_of: object, params: object, primitive: bool) -> None:
@@ -140,25 +139,24 @@ class TypeLattice:
             if parent == name:
                 raise TypeCycleError([name])
             if parent in self._graph and name in self._graph:
-                try:
-                    path = nx.shortest_path(self._graph, parent, name)
-                except nx.NetworkXNoPath:
-                    continue
-                raise TypeCycleError([name, *path[:-1]])
+                path = self._graph.shortest_path(parent, name)
+                if path is not None:
+                    raise TypeCycleError([name, *path[:-1]])
         if name in self._declared:
             self._drop_declaration(name)
-        self._graph.add_node(name, params=params)
+        self._graph.add_node(name, params)
         for parent in parents:
             if parent == ANY:
                 continue
             if parent not in self._graph:
-                self._graph.add_node(parent, params=None)
+                self._graph.add_node(parent, None)
             self._graph.add_edge(name, parent)
         self._declared[name] = TypeDeclaration(name, parents, params, primitive)
 
     def _drop_declaration(self, name: str) -> None:
-        parents = list(self._graph.successors(name))
-        self._graph.remove_edges_from([(name, p) for p in parents])
+        parents = self._graph.successors(name)
+        for parent in parents:
+            self._graph.remove_edge(name, parent)
         for parent in parents:
             if parent not in self._declared and self._graph.in_degree(parent) == 0:
                 self._graph.remove_node(parent)
@@ -181,10 +179,10 @@ class TypeLattice:
 
     def types(self) -> list[str]:
         """Every known type name (declared or named as a supertype), sorted; ``Any`` excluded."""
-        return sorted(self._graph.nodes)
+        return sorted(self._graph)
 
     def __len__(self) -> int:
-        return int(self._graph.number_of_nodes())
+        return len(self._graph)
 
     def known(self, t: TypeLike) -> bool:
         """True when every name in ``t`` is ``Any``, declared, or named as a supertype."""
@@ -256,20 +254,20 @@ class TypeLattice:
         return expr
 
     def _suggest(self, name: str) -> str:
-        close = difflib.get_close_matches(name, [*self._graph.nodes, ANY], n=3, cutoff=0.6)
+        close = difflib.get_close_matches(name, [*self._graph, ANY], n=3, cutoff=0.6)
         return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
 
     def _supers(self, name: str) -> frozenset[str]:
         found = self._up.get(name)
         if found is None:
-            names = nx.descendants(self._graph, name) if name in self._graph else set()
+            names = self._graph.reachable(name, forward=True) if name in self._graph else set()
             found = self._up[name] = frozenset(names)
         return found
 
     def _subs(self, name: str) -> frozenset[str]:
         found = self._down.get(name)
         if found is None:
-            names = nx.ancestors(self._graph, name) if name in self._graph else set()
+            names = self._graph.reachable(name, forward=False) if name in self._graph else set()
             found = self._down[name] = frozenset(names)
         return found
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,7 @@ from lgent.brains.keyword.grammar.reading import read_words
 from lgent.brains.keyword.highlight import describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.config import KeywordSettings
-from lgent.errors import IndexError_
+from lgent.errors import IndexCorruptError, IndexError_
 from lgent.models import BrainHit, CatalogEntry, QueryType, SearchFilters, TypeDecl
 
 EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
@@ -101,10 +102,14 @@ class KeywordBrain:
         settings: KeywordSettings | None = None,
         *,
         entries: EntryLookup,
+        fresh: bool = False,
+        read_only: bool = False,
+        cancelled: Callable[[], bool] = lambda: False,
     ) -> None:
         self.settings = settings or KeywordSettings()
         self.entries = entries
-        self.index = KeywordIndex(path)
+        self.cancelled = cancelled
+        self.index = KeywordIndex(path, fresh=fresh, read_only=read_only)
         self.compiler = QueryCompiler(
             self.index.schema, self.settings.boosts, self.settings.field_mode
         )
@@ -126,14 +131,19 @@ class KeywordBrain:
     def build(
         self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
     ) -> None:
-        self.index.replace_all(entries, change_number)
+        self.index.replace_all(entries, change_number, self.cancelled)
+        self.index.detail = ""
 
     def apply_changes(self, changes: ChangeSet) -> None:
         self.index.apply(changes.upserts, changes.removals, changes.change_number)
 
     def status(self) -> BrainStatus:
         return BrainStatus(
-            self.name, self.change_number >= 0, self.index.documents(), self.change_number
+            self.name,
+            self.change_number >= 0,
+            self.index.documents(),
+            self.change_number,
+            self.index.detail,
         )
 
     def close(self) -> None:
@@ -276,6 +286,12 @@ class KeywordBrain:
             ]
         except ValueError as err:
             raise IndexError_(f"keyword search failed: {err}") from err
+        for artifact_id, score in ranking:
+            if not math.isfinite(score) or score < 0:
+                raise IndexCorruptError(
+                    f"the keyword index scored {artifact_id!r} {score!r}; BM25 scores are finite "
+                    "and never negative, so the index is damaged"
+                )
         total = getattr(found, "count", None)  # set because count=True (not in tantivy's stubs)
         result = KeywordResult(ranking, int(total or 0), query, warnings, terms, node)
         shown = result.ids[: len(ranking) if explain_top is None else max(explain_top, 0)]

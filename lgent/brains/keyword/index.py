@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +21,17 @@ import tantivy
 
 from lgent.analysis.identifiers import merged_forms, split_identifier
 from lgent.analysis.tokens import Token, name_prefixes, tokens, words
+from lgent.brains import integrity
 from lgent.brains.keyword.typefields import type_tokens
-from lgent.errors import IndexError_
+from lgent.errors import BuildStoppedError, DiskFullError, IndexError_, LGentError, write_error
 from lgent.models import CatalogEntry, author_key
 
-FORMAT_VERSION = (
-    3  # 2: name_prefix; input/output_names hold whole type names. 3: only id stored; author in all
-)
+FORMAT_VERSION = 4
+"""2: name_prefix; input/output_names hold whole type names. 3: only id stored; author in all.
+4: the manifest carries a checksum of every index file and of itself."""
 MANIFEST = "manifest.json"
+CANCEL_EVERY = 1000
+"""A build asks whether to stop every this many entries (a few hundredths of a second)."""
 
 EXACT_FIELDS = (
     "id",
@@ -126,33 +129,74 @@ def entry_document(entry: CatalogEntry) -> tantivy.Document:
 
 
 class KeywordIndex:
-    """A tantivy index plus its manifest; ``path=None`` keeps it in memory."""
+    """A tantivy index plus its manifest; ``path=None`` keeps it in memory.
 
-    def __init__(self, path: Path | None) -> None:
+    ``fresh``: start empty (the caller rebuilds it). ``read_only``: open what is on disk without
+    writing a file; an index that is missing, of another format or damaged is then an
+    ``IndexError_`` (the caller builds one in memory instead). ``detail`` says what was wrong
+    with the files found on disk, when something was (they are not served: the index starts
+    empty, unbuilt, and is rebuilt from the catalog)."""
+
+    def __init__(self, path: Path | None, *, fresh: bool = False, read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only
         self.schema = build_schema()
         self.change_number = -1
-        self._index = self._open()
+        self.detail = ""
+        self._index = self._open(fresh)
 
     # -- persistence -----------------------------------------------------------------------
 
-    def _open(self) -> tantivy.Index:
+    def _open(self, fresh: bool) -> tantivy.Index:
         if self.path is None:
             return tantivy.Index(self.schema)
-        manifest = self._read_manifest()
-        if manifest is None or manifest.get("format_version") != FORMAT_VERSION:
+        problem = "a rebuild was asked for" if fresh else self._problem()
+        if self.read_only:
+            if problem:
+                raise IndexError_(f"the keyword index in {self.path} cannot be used: {problem}")
+            try:
+                return tantivy.Index.open(str(self.path))
+            except ValueError as err:
+                raise IndexError_(f"cannot open the keyword index {self.path}: {err}") from err
+        if problem:
+            self.detail = problem if not fresh else ""
             shutil.rmtree(self.path, ignore_errors=True)
-        self.path.mkdir(parents=True, exist_ok=True)
+        self._mkdir()
         try:
             index = tantivy.Index(self.schema, path=str(self.path), reuse=True)
         except ValueError as err:  # an unreadable index is rebuilt, and the caller is told
             shutil.rmtree(self.path, ignore_errors=True)
-            self.path.mkdir(parents=True)
+            self._mkdir()
             index = tantivy.Index(self.schema, path=str(self.path), reuse=True)
-            manifest = {"rebuilt_because": str(err)}
-        if manifest and manifest.get("format_version") == FORMAT_VERSION:
+            self.detail = f"tantivy could not open it ({err})"
+            return index
+        if not problem:
+            manifest = self._read_manifest()
+            assert manifest is not None
             self.change_number = int(manifest["change_number"])
         return index
+
+    def _mkdir(self) -> None:
+        assert self.path is not None
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise IndexError_(f"cannot create {self.path}: {err.strerror or err}") from err
+
+    def _problem(self) -> str:
+        """Why the index on disk cannot be served as it is ("" when it can)."""
+        assert self.path is not None
+        if not (self.path / MANIFEST).exists():
+            return "not built yet" if not self.path.exists() else "no manifest"
+        manifest = self._read_manifest()
+        if manifest is None:
+            return f"{self.path / MANIFEST} is unreadable"
+        if manifest.get("format_version") != FORMAT_VERSION:
+            return f"format {manifest.get('format_version')!r}, this L-gent writes {FORMAT_VERSION}"
+        damaged = integrity.verify(self.path, manifest)
+        if damaged:
+            return "damaged: " + "; ".join(damaged)
+        return ""
 
     def _read_manifest(self) -> dict[str, Any] | None:
         assert self.path is not None
@@ -160,7 +204,9 @@ class KeywordIndex:
             data = json.loads((self.path / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) and "change_number" in data else None
+        if not isinstance(data, dict) or not isinstance(data.get("change_number"), int):
+            return None
+        return data
 
     def _write_manifest(self) -> None:
         if self.path is None:
@@ -169,29 +215,40 @@ class KeywordIndex:
             "format_version": FORMAT_VERSION,
             "change_number": self.change_number,
             "documents": self.documents(),
+            integrity.CHECKSUMS: integrity.checksums(self.path, index_files(self.path)),
         }
-        tmp = self.path / f".{MANIFEST}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
-        os.replace(tmp, self.path / MANIFEST)
+        atomic_write(self.path / MANIFEST, json.dumps(integrity.sealed(data), indent=2))
 
     # -- writes ----------------------------------------------------------------------------
 
     def _writer(self) -> tantivy.IndexWriter:
+        if self.read_only:
+            raise IndexError_(f"the keyword index in {self.path} is read-only")
         try:
             return self._index.writer(heap_size=64_000_000, num_threads=1)
         except ValueError as err:
             raise IndexError_(f"keyword index is locked or unwritable: {err}") from err
 
-    def replace_all(self, entries: Iterable[CatalogEntry], change_number: int) -> None:
+    def replace_all(
+        self,
+        entries: Iterable[CatalogEntry],
+        change_number: int,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """Index exactly ``entries``; ``cancelled()`` is asked every ``CANCEL_EVERY`` entries
+        (true: nothing is committed, and ``BuildStoppedError`` is raised)."""
         writer = self._writer()
         try:
             writer.delete_all_documents()
-            for entry in entries:
+            for n, entry in enumerate(entries, start=1):
                 writer.add_document(entry_document(entry))
+                if n % CANCEL_EVERY == 0 and cancelled():
+                    writer.rollback()
+                    raise BuildStoppedError(f"the keyword build stopped after {n} entries")
             writer.commit()
             writer.wait_merging_threads()
         except ValueError as err:
-            raise IndexError_(f"keyword index build failed: {err}") from err
+            raise _tantivy_error("keyword index build failed", err) from err
         self._committed(change_number)
 
     def apply(
@@ -206,7 +263,7 @@ class KeywordIndex:
             writer.commit()
             writer.wait_merging_threads()
         except ValueError as err:
-            raise IndexError_(f"keyword index update failed: {err}") from err
+            raise _tantivy_error("keyword index update failed", err) from err
         self._committed(change_number)
 
     def _committed(self, change_number: int) -> None:
@@ -221,3 +278,40 @@ class KeywordIndex:
 
     def documents(self) -> int:
         return int(self._index.searcher().num_docs)
+
+
+def index_files(directory: Path) -> list[str]:
+    """The files of the committed tantivy index in ``directory``: ``meta.json`` and the files
+    of every segment it names (older files tantivy has not collected yet are left out)."""
+    meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
+    names = ["meta.json"]
+    present = {p.name for p in directory.iterdir()}
+    for segment in meta.get("segments", []):
+        stem = str(segment["segment_id"]).replace("-", "")
+        names += [n for n in present if n.startswith(stem + ".") and n.count(".") == 1]
+        deletes = segment.get("deletes")
+        if deletes:
+            names.append(f"{stem}.{deletes['opstamp']}.del")
+    return names
+
+
+def _tantivy_error(what: str, err: ValueError) -> LGentError:
+    """tantivy reports I/O failures as ``ValueError`` text; a full disk becomes DiskFullError."""
+    text = str(err)
+    if "os error 28" in text or "No space left" in text or "os error 27" in text:
+        return DiskFullError(f"{what}: the disk is full ({text}); the index was not changed")
+    return IndexError_(f"{what}: {text}")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, flush it to disk, rename it into place."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise write_error(f"cannot write {path}", err, IndexError_) from err

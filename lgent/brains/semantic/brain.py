@@ -31,6 +31,7 @@ from cachetools import LRUCache
 from lgent.analysis.clauses import clauses
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
+from lgent.brains import integrity
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
@@ -49,13 +50,36 @@ from lgent.brains.semantic.vectors import (
     write_manifest,
 )
 from lgent.config import SemanticSettings
-from lgent.errors import IndexError_, ModelUnavailableError, NotFoundError, QueryError
-from lgent.models import BrainHit, CatalogEntry, RelationType, SearchFilters, TypeDecl
+from lgent.errors import (
+    BuildStoppedError,
+    IndexCorruptError,
+    IndexError_,
+    ModelUnavailableError,
+    NotFoundError,
+    QueryError,
+)
+from lgent.models import (
+    BrainHit,
+    CatalogEntry,
+    QueryType,
+    RelationType,
+    SearchFilters,
+    TypeDecl,
+)
 
 ENTRIES_FILE = "entries-{generation}.json"
 DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
 REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
-EMBED_CHUNK = 1024  # entry texts per embedder call during builds (progress granularity)
+EMBED_CHUNK = 32
+"""Entry texts per embedder call during builds and catch-ups (one batch of the model): each is
+written to the embedding cache before the next starts (a killed build resumes there), a stop
+request is honoured between them (a tenth of a second or so on 2 cores), and a query that needs
+the model goes first (``QUERY_FIRST_SECONDS``). The texts are embedded shortest first, so a
+batch pads little."""
+QUERY_FIRST_SECONDS = 2.0
+"""The longest a build waits, before its next batch, for the query embeddings in flight."""
+COSINE_SLACK = 1e-3
+"""How far outside [-1, 1] a similarity may stray by rounding before it counts as corruption."""
 SAVE_EVERY_CHANGE_BELOW = 10_000
 """Indexes smaller than this are saved after every change (it takes well under a second)."""
 CHECKPOINT_SHARE = 0.01
@@ -132,6 +156,8 @@ class SemanticRanking:
     ranking: list[tuple[str, float]]
     explain_hit: Callable[[str, float, int], BrainHit | None]
     warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the caller may want to know about how the answer was made (the model loaded)."""
 
     @property
     def total(self) -> int:
@@ -166,14 +192,27 @@ class SemanticBrain:
         embedder: Embedder | None = None,
         *,
         progress: Progress | None = None,
+        stage: Callable[[str], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        fresh: bool = False,
+        read_only: bool = False,
     ) -> None:
+        """``progress(done, total)`` and ``stage(name)`` hear how a build goes; ``cancelled()``
+        is asked between batches (true: raise ``BuildStoppedError``, keeping the batches already
+        cached). ``fresh``: do not read the persisted index (a build follows). ``read_only``:
+        write nothing; an index that is not usable as it is raises ``IndexError_``."""
         self.settings = settings or SemanticSettings()
         self.embedder: Embedder = embedder or configured_embedder(self.settings)
         self.path = path
         self.progress = progress
+        self.stage = stage
+        self.cancelled = cancelled or (lambda: False)
+        self.read_only = read_only
         self.counters = SemanticCounters()
         self._lock = threading.RLock()
         self._query_lock = threading.Lock()
+        self._querying = 0
+        self._queries_done = threading.Condition()
         size = self.settings.query_cache_size
         self._query_cache: LRUCache[str, Vectors] | None = LRUCache(size) if size else None
         self._model = self.embedder.name
@@ -184,23 +223,31 @@ class SemanticBrain:
             ef_construction=self.settings.ef_construction,
             ef_search=self.settings.ef_search,
         )
-        self._cache = EmbeddingCache(None if path is None else path / CACHE_FILE, self._dimensions)
+        cache_file = None if path is None or read_only else path / CACHE_FILE
+        self._cache = EmbeddingCache(cache_file, self._dimensions)
         self._vectors = VectorIndex(self._dimensions, self._params)
         self._entries: dict[str, EntryInfo] = {}
         self._successors: dict[str, set[str]] | None = None
         self._allowed_cache: dict[SearchFilters, frozenset[str]] = {}
         self._change_number = -1
+        self._generation = ""  # the files this instance last read or wrote
         self._unsaved = 0  # changes applied since the files were last written
         self._saved_at = time.monotonic()
         self._closed = False
         self.detail = "not built yet"
-        if path is not None:
+        if path is not None and not fresh:
             self._open(path)
+            if read_only and self._change_number < 0:
+                raise IndexError_(f"the semantic index in {path} cannot be used: {self.detail}")
 
     # -- opening and saving ----------------------------------------------------------------
 
     def _open(self, path: Path) -> None:
-        manifest = read_manifest(path)
+        try:
+            manifest = read_manifest(path)
+        except IndexCorruptError as err:
+            self.detail = f"damaged, it will be rebuilt: {err}"
+            return
         if manifest is None:
             self.detail = "no usable manifest: the index will be built"
             return
@@ -216,6 +263,13 @@ class SemanticBrain:
         if mismatch:
             self.detail = "built with another " + ", ".join(mismatch) + ": it will be rebuilt"
             return
+        named = set(generation_files(manifest.generation))
+        damaged = integrity.file_problems(path, {integrity.CHECKSUMS: manifest.checksums})
+        if set(manifest.checksums) != named:
+            damaged.append(f"the manifest's checksums name {sorted(manifest.checksums)}")
+        if damaged:  # never hand a damaged file to faiss
+            self.detail = "damaged, it will be rebuilt: " + "; ".join(damaged)
+            return
         try:
             vectors = VectorIndex.load(path, self._dimensions, self._params, manifest.generation)
             entries = self._read_entries(path, manifest.generation)
@@ -226,6 +280,7 @@ class SemanticBrain:
             self.detail = "the id map and the entry records disagree: it will be rebuilt"
             return
         self._vectors, self._entries = vectors, entries
+        self._generation = manifest.generation
         self._change_number = manifest.change_number
         self.detail = ""
 
@@ -257,7 +312,7 @@ class SemanticBrain:
 
     def _save(self) -> None:
         """Write a new generation of files, the manifest last, and drop the older ones."""
-        if self.path is not None:
+        if self.path is not None and not self.read_only:
             generation = uuid.uuid4().hex
             self._vectors.save(self.path, generation)
             entries = {k: asdict(v) for k, v in self._entries.items()}
@@ -275,9 +330,11 @@ class SemanticBrain:
                     kind=self._vectors.kind,
                     count=len(self._vectors),
                     generation=generation,
+                    checksums=integrity.checksums(self.path, generation_files(generation)),
                 ),
             )
             remove_other_generations(self.path, generation, (INDEX_FILE, IDS_FILE, ENTRIES_FILE))
+            self._generation = generation
         self._unsaved = 0
         self._saved_at = time.monotonic()
 
@@ -290,20 +347,48 @@ class SemanticBrain:
     def build(
         self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
     ) -> None:
-        """Re-index ``entries`` from scratch; only texts not in the embedding cache are embedded."""
+        """Re-index ``entries`` from scratch; only texts not in the embedding cache are embedded.
+
+        The new index is made beside the one answering queries, which it replaces at the end."""
+        self._check_open()
+        latest = list({e.id: e for e in entries}.values())
+        texts = [entry_text(e, self.settings.text_mode) for e in latest]
+        keys = [cache_key(self._model, t) for t in texts]
+        vectors = self._entry_vectors(keys, texts)
+        self._report_stage("indexing")
+        fresh = VectorIndex(self._dimensions, self._params)
+        fresh.replace_all([e.id for e in latest], vectors)
+        records = {e.id: EntryInfo.of(e, k) for e, k in zip(latest, keys, strict=True)}
         with self._lock:
             self._check_open()
-            latest = list({e.id: e for e in entries}.values())
-            texts = [entry_text(e, self.settings.text_mode) for e in latest]
-            keys = [cache_key(self._model, t) for t in texts]
-            vectors = self._entry_vectors(keys, texts)
-            self._vectors.replace_all([e.id for e in latest], vectors)
-            self._set_entries({e.id: EntryInfo.of(e, k) for e, k in zip(latest, keys, strict=True)})
+            self._vectors = fresh
+            self._set_entries(records)
             self._cache.retain(keys)
             self._commit(change_number)
 
+    def _changed_texts(self, changes: ChangeSet) -> tuple[list[CatalogEntry], list[str], list[str]]:
+        """The latest upserts with their texts and cache keys."""
+        upserts = list({e.id: e for e in changes.upserts}.values())
+        texts = [entry_text(e, self.settings.text_mode) for e in upserts]
+        return upserts, texts, [cache_key(self._model, t) for t in texts]
+
+    def prepare_changes(self, changes: ChangeSet) -> None:
+        """Embed (into the cache) the texts ``apply_changes`` will need, without changing what
+        queries read: the slow part of a catch-up, done while they keep being answered."""
+        self._check_open()
+        entries = self._entries
+        upserts, texts, keys = self._changed_texts(changes)
+        needed = [
+            (k, t)
+            for e, t, k in zip(upserts, texts, keys, strict=True)
+            if _key_of(entries.get(e.id)) != k
+        ]
+        if needed:
+            self._entry_vectors([k for k, _ in needed], [t for _, t in needed])
+
     def apply_changes(self, changes: ChangeSet) -> None:
         """Drop removed ids, re-embed entries whose text changed, update the records."""
+        self.prepare_changes(changes)
         with self._lock:
             self._check_open()
             if self._change_number < 0:
@@ -314,9 +399,7 @@ class SemanticBrain:
             self._vectors.remove(changes.removals)
             for artifact_id in changes.removals:
                 entries.pop(artifact_id, None)
-            upserts = list({e.id: e for e in changes.upserts}.values())
-            texts = [entry_text(e, self.settings.text_mode) for e in upserts]
-            keys = [cache_key(self._model, t) for t in texts]
+            upserts, texts, keys = self._changed_texts(changes)
             changed = [
                 i
                 for i, (entry, key) in enumerate(zip(upserts, keys, strict=True))
@@ -357,10 +440,25 @@ class SemanticBrain:
         with self._lock:
             if self._closed:
                 return
-            if self._unsaved and self._change_number >= 0:
+            if self._unsaved and self._change_number >= 0 and not self._superseded():
                 self._save()
             self._closed = True
             self._cache.close()
+
+    def _superseded(self) -> bool:
+        """True when the files on disk are another save at least as new as this state (a
+        rebuild swapped in beside this instance, another process): never write over them."""
+        if self.path is None:
+            return False
+        try:
+            manifest = read_manifest(self.path)
+        except IndexCorruptError:
+            return False
+        return (
+            manifest is not None
+            and manifest.generation != self._generation
+            and manifest.change_number >= self._change_number
+        )
 
     def _check_open(self) -> None:
         if self._closed:
@@ -382,7 +480,8 @@ class SemanticBrain:
         return normalize_rows(vectors)
 
     def _entry_vectors(self, keys: Sequence[str], texts: Sequence[str]) -> Vectors:
-        """Vectors for entry texts: from the cache, embedding (and caching) only the misses."""
+        """Vectors for entry texts: from the cache, embedding (and caching) only the misses,
+        batch by batch (shortest texts first), asking ``cancelled()`` between batches."""
         total = len(keys)
         cached = self._cache.get_many(keys)
         self.counters.entry_cache_hits += sum(1 for k in keys if k in cached)
@@ -390,10 +489,19 @@ class SemanticBrain:
         done = total - len(missing)
         if self.progress is not None:
             self.progress(done, total)
-        pending = list(missing.items())
+        pending = sorted(missing.items(), key=lambda item: (len(item[1]), item[0]))
+        if pending and not _model_loaded(self.embedder):
+            self._report_stage("loading the model")
         for start in range(0, len(pending), EMBED_CHUNK):
+            self._let_queries_first()
+            if self.cancelled():
+                raise BuildStoppedError(
+                    f"stopped after embedding {done} of {total} entries (kept for the next build)"
+                )
             chunk = pending[start : start + EMBED_CHUNK]
             vectors = self._embed([t for _, t in chunk])
+            if start == 0:
+                self._report_stage("embedding")
             fresh = {k: vectors[i] for i, (k, _) in enumerate(chunk)}
             self._cache.put_many(fresh)
             cached.update(fresh)
@@ -405,6 +513,16 @@ class SemanticBrain:
             return np.zeros((0, self._dimensions), dtype=np.float32)
         return np.ascontiguousarray(np.stack([cached[k] for k in keys]), dtype=np.float32)
 
+    def _let_queries_first(self) -> None:
+        """Before a build's next batch: wait (a little) for the query embeddings in flight, so
+        a query does not queue behind build batches for the model's threads."""
+        with self._queries_done:
+            self._queries_done.wait_for(lambda: not self._querying, QUERY_FIRST_SECONDS)
+
+    def _report_stage(self, name: str) -> None:
+        if self.stage is not None:
+            self.stage(name)
+
     def query_vector(self, intent: str) -> Vectors:
         """The embedding of a query, from the LRU cache when it was asked before."""
         if self._query_cache is not None:
@@ -414,7 +532,14 @@ class SemanticBrain:
                     self.counters.query_cache_hits += 1
                     return hit
                 self.counters.query_cache_misses += 1
-        vector: Vectors = self._embed([intent])[0]
+        with self._queries_done:
+            self._querying += 1
+        try:
+            vector: Vectors = self._embed([intent])[0]
+        finally:
+            with self._queries_done:
+                self._querying -= 1
+                self._queries_done.notify_all()
         vector.setflags(write=False)
         if self._query_cache is not None:
             with self._query_lock:
@@ -485,9 +610,41 @@ class SemanticBrain:
         return self.rank(intent, filters, threshold, limit).hits
 
     def answer(self, query: BrainQuery) -> SemanticRanking:
-        """The ranking of ``query.text`` by meaning (hits explained on demand)."""
+        """The ranking of ``query.text`` (its plain words, when it was read in the keyword
+        grammar) by meaning, hits explained on demand.
+
+        A query that names an artifact this index holds is answered with that artifact's own
+        stored vector as the query: what is closest in meaning to the artifact named, with no
+        query embedding, so a name lookup never needs the model."""
+        if query.query_type == QueryType.EXACT_NAME and query.named_artifact is not None:
+            named = self.rank_like(query.named_artifact, query.text, query.filters, query.limit)
+            if named is not None:
+                return named
         text = query.text if query.plain_text is None else query.plain_text
         return self.rank(text, query.filters, None, query.limit)
+
+    def rank_like(
+        self, artifact_id: str, text: str, filters: SearchFilters | None, limit: int
+    ) -> SemanticRanking | None:
+        """The artifacts closest in meaning to ``artifact_id`` (itself first), ranked by its
+        stored vector; None when the index does not hold it."""
+        query_words = content_words(text)
+
+        def explain(hit_id: str, score: float, rank: int) -> BrainHit | None:
+            with self._lock:
+                if hit_id not in self._entries:
+                    return None
+                return self._hit(hit_id, score, rank, query_words, None)
+
+        with self._lock:
+            self._require_built()
+            if artifact_id not in self._vectors:
+                return None
+            vector = self._vectors.vector(artifact_id)
+            pairs = self._vectors.search(vector, limit, self._allowed(filters))
+        _check_cosines(pairs)
+        cutoff = self.settings.threshold
+        return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain)
 
     def rank(
         self,
@@ -517,13 +674,21 @@ class SemanticBrain:
         if limit == 0 or not len(self._vectors):
             return SemanticRanking([], explain)
         parts = [intent, *clauses(intent)] if self.settings.clauses else [intent]
+        loaded_before = _model_loaded(self.embedder)
         vectors = [self.query_vector(part) for part in parts]
+        notes: tuple[str, ...] = ()
+        if not loaded_before and _model_loaded(self.embedder):
+            seconds = getattr(self.embedder, "load_seconds", None)
+            if isinstance(seconds, float):
+                notes = (f"loading the embedding model took {seconds:.2f} s",)
         with self._lock:
             self._require_built()
             allowed = self._allowed(filters)
             found = [self._vectors.search(v, limit, allowed) for v in vectors]
+        for each in found:
+            _check_cosines(each)
         pairs = found[0] if len(found) == 1 else _best_of(found, limit)
-        return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain)
+        return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain, notes=notes)
 
     def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
         """The artifacts closest in meaning to ``artifact_id``, without it or its own versions."""
@@ -537,6 +702,7 @@ class SemanticBrain:
                 return []
             excluded = self.lineage(artifact_id)
             pairs = self._vectors.search(self._vectors.vector(artifact_id), limit + len(excluded))
+            _check_cosines(pairs)
             source = self._entries[artifact_id]
             words = content_words(" ".join([source.name, source.description, *source.keywords]))
             kept = [p for p in pairs if p[0] not in excluded][:limit]
@@ -575,6 +741,31 @@ class SemanticBrain:
             matched_fields=matched_fields,
             explanation=explanation,
         )
+
+
+def generation_files(generation: str) -> list[str]:
+    """The files one save writes (the manifest names them and their checksums)."""
+    return [
+        INDEX_FILE.format(generation=generation),
+        IDS_FILE.format(generation=generation),
+        ENTRIES_FILE.format(generation=generation),
+    ]
+
+
+def _model_loaded(embedder: Embedder) -> bool:
+    """Whether the embedder has its model in memory (one that loads nothing counts as loaded)."""
+    loaded = getattr(embedder, "loaded", True)
+    return loaded if isinstance(loaded, bool) else True
+
+
+def _check_cosines(pairs: Sequence[tuple[str, float]]) -> None:
+    """A cosine similarity of unit vectors lies in [-1, 1]; anything else is a damaged index."""
+    for artifact_id, score in pairs:
+        if not -1 - COSINE_SLACK <= score <= 1 + COSINE_SLACK:  # also false for NaN
+            raise IndexCorruptError(
+                f"the semantic index gave {artifact_id!r} a cosine similarity of {score:.4g}, "
+                "outside [-1, 1]: its vectors are damaged"
+            )
 
 
 def _key_of(info: EntryInfo | None) -> str | None:

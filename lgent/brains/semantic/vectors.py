@@ -27,21 +27,23 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from lgent.brains import integrity
 from lgent.brains.semantic.openmp import prefer_short_spin
-from lgent.errors import IndexError_
+from lgent.errors import IndexCorruptError, IndexError_, write_error
 
 Vectors = npt.NDArray[np.float32]
 IndexKind = Literal["flat", "hnsw"]
 
-FORMAT_VERSION = 2
-"""2: identifiers in the entry text are split by lgent.analysis (digits stay on words)."""
+FORMAT_VERSION = 3
+"""2: identifiers in the entry text are split by lgent.analysis (digits stay on words).
+3: the manifest carries a checksum of every file it names and of itself."""
 MANIFEST = "manifest.json"
 INDEX_FILE = "vectors-{generation}.faiss"
 IDS_FILE = "ids-{generation}.json"
@@ -61,14 +63,18 @@ def _faiss() -> Any:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path`` and rename it into place."""
+    """Write ``text`` to a temporary file beside ``path``, flush it to disk and rename it into
+    place; a full disk is a ``DiskFullError``."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except OSError as err:
         tmp.unlink(missing_ok=True)
-        raise IndexError_(f"cannot write {path}: {err}") from err
+        raise write_error(f"cannot write {path}", err, IndexError_) from err
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,15 +88,29 @@ class Manifest:
     kind: IndexKind
     count: int
     generation: str
+    checksums: dict[str, str] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
 
 
 def read_manifest(directory: Path) -> Manifest | None:
-    """The manifest in ``directory``; ``None`` when missing, unreadable or of another format."""
+    """The manifest in ``directory``; ``None`` when there is none or it is of another format.
+    ``IndexCorruptError`` (naming the file) when it is unreadable or does not match its own
+    checksum."""
+    path = directory / MANIFEST
     try:
-        data = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("format_version") != FORMAT_VERSION:
-            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as err:
+        raise IndexCorruptError(f"{path}: unreadable ({err})") from err
+    if not isinstance(data, dict):
+        raise IndexCorruptError(f"{path}: not a manifest")
+    if data.get("format_version") != FORMAT_VERSION:
+        return None
+    problem = integrity.manifest_problem(data)
+    if problem:
+        raise IndexCorruptError(f"{path}: {problem}")
+    try:
         return Manifest(
             change_number=int(data["change_number"]),
             model=str(data["model"]),
@@ -99,13 +119,16 @@ def read_manifest(directory: Path) -> Manifest | None:
             kind="hnsw" if data["kind"] == "hnsw" else "flat",
             count=int(data["count"]),
             generation=str(data["generation"]),
+            checksums={str(k): str(v) for k, v in data[integrity.CHECKSUMS].items()},
         )
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise IndexCorruptError(f"{path}: {err!r} is missing or malformed") from err
 
 
 def write_manifest(directory: Path, manifest: Manifest) -> None:
-    atomic_write_text(directory / MANIFEST, json.dumps(asdict(manifest), indent=2))
+    """Write ``manifest`` (sealed with its own checksum) to a temporary file and rename it."""
+    data = integrity.sealed(asdict(manifest))
+    atomic_write_text(directory / MANIFEST, json.dumps(data, indent=2))
 
 
 def remove_other_generations(directory: Path, generation: str, patterns: Sequence[str]) -> None:
@@ -360,8 +383,17 @@ class VectorIndex:
         try:
             faiss.write_index(self._index, str(tmp))
             os.replace(tmp, target)
-        except (RuntimeError, OSError) as err:
+        except OSError as err:
             tmp.unlink(missing_ok=True)
+            raise write_error(f"cannot write the vector index {target}", err, IndexError_) from err
+        except RuntimeError as err:
+            tmp.unlink(missing_ok=True)
+            if "No space left" in str(err) or "ENOSPC" in str(err):
+                raise write_error(
+                    f"cannot write the vector index {target}",
+                    OSError(28, "No space left on device"),
+                    IndexError_,
+                ) from err
             raise IndexError_(f"cannot write the vector index {target}: {err}") from err
         ids = {
             "generation": generation,

@@ -28,6 +28,8 @@ def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) ->
     built(tmp_path).close()
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     generation = manifest.pop("generation")
+    checksums = manifest.pop("checksums")
+    assert manifest.pop("manifest_checksum").startswith("crc32:")
     assert manifest == {
         "change_number": 4,
         "model": "hashing:64d",
@@ -35,15 +37,15 @@ def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) ->
         "text_mode": "plain",
         "kind": "flat",
         "count": len(CATALOG),
-        "format_version": 2,
+        "format_version": 3,
     }
     names = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("embeddings"))
-    assert names == [
-        f"entries-{generation}.json",
-        f"ids-{generation}.json",
-        "manifest.json",
-        f"vectors-{generation}.faiss",
-    ]
+    files = [f"entries-{generation}.json", f"ids-{generation}.json", f"vectors-{generation}.faiss"]
+    assert names == sorted([*files, "manifest.json"])
+    assert sorted(checksums) == sorted(files)
+    for name in files:
+        size = (tmp_path / name).stat().st_size
+        assert checksums[name].startswith("crc32:") and checksums[name].endswith(f":{size}")
 
 
 def test_reopening_embeds_nothing_and_answers_the_same(tmp_path: Path) -> None:
@@ -96,10 +98,12 @@ def test_a_rebuild_reuses_the_embedding_cache(tmp_path: Path) -> None:
 
 def test_unreadable_index_files_leave_the_brain_unbuilt(tmp_path: Path) -> None:
     built(tmp_path).close()
-    next(tmp_path.glob("vectors-*.faiss")).write_bytes(b"torn write")
+    faiss_file = next(tmp_path.glob("vectors-*.faiss"))
+    faiss_file.write_bytes(b"torn write")
     again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
     assert again.change_number == -1
-    assert "unreadable, it will be rebuilt" in again.status().detail
+    detail = again.status().detail
+    assert "damaged, it will be rebuilt" in detail and faiss_file.name in detail
 
 
 def test_files_of_an_unfinished_save_are_ignored(tmp_path: Path) -> None:
@@ -177,3 +181,31 @@ def test_a_large_index_saves_at_checkpoints_and_a_crash_loses_no_work(
         assert on_disk() == store.change_number() - 1
         brain.close()  # close saves what is left
         assert on_disk() == store.change_number()
+
+
+def test_an_instance_replaced_by_a_newer_save_does_not_write_over_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lgent.brains.semantic.brain as semantic
+
+    monkeypatch.setattr(semantic, "SAVE_EVERY_CHANGE_BELOW", 0)
+    monkeypatch.setattr(semantic, "CHECKPOINT_SHARE", 0.9)
+    path = tmp_path / "semantic"
+    with CatalogStore(tmp_path / "catalog.db") as store:
+        store.register_batch(CATALOG, [])
+        old = SemanticBrain(path, SETTINGS, HashingEmbedder(64))
+        sync(old, store)
+        store.register_batch([entry("late", description="late entry")], [])
+        sync(old, store)
+        assert old.status().extra["unsaved_changes"] == 1
+        # a rebuild beside it (the brain pool's swap) saves a newer state first
+        store.register_batch([entry("later", description="later entry")], [])
+        new = SemanticBrain(path, SETTINGS, HashingEmbedder(64), fresh=True)
+        sync(new, store)
+        saved = json.loads((path / "manifest.json").read_text())
+        old.close()  # its unsaved, older state must not replace the newer save
+        assert json.loads((path / "manifest.json").read_text()) == saved
+        reopened = SemanticBrain(path, SETTINGS, HashingEmbedder(64))
+        assert reopened.change_number == store.change_number()
+        assert {"late", "later"} <= set(reopened._vectors.ids())
+        new.close()

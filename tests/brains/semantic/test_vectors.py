@@ -15,7 +15,7 @@ from lgent.brains.semantic.vectors import (
     read_manifest,
     write_manifest,
 )
-from lgent.errors import IndexError_
+from lgent.errors import IndexCorruptError, IndexError_
 
 DIM = 16
 
@@ -156,10 +156,17 @@ def test_manifest_round_trip_and_unusable_manifests(tmp_path: Path) -> None:
     write_manifest(tmp_path, manifest)
     assert read_manifest(tmp_path) == manifest
     assert not list(tmp_path.glob(".*.tmp"))
+    written = (tmp_path / "manifest.json").read_text()
+    (tmp_path / "manifest.json").write_text(
+        written.replace('"change_number": 7', '"change_number": 8')
+    )
+    with pytest.raises(IndexCorruptError, match="does not match its own checksum"):
+        read_manifest(tmp_path)  # a flipped digit is caught by the manifest's own checksum
     (tmp_path / "manifest.json").write_text('{"format_version": 999}')
-    assert read_manifest(tmp_path) is None
+    assert read_manifest(tmp_path) is None  # another format: rebuilt, not an error
     (tmp_path / "manifest.json").write_text("{not json")
-    assert read_manifest(tmp_path) is None
+    with pytest.raises(IndexCorruptError, match=r"manifest\.json: unreadable"):
+        read_manifest(tmp_path)
     assert read_manifest(tmp_path / "absent") is None
 
 

@@ -1,0 +1,276 @@
+"""The brain pool behind the facade: brains opened only when a query's plan asks for them,
+pinned for the whole query, caught up in the background, served from their last consistent
+state in ``snapshot`` mode, and never served from a damaged index."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from lgent import LGent
+from lgent.brains.graph.brain import GraphBrain
+from lgent.brains.semantic.brain import SemanticBrain
+from lgent.brains.semantic.embedders import HashingEmbedder, Vectors
+from lgent.catalog.records import Snapshot
+from lgent.doctor import check_home
+from lgent.models import BrainRun, QueryResponse
+from tests.conftest import FIXTURES, make_entry
+
+
+class LazyEmbedder(HashingEmbedder):
+    """Hashing vectors behind a pretend model that "loads" (takes ``load_delay``) on first use,
+    and whose batches of several texts wait for ``gate`` (one text, a query, never does)."""
+
+    def __init__(self, load_delay: float = 0.0) -> None:
+        super().__init__(64)
+        self.loaded = False
+        self.load_seconds: float | None = None
+        self.load_delay = load_delay
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        if not self.loaded:
+            time.sleep(self.load_delay)
+            self.loaded, self.load_seconds = True, self.load_delay
+        if len(texts) > 1:
+            assert self.gate.wait(30)
+        return super().embed_batch(texts)
+
+
+def run_of(response: QueryResponse, brain: str) -> BrainRun:
+    return next(r for r in response.brains if r.brain == brain)
+
+
+async def built_home(root: Path) -> Path:
+    home = root / "home"
+    async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
+        await lg.load(FIXTURES)
+        await lg.reindex()
+    return home
+
+
+async def test_a_query_opens_only_the_brains_its_plan_asks(tmp_path: Path) -> None:
+    home = await built_home(tmp_path)
+    embedder = LazyEmbedder(load_delay=0.3)
+    async with LGent.open(home, embedder=embedder) as lg:
+        semantic = lg.brains.slot("semantic")
+        syntax = await lg.query("author:ToolForge type:agent")  # filters only, no words
+        question = await lg.query("PDF -> SentimentScore")
+        relation = await lg.query("what depends on PDFParser_v2")
+        assert semantic.brain is None  # never opened: no faiss, no model
+        assert not any(run_of(r, "semantic").ran for r in (syntax, question, relation))
+        name = await lg.query("PDFParser_v2")
+        assert run_of(name, "semantic").ran and name.results[0].id == "PDFParser_v2"
+        assert not embedder.loaded  # the named artifact's stored vector was the query
+        intent = await lg.query("something that cleans up messy text")
+        again = await lg.query("tools that tidy up text")
+    assert embedder.loaded
+    assert "Loading the embedding model took 0.30 s." in intent.query_interpretation
+    assert intent.search_time_ms >= 300  # the query's own time includes what it waited for
+    assert "Loading the embedding model" not in again.query_interpretation
+    assert again.search_time_ms < intent.search_time_ms
+
+
+async def test_a_catch_up_never_changes_a_brain_under_a_running_query(tmp_path: Path) -> None:
+    """The race that let ``NotFoundError`` escape ``query()``: another writer removes a result
+    after fusion read the catalog, and the graph brain is caught up before fusion's suggestions
+    ask it about that result. The query holds the graph for its whole run, so the catch-up
+    waits for it (deterministically: the removal happens inside the query)."""
+    async with LGent.open(tmp_path / "home", embedder=HashingEmbedder(64)) as lg:
+        await lg.register_many(
+            [
+                make_entry("Feeder", input_type="Text", output_type="Summary", success_rate=0.9),
+                make_entry("Sink", input_type="Summary", output_type="Report", success_rate=0.9),
+            ]
+        )
+        graph = lg.brains.slot("graph")
+        read_catalog = lg.store.snapshot
+        removed = threading.Event()
+
+        def snapshot(ids: Sequence[str]) -> Snapshot:
+            snap = read_catalog(ids)
+            if "Feeder" in snap and not removed.is_set():
+                removed.set()
+                lg.store.remove("Feeder")  # a write lands between fusion's reads
+                graph.request()  # and the graph's indexer is asked to catch up
+                deadline = time.monotonic() + 10
+                while not graph.lock.writers_waiting:  # it waits for this query's hold
+                    assert time.monotonic() < deadline
+                    time.sleep(0.01)
+                held = graph.brain
+                assert isinstance(held, GraphBrain) and held.knows("Feeder")
+                assert held.change_number == snap.change_number < lg.store.change_number()
+            return snap
+
+        lg.store.snapshot = snapshot  # type: ignore[method-assign]
+        response = await lg.query("Feeder", limit=1)
+        assert removed.is_set()
+        assert [r.id for r in response.results] == ["Feeder"]
+        assert [s.artifact_id for s in response.serendipity] == ["Sink"]  # asked the graph
+        await asyncio.to_thread(graph.wait_for, await lg.change_number())
+        after = await lg.query("Feeder")
+    assert "Feeder" not in [r.id for r in after.results]
+
+
+async def test_a_snapshot_home_answers_at_once_while_a_big_write_is_indexed(
+    tmp_path: Path,
+) -> None:
+    embedder = LazyEmbedder()
+    async with LGent.open(tmp_path / "home", embedder=embedder, freshness="snapshot") as lg:
+        base = [
+            make_entry(f"Widget{i}", description=f"widget {i} converts text") for i in range(40)
+        ]
+        await lg.register_many(base)
+        for name in lg.registry.names:
+            await lg.ready(name)  # as a server warms up
+        first = await lg.query("widget that converts text")
+        assert run_of(first, "semantic").change_number == first.change_number
+        embedder.gate.clear()  # the semantic catch-up of the next write stalls
+        gadgets = [
+            make_entry(f"Gadget{i}", description=f"gadget {i} turns text into tables")
+            for i in range(150)
+        ]
+        await lg.register_many(gadgets)  # more than a small write: returns once committed
+        started = time.perf_counter()
+        during = await lg.query("gadget that turns text into tables")
+        seconds = time.perf_counter() - started
+        semantic = run_of(during, "semantic")
+        embedder.gate.set()
+        for slot in lg.brains.slots():
+            if slot.brain is not None:
+                await asyncio.to_thread(slot.wait_for, during.change_number)
+        after = await lg.query("gadget that turns text into tables")
+    assert seconds < 5
+    assert semantic.ran and semantic.change_number == first.change_number
+    assert during.change_number > first.change_number and semantic.catching_up
+    assert "Answered from the last consistent state" in during.query_interpretation
+    assert all(r.change_number == after.change_number for r in after.brains if r.ran), after.brains
+    assert after.results[0].id.startswith("Gadget")
+
+
+async def test_a_wait_home_answers_only_once_the_brains_caught_up(tmp_path: Path) -> None:
+    embedder = LazyEmbedder()
+    async with LGent.open(tmp_path / "home", embedder=embedder) as lg:
+        await lg.register_many([make_entry(f"Widget{i}", description="widget") for i in range(40)])
+        await lg.query("widget that converts text")
+        embedder.gate.clear()
+        await lg.register_many(
+            [make_entry(f"Gadget{i}", description="gadget for tables") for i in range(150)]
+        )
+        query = asyncio.create_task(lg.query("gadget for tables"))
+        done, _ = await asyncio.wait([query], timeout=0.5)
+        assert not done  # it waits for the semantic brain
+        embedder.gate.set()
+        response = await query
+    assert all(r.change_number == response.change_number for r in response.brains if r.ran)
+    assert response.results[0].id.startswith("Gadget")
+
+
+@pytest.mark.parametrize(
+    ("brain", "pattern"),
+    [
+        ("keyword", "*.term"),
+        ("keyword", "meta.json"),
+        ("semantic", "vectors-*.faiss"),
+        ("semantic", "ids-*.json"),
+        ("semantic", "entries-*.json"),
+        ("semantic", "manifest.json"),
+    ],
+)
+async def test_a_damaged_index_file_is_named_rebuilt_and_never_served(
+    tmp_path: Path, brain: str, pattern: str
+) -> None:
+    home = await built_home(tmp_path)
+    async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
+        reference = await lg.search("pdf parser", brain=brain, lenient=True)
+    damaged = next((home / "indexes" / brain).glob(pattern))
+    data = bytearray(damaged.read_bytes())
+    rng = random.Random(7)
+    for offset in rng.sample(range(len(data)), min(20, len(data))):
+        data[offset] ^= rng.randrange(1, 256)
+    damaged.write_bytes(bytes(data))
+
+    finding = next(f for f in check_home(home) if f.name == f"{brain} index")
+    assert finding.level == "fail" and damaged.name in finding.message
+    async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
+        found = await lg.search("pdf parser", brain=brain, lenient=True)
+    assert [h.id for h in found.hits] == [h.id for h in reference.hits]
+    assert [round(h.score, 5) for h in found.hits] == [round(h.score, 5) for h in reference.hits]
+    assert any(damaged.name in w and brain in w for w in found.warnings)
+    assert all(f.level == "ok" for f in check_home(home))
+
+
+async def test_a_score_outside_the_brains_range_is_corruption_and_rebuilt(tmp_path: Path) -> None:
+    home = await built_home(tmp_path)
+    async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
+        damaged = lg.brain("semantic")
+        assert isinstance(damaged, SemanticBrain)
+        real_search = damaged._vectors.search
+        damaged._vectors.search = lambda *a, **k: [  # type: ignore[method-assign]
+            (i, 10.55) for i, _ in real_search(*a, **k)
+        ]
+        response = await lg.query("something that cleans up messy text")
+        semantic = run_of(response, "semantic")
+        assert not semantic.ran and "10.55" in semantic.reason and "[-1, 1]" in semantic.reason
+        slot = lg.brains.slot("semantic")
+        deadline = time.monotonic() + 20
+        while slot.brain is damaged:  # rebuilt beside it and swapped in
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        again = await lg.query("something that cleans up messy text")
+    assert run_of(again, "semantic").ran
+    assert all(
+        -1 <= s.score <= 1 for r in again.results for s in r.sources if s.brain == "semantic"
+    )
+
+
+async def test_a_build_says_its_steps_loading_the_model_first(tmp_path: Path) -> None:
+    calls: list[tuple[str, int, int]] = []
+    embedder = LazyEmbedder(load_delay=0.1)
+    async with LGent.open(
+        tmp_path / "home", embedder=embedder, progress=lambda *call: calls.append(call)
+    ) as lg:
+        await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(90)])
+        await lg.query("a tool that does things")
+    steps = [brain for brain, _, total in calls if total == 0]
+    assert steps == ["semantic: loading the model", "semantic: embedding", "semantic: indexing"]
+    assert ("semantic", 90, 90) in calls
+
+
+async def test_a_slow_build_waits_for_the_quick_brains_unless_a_query_is_in_flight() -> None:
+    from lgent.brain_pool import Building
+
+    async with LGent.open(None, embedder=HashingEmbedder(64)) as lg:
+        pool = lg.brains
+        keyword = pool.slot("keyword")
+        keyword.building = Building("rebuilding", 10)
+        done = threading.Event()
+
+        def semantic_batch() -> None:
+            pool.between_batches("semantic")
+            done.set()
+
+        waiter = threading.Thread(target=semantic_batch)
+        waiter.start()
+        assert not done.wait(0.3)  # the keyword build goes first
+        keyword.building = None
+        assert done.wait(2.0)
+        waiter.join()
+
+        keyword.building = Building("rebuilding", 11)
+        started = time.monotonic()
+        assert pool.between_batches("keyword") is False  # a quick build never waits
+        view = pool.view(0)  # a query in flight: it may wait on the slow build
+        try:
+            assert pool.between_batches("semantic") is False
+        finally:
+            view.release()
+        assert time.monotonic() - started < 1.0
+        keyword.building = None
