@@ -89,9 +89,14 @@ def spaced(text: str) -> str:
 @lru_cache(maxsize=65536)
 def merged_forms(word: str) -> tuple[str, ...]:
     """Lowercased whole word plus every run of >= 2 adjacent parts, joined (index time only)."""
-    parts = [p.lower() for p in split_identifier(word)][:MAX_MERGE_PARTS]
+    return tuple(sorted(merged_runs(word, [p.lower() for p in split_identifier(word)])))
+
+
+def merged_runs(word: str, parts: list[str]) -> set[str]:
+    """``merged_forms`` of ``word`` from its lowercased parts, as a set."""
+    parts = parts[:MAX_MERGE_PARTS]
     forms = {word.lower()}
     for i in range(len(parts)):
         for j in range(i + 2, len(parts) + 1):
             forms.add("".join(parts[i:j]))
-    return tuple(sorted(forms))
+    return forms

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tantivy
 
-from lgent.analysis.identifiers import merged_forms, split_identifier
+from lgent.analysis.identifiers import merged_runs
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import is_stop_word, tokens, word_parts, words
 from lgent.brains.keyword.typefields import type_tokens
@@ -26,45 +26,70 @@ MAX_REMEMBERED = 500_000
 they come (a bound on its memory for very large catalogs)."""
 
 
+Word = tuple[str, bool, tuple[str, ...]]
+"""A word analyzed: its stemmed tokens joined by spaces, whether it is a stop word (dropped
+where stop words are), and its lowercased identifier parts."""
+
+
 class DocumentMaker:
     """Makes the tantivy documents of entries; one per build or update: it remembers the
     analysis of every word it has seen (most words of a catalog recur)."""
 
     def __init__(self) -> None:
-        self._stems: dict[str, tuple[str, bool]] = {}
-        self._names: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._words: dict[str, Word] = {}
+        self._exact: dict[str, set[str]] = {}
 
     # -- words -----------------------------------------------------------------------------
 
-    def stemmed(self, word: str) -> tuple[str, bool]:
-        """A word's stemmed tokens joined by spaces, and whether it is a stop word."""
-        known = self._stems.get(word)
+    def word(self, word: str) -> Word:
+        """``word`` analyzed (remembered)."""
+        known = self._words.get(word)
         if known is None:
             parts = word_parts(word)
-            known = (" ".join(stem(part) for part, _, _ in parts), is_stop_word(parts))
-            if len(self._stems) < MAX_REMEMBERED:
-                self._stems[word] = known
+            known = (
+                " ".join([stem(part) for part, _, _ in parts]),
+                is_stop_word(parts),
+                tuple([word[a:b].lower() for _, a, b in parts]),
+            )
+            if len(self._words) < MAX_REMEMBERED:
+                self._words[word] = known
         return known
 
-    def name_word(self, word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """A word of a name or keyword: its lowercased identifier parts (for the name's
-        prefixes) and its exact forms (lowercased whole, merged runs of parts, parts)."""
-        known = self._names.get(word)
-        if known is None:
-            parts = tuple(part.lower() for part in split_identifier(word))
-            known = (parts, tuple({*merged_forms(word), *parts}))
-            if len(self._names) < MAX_REMEMBERED:
-                self._names[word] = known
-        return known
+    def exact_forms(self, word: str) -> set[str]:
+        """The exact forms of a word of a name or keyword: lowercased whole, its merged runs of
+        parts and its parts (remembered; not to be changed)."""
+        forms = self._exact.get(word)
+        if forms is None:
+            parts = list(self.word(word)[2])
+            forms = merged_runs(word, parts)
+            forms.update(parts)
+            if len(self._exact) < MAX_REMEMBERED:
+                self._exact[word] = forms
+        return forms
 
     def text(self, found: list[str], *, drop_stop_words: bool) -> str:
         """The stemmed tokens of the words ``found`` in a text, joined by spaces."""
+        known, learn = self._words.get, self.word
         out = []
         for word in found:
-            joined, stop = self._stems.get(word) or self.stemmed(word)
+            joined, stop, _ = known(word) or learn(word)
             if joined and not (drop_stop_words and stop):
                 out.append(joined)
         return " ".join(out)
+
+    def name_forms(self, text: str, found: list[str], exact: set[str], prefixes: set[str]) -> None:
+        """Add the exact forms of the words ``found`` in a name to ``exact`` and the name's
+        prefixes (``name_prefixes``: the lowercased name and every run of its parts from
+        the start, joined) to ``prefixes``."""
+        lowered = text.lower()
+        exact.add(lowered)
+        prefixes.add(lowered)
+        run = ""
+        for word in found:
+            exact.update(self._exact.get(word) or self.exact_forms(word))
+            for part in self.word(word)[2]:
+                run += part
+                prefixes.add(run)
 
     # -- documents -------------------------------------------------------------------------
 
@@ -72,44 +97,40 @@ class DocumentMaker:
         """The tantivy document for the latest version of an entry."""
         doc = tantivy.Document()
         add = doc.add_text
+        text = self.text
         name, artifact_id, keywords = entry.name, entry.id, entry.keywords
         add("id", artifact_id)
         name_words = words(name)
-        add("name", self.text(name_words, drop_stop_words=False))
-        name_word = self.name_word
-        exact_names = {artifact_id.lower(), name.lower()}
-        prefixes = self._prefixes(name, name_words)
-        for word in name_words:
-            exact_names.update(name_word(word)[1])
+        add("name", text(name_words, drop_stop_words=False))
+        exact: set[str] = set()
+        prefixes: set[str] = set()
+        self.name_forms(name, name_words, exact, prefixes)
         if artifact_id != name:
-            id_words = words(artifact_id)
-            for word in id_words:
-                exact_names.update(name_word(word)[1])
-            prefixes |= self._prefixes(artifact_id, id_words)
-        for form in sorted(exact_names):
+            self.name_forms(artifact_id, words(artifact_id), exact, prefixes)
+        for form in sorted(exact):
             add("name_exact", form)
         for form in sorted(prefixes):
             add("name_prefix", form)
-        combined = [self.text(name_words, drop_stop_words=True)]
+        combined = [text(name_words, drop_stop_words=True)]
         if keywords:
             keyword_forms: set[str] = set()
             for keyword in keywords:
                 keyword_words = words(keyword)
-                add("keywords", self.text(keyword_words, drop_stop_words=False))
-                combined.append(self.text(keyword_words, drop_stop_words=True))
+                add("keywords", text(keyword_words, drop_stop_words=False))
+                combined.append(text(keyword_words, drop_stop_words=True))
                 keyword_forms.add(keyword.lower())
                 for word in keyword_words:
-                    keyword_forms.update(name_word(word)[1])
+                    keyword_forms.update(self.exact_forms(word))
             for form in sorted(keyword_forms):
                 add("keywords_exact", form)
-        description = self.text(words(entry.description), drop_stop_words=True)
+        description = text(words(entry.description), drop_stop_words=True)
         add("description", description)
         combined.append(description)
         author = entry.author
         if author:
             add("author", author_key(author))
             add("author_text", _plain(author))
-            combined.append(self.text(words(author), drop_stop_words=True))
+            combined.append(text(words(author), drop_stop_words=True))
         add("entity_type", entry.entity_type.value)
         add("status", entry.status.value)
         if entry.execution:
@@ -119,22 +140,11 @@ class DocumentMaker:
             if value:
                 add(field, value.lower())
                 add(f"{field}_text", _plain(value))
-                add(f"{field}_names", " ".join(t.text for t in type_tokens(value)))
-                combined.append(self.text(words(value), drop_stop_words=True))
+                add(f"{field}_names", " ".join([t.text for t in type_tokens(value)]))
+                combined.append(text(words(value), drop_stop_words=True))
         # "all": name, keywords, description, author and signature, analyzed as one text
-        add("all", " ".join(part for part in combined if part))
+        add("all", " ".join([part for part in combined if part]))
         return doc
-
-    def _prefixes(self, text: str, found: list[str]) -> set[str]:
-        """``name_prefixes(text)`` from its words ``found``: the lowercased text and every run
-        of its parts from the start, joined."""
-        out = {text.lower()}
-        run = ""
-        for word in found:
-            for part in self.name_word(word)[0]:
-                run += part
-                out.add(run)
-        return out
 
 
 def _plain(text: str) -> str:
