@@ -33,6 +33,8 @@ def words(text: str) -> list[str]:
 def word_parts(word: str) -> list[tuple[str, int, int]]:
     """The lowercased identifier parts of one word with their spans in it (a plural acronym
     loses its ``s``: ``PDFs`` -> ``pdf``)."""
+    if word.islower() and word.isalpha() and word.isascii():
+        return [(word, 0, len(word))]  # the common case: one lowercase part
     out = []
     for a, b in part_spans(word):
         part = word[a:b]

@@ -21,9 +21,11 @@ from lgent.models import CatalogEntry, author_key
 
 TOKEN_TOKENIZER = "whitespace"
 """tantivy's built-in tokenizer of the analyzed fields: splits on whitespace, changes nothing."""
-MAX_REMEMBERED = 500_000
-"""Distinct words a ``DocumentMaker`` remembers (per memo); later ones are analyzed each time
-they come (a bound on its memory for very large catalogs)."""
+MAX_WORDS = 50_000
+"""Distinct words a ``DocumentMaker`` remembers the analysis of (the first seen: a catalog's
+common words come early); later ones are analyzed each time they come. About 15 MiB."""
+MAX_EXACT = 20_000
+"""Distinct name and keyword words it remembers the exact forms of (most names are unique)."""
 
 
 Word = tuple[str, bool, tuple[str, ...]]
@@ -37,7 +39,7 @@ class DocumentMaker:
 
     def __init__(self) -> None:
         self._words: dict[str, Word] = {}
-        self._exact: dict[str, set[str]] = {}
+        self._exact: dict[str, tuple[str, ...]] = {}
 
     # -- words -----------------------------------------------------------------------------
 
@@ -51,19 +53,18 @@ class DocumentMaker:
                 is_stop_word(parts),
                 tuple([word[a:b].lower() for _, a, b in parts]),
             )
-            if len(self._words) < MAX_REMEMBERED:
+            if len(self._words) < MAX_WORDS:
                 self._words[word] = known
         return known
 
-    def exact_forms(self, word: str) -> set[str]:
+    def exact_forms(self, word: str) -> tuple[str, ...]:
         """The exact forms of a word of a name or keyword: lowercased whole, its merged runs of
-        parts and its parts (remembered; not to be changed)."""
+        parts and its parts (remembered)."""
         forms = self._exact.get(word)
         if forms is None:
             parts = list(self.word(word)[2])
-            forms = merged_runs(word, parts)
-            forms.update(parts)
-            if len(self._exact) < MAX_REMEMBERED:
+            forms = tuple(merged_runs(word, parts).union(parts))
+            if len(self._exact) < MAX_EXACT:
                 self._exact[word] = forms
         return forms
 
@@ -76,6 +77,18 @@ class DocumentMaker:
             if joined and not (drop_stop_words and stop):
                 out.append(joined)
         return " ".join(out)
+
+    def both_texts(self, found: list[str]) -> tuple[str, str]:
+        """``text(found)`` with stop words kept, and with them dropped, in one pass."""
+        known, learn = self._words.get, self.word
+        every, content = [], []
+        for word in found:
+            joined, stop, _ = known(word) or learn(word)
+            if joined:
+                every.append(joined)
+                if not stop:
+                    content.append(joined)
+        return " ".join(every), " ".join(content)
 
     def name_forms(self, text: str, found: list[str], exact: set[str], prefixes: set[str]) -> None:
         """Add the exact forms of the words ``found`` in a name to ``exact`` and the name's
@@ -101,7 +114,8 @@ class DocumentMaker:
         name, artifact_id, keywords = entry.name, entry.id, entry.keywords
         add("id", artifact_id)
         name_words = words(name)
-        add("name", text(name_words, drop_stop_words=False))
+        name_text, name_content = self.both_texts(name_words)
+        add("name", name_text)
         exact: set[str] = set()
         prefixes: set[str] = set()
         self.name_forms(name, name_words, exact, prefixes)
@@ -111,13 +125,14 @@ class DocumentMaker:
             add("name_exact", form)
         for form in sorted(prefixes):
             add("name_prefix", form)
-        combined = [text(name_words, drop_stop_words=True)]
+        combined = [name_content]
         if keywords:
             keyword_forms: set[str] = set()
             for keyword in keywords:
                 keyword_words = words(keyword)
-                add("keywords", text(keyword_words, drop_stop_words=False))
-                combined.append(text(keyword_words, drop_stop_words=True))
+                keyword_text, keyword_content = self.both_texts(keyword_words)
+                add("keywords", keyword_text)
+                combined.append(keyword_content)
                 keyword_forms.add(keyword.lower())
                 for word in keyword_words:
                     keyword_forms.update(self.exact_forms(word))
