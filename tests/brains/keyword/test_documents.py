@@ -26,7 +26,9 @@ ENTRIES = [
         execution="local",
     ),
     make_entry("html_to_markdown", name="HTML to Markdown", description="A to B and back."),
-    make_entry("straße-ümlaut", name="Straße Ümlaut", description="日本語ツール for ½ of Ünïcode 2²"),
+    make_entry(
+        "straße-ümlaut", name="Straße Ümlaut", description="日本語ツール for ½ of Ünïcode 2²"
+    ),
     make_entry("XMLsToJSON", description="", keywords=["XMLs", "json"]),
     make_entry("long", description="word " + "x" * 300 + " after it, and " + "Ab" * 150),
     make_entry("stop-only", name="The And Of", description="the of and to it is"),
