@@ -67,6 +67,8 @@ _LAST_PAUSE = 0.02
 """A query waiting for a catch-up or a hold checks again after 1, 2, 4 ... then every 20 ms."""
 BUILD_PAUSE = 0.005
 """How long a build pauses at a batch boundary while queries are in flight."""
+SLOW_BUILD_PAUSE = 0.05
+"""How often a slow build waiting for the quick brains' builds looks again."""
 SMALL_WRITE = 100
 """A write of at most this many changes waits for the open brains to catch up before it returns
 (so the next query sees it, also in ``SNAPSHOT`` mode); a larger one returns once committed."""
@@ -145,6 +147,7 @@ class BrainSlot:
             return self.brain
 
     def _open(self) -> Brain:
+        persisted = self._persisted()  # before the brain may clear a damaged index away
         try:
             brain = self.pool.make(self, False, False)
         except IndexError_ as err:
@@ -156,9 +159,15 @@ class BrainSlot:
             )
             brain = self.pool.make(self, True, True)
         status = brain.status()
-        if not status.ready and status.detail and status.detail != "not built yet":
+        if not status.ready and status.detail and persisted:
             self.notes.append(f"{self.name} index: {status.detail}")
         return brain
+
+    def _persisted(self) -> bool:
+        """Whether this brain's index folder holds a manifest: an index was written there, so
+        not being able to open it is news (a brain never built, or kept in memory, is not)."""
+        root = self.pool.index_root
+        return self.on_disk and root is not None and (root / self.name / "manifest.json").exists()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -188,7 +197,9 @@ class BrainSlot:
     def progress(self) -> str:
         """What the indexer is doing now ("" when idle)."""
         building = self.building
-        return "" if building is None else building.describe()
+        if building is not None:
+            return building.describe()
+        return "catching up: starting" if self._job is not None else ""
 
     # -- catching up -----------------------------------------------------------------------
 
@@ -248,17 +259,28 @@ class BrainSlot:
 
     def rebuild_now(self) -> SyncReport:
         """Rebuild from the catalog and wait for it (``lgent reindex``)."""
+        return self.catch_up_now(rebuild=True)
+
+    def catch_up_now(self, *, rebuild: bool = False) -> SyncReport:
+        """Bring the brain current (or rebuild it) and wait for it; the report of the last
+        pass of its indexer (``LGent.catch_up``)."""
         self.opened()
         with self._state:
-            self.request(rebuild=True)
-            while self._job is not None or self._rebuild:
+            self.request(rebuild=rebuild)
+            self.settle()
+            assert self.last_report is not None
+            return self.last_report
+
+    def settle(self) -> None:
+        """Wait until the indexer has nothing left to do; its failure is raised, and
+        BuildStoppedError when the home closes meanwhile."""
+        with self._state:
+            while self._job is not None or self._dirty or self._rebuild:
                 if self.pool.closing:
                     raise BuildStoppedError(f"the home is closing: the {self.name} build stopped")
                 self._state.wait(0.5)
             if self.failure is not None:
                 raise self.failure
-            assert self.last_report is not None
-            return self.last_report
 
     def _run(self) -> None:
         while True:
@@ -446,17 +468,47 @@ class BrainPool:
                 with contextlib.suppress(LGentError):  # the next query reports a failure
                     slot.wait_for(change_number)
 
+    def settle_open(self, *, rebuild: bool = False) -> None:
+        """Every open brain catches up (or rebuilds), all at once on their own indexers; this
+        waits for them all and raises the first failure (a replica's follower after a pull)."""
+        opened = [slot for slot in self._slots.values() if slot.brain is not None]
+        for slot in opened:
+            slot.request(rebuild=rebuild)
+        failures: list[LGentError] = []
+        for slot in opened:
+            try:
+                slot.settle()
+            except LGentError as err:
+                failures.append(err)
+        if failures:
+            raise failures[0]
+
     def view(self, target: int) -> BrainView:
         """The brains as one query at catalog change ``target`` reads them."""
         self.reading += 1
         return BrainView(self, target)
 
-    def between_batches(self) -> bool:
-        """What a build asks at each batch boundary: True when the home is closing (stop);
-        otherwise it returns False, after a short pause when queries are in flight, so a
-        build on the same cores leaves them room."""
+    def between_batches(self, name: str | None = None) -> bool:
+        """What brain ``name``'s build asks at each batch boundary: True when the home is
+        closing (stop); otherwise it returns False, after a short pause when queries are in
+        flight, so a build on the same cores leaves them room. A slow build (``slow_build``)
+        first waits while another brain's build or catch-up runs: the quick brains of a large
+        load are current sooner, and answer while the slow one goes on."""
         if self.closing:
             return True
+        if name is not None and self.registry.spec(name).slow_build:
+            # never while a query is in flight: it may hold a quick brain whose catch-up waits
+            # for it to finish, while it waits for this build
+            while (
+                not self.closing
+                and self.reading == 0
+                and any(
+                    slot.building is not None and not self.registry.spec(slot.name).slow_build
+                    for slot in self._slots.values()
+                    if slot.name != name
+                )
+            ):
+                time.sleep(SLOW_BUILD_PAUSE)
         if self.reading > 0:
             time.sleep(BUILD_PAUSE)
         return self.closing

@@ -240,6 +240,55 @@ class CacheSettings:
             )
 
 
+CATALOG_URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CatalogSettings:
+    """Where the catalog lives: ``url`` None is the home's own SQLite file; a PostgreSQL URL
+    makes this home a replica of that shared catalog (docs/architecture.md). A replica pulls
+    new changes when the database announces them, and every ``poll_seconds`` in any case."""
+
+    url: str | None = None
+    poll_seconds: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.url is not None:
+            check_catalog_url(self.url, "catalog.url")
+        if (
+            isinstance(self.poll_seconds, bool)
+            or not isinstance(self.poll_seconds, int | float)
+            or not 0.05 <= self.poll_seconds <= 3600
+        ):
+            raise SettingsError(
+                f"catalog.poll_seconds: must be a number from 0.05 to 3600, got {self.poll_seconds!r}"
+            )
+
+
+def redact(url: str) -> str:
+    """A catalog URL without its password, for messages."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}@{host}" if parts.username else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def check_catalog_url(url: object, where: str) -> str:
+    """``url`` if it is a PostgreSQL URL, else a SettingsError naming ``where``."""
+    if not isinstance(url, str) or not url.startswith(CATALOG_URL_SCHEMES):
+        shown = url if not isinstance(url, str) else url.split("@")[-1]
+        raise SettingsError(
+            f"{where}: must be a PostgreSQL URL (postgresql://user@host/database), got {shown!r}"
+        )
+    return url
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Settings:
     """Every setting of an L-gent home, in one validated object (``<home>/lgent.toml``)."""
@@ -248,6 +297,7 @@ class Settings:
     semantic: SemanticSettings = field(default_factory=SemanticSettings)
     fusion: FusionSettings = field(default_factory=FusionSettings)
     cache: CacheSettings = field(default_factory=CacheSettings)
+    catalog: CatalogSettings = field(default_factory=CatalogSettings)
 
 
 def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
@@ -296,4 +346,5 @@ _SECTION_TYPES: dict[str, type] = {
     "semantic": SemanticSettings,
     "fusion": FusionSettings,
     "cache": CacheSettings,
+    "catalog": CatalogSettings,
 }

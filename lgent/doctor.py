@@ -25,20 +25,27 @@ Check = Finding
 """One finding: what was checked, how it went, and the repair when it did not."""
 
 
-def check_home(root: Path, registry: BrainRegistry | None = None) -> list[Check]:
-    """Every check for the home at ``root``: the catalog, then each brain of ``registry``
+def check_home(
+    root: Path, registry: BrainRegistry | None = None, *, catalog_url: str | None = None
+) -> list[Check]:
+    """Every check for the home at ``root``: the catalog (the shared one at ``catalog_url``, or
+    the one ``[catalog] url`` names, else the home's own), then each brain of ``registry``
     (default: the brains L-gent ships) that keeps an index on disk."""
     home = Home(root)
     db = home.catalog_db
     assert db is not None
     if not root.is_dir():
         return [Check("home", "fail", f"{root} is not a folder", f"lgent --home {root} init")]
-    if not db.exists():
-        return [Check("catalog", "fail", f"no catalog at {db}", f"lgent --home {root} init")]
-    restore = "restore catalog.db from a backup"
     read_only = home.read_only()
     try:
-        catalog = open_catalog(home, read_only=True)
+        url = catalog_url or load_settings(home.settings_file).catalog.url
+    except SettingsError as err:
+        return [Check("settings", "fail", str(err), f"correct {home.settings_file}")]
+    if url is None and not db.exists():
+        return [Check("catalog", "fail", f"no catalog at {db}", f"lgent --home {root} init")]
+    restore = "restore catalog.db from a backup" if url is None else "restore the database"
+    try:
+        catalog = open_catalog(home, read_only=True, url=url)
     except CatalogCorruptError as err:
         name = "catalog schema" if "schema version" in str(err) else "catalog file"
         return [Check(name, "fail", str(err), restore)]

@@ -5,6 +5,7 @@
     ├── CatalogError              the catalog store refused or failed an operation
     │   ├── NotFoundError         no entry with that id (or id@version)
     │   ├── CatalogCorruptError   the database file is unreadable, empty or not an L-gent catalog
+    │   ├── CatalogUnreachableError  a shared (PostgreSQL) catalog cannot be reached
     │   └── ReadOnlyHomeError     a write was asked of a home that cannot be written
     ├── LoadError                 a catalog file or folder could not be read or parsed
     ├── QueryError                a query could not be understood
@@ -110,6 +111,10 @@ class NotFoundError(CatalogError):
 
 class CatalogCorruptError(CatalogError):
     """The database file is unreadable, or was written by an unknown format version."""
+
+
+class CatalogUnreachableError(CatalogError):
+    """A shared catalog's database cannot be reached (down, or the connection was lost)."""
 
 
 class ReadOnlyHomeError(CatalogError):
@@ -235,6 +240,7 @@ __all__ = [
     "BuildStoppedError",
     "CatalogCorruptError",
     "CatalogError",
+    "CatalogUnreachableError",
     "ConstraintError",
     "DependencyError",
     "DiskFullError",

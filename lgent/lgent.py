@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.semantic.embedders import Embedder
+    from lgent.catalog.replica import Follower, PullReport
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -116,6 +117,7 @@ class LGent:
             if self.settings.cache.size and self.settings.cache.ttl_seconds
             else None
         )
+        self._follower: Follower | None = None
 
     @classmethod
     @asynccontextmanager
@@ -124,6 +126,7 @@ class LGent:
         home: str | os.PathLike[str] | None = None,
         settings: Settings | None = None,
         *,
+        catalog: str | None = None,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
@@ -133,9 +136,11 @@ class LGent:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
         Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults.
-        ``embedder`` replaces the configured model (e.g. one already loaded, shared by homes);
-        ``progress(brain, done, total)`` hears how a long index build is going; ``brains`` is
-        the brain registry (default: keyword, semantic and graph).
+        ``catalog`` (else ``[catalog] url``) names a shared PostgreSQL catalog to use instead
+        of the home's own SQLite file: the home then holds this process's replica of it (see
+        docs/architecture.md). ``embedder`` replaces the configured model (e.g. one already
+        loaded, shared by homes); ``progress(brain, done, total)`` hears how a long index build
+        is going; ``brains`` is the brain registry (default: keyword, semantic and graph).
 
         ``freshness``: ``"wait"`` (default) makes each query wait until the brains it asks
         reflect the catalog as the query found it; ``"snapshot"`` (servers) answers at once
@@ -147,6 +152,7 @@ class LGent:
             cls.open_sync,
             home,
             settings,
+            catalog=catalog,
             embedder=embedder,
             progress=progress,
             brains=brains,
@@ -164,6 +170,7 @@ class LGent:
         home: str | os.PathLike[str] | None = None,
         settings: Settings | None = None,
         *,
+        catalog: str | None = None,
         embedder: Embedder | None = None,
         progress: BuildProgress | None = None,
         brains: BrainRegistry | None = None,
@@ -174,49 +181,65 @@ class LGent:
         layout = Home(None if home is None else Path(home))
         if read_only is None:
             read_only = layout.read_only()
-        if read_only:
-            layout.require_catalog()
-        else:
+        if not read_only:
             layout.create()
         chosen = settings if settings is not None else load_settings(layout.settings_file)
+        url = catalog if catalog is not None else chosen.catalog.url
+        if read_only and url is None:
+            layout.require_catalog()
         on_wait = None if progress is None else _writer_wait(progress)
-        store = open_catalog(layout, read_only=read_only, on_wait=on_wait)
-        return cls(
-            layout,
-            store,
-            chosen,
-            embedder,
-            progress,
-            brains=brains,
-            freshness=freshness,
-            read_only=read_only,
-        )
+        store = open_catalog(layout, read_only=read_only, url=url, on_wait=on_wait)
+        try:
+            lg = cls(
+                layout,
+                store,
+                chosen,
+                embedder,
+                progress,
+                brains=brains,
+                freshness=freshness,
+                read_only=read_only,
+            )
+        except BaseException:
+            store.close()
+            raise
+        lg._follow()
+        return lg
 
     @staticmethod
-    def has_catalog(home: str | os.PathLike[str]) -> bool:
+    def has_catalog(home: str | os.PathLike[str], *, catalog: str | None = None) -> bool:
         """Whether ``home`` holds a catalog (an unreadable one counts: opening it says why).
-        Nothing is created."""
-        from lgent.errors import CatalogCorruptError, CatalogError
+        With a shared catalog (``catalog``, else ``[catalog] url``): whether the home holds a
+        copy of it or the database holds it (one that cannot be reached counts too). Nothing
+        is created."""
+        from lgent.catalog.backends import MIRROR_FILE
+        from lgent.errors import CatalogCorruptError, CatalogError, CatalogUnreachableError
 
+        layout = Home(Path(home))
+        url = catalog if catalog is not None else load_settings(layout.settings_file).catalog.url
+        if url is not None and layout.root is not None and (layout.root / MIRROR_FILE).exists():
+            return True
         try:
-            open_catalog(Home(Path(home)), read_only=True).close()
-        except CatalogCorruptError:
+            open_catalog(layout, read_only=True, url=url).close()
+        except (CatalogCorruptError, CatalogUnreachableError):
             return True
         except CatalogError:
             return False
         return True
 
     @staticmethod
-    def check_home(home: str | os.PathLike[str]) -> list[Finding]:
-        """``lgent doctor``: check the home's catalog and indexes without changing anything;
-        each finding that is not ok says what to run to repair it."""
+    def check_home(home: str | os.PathLike[str], *, catalog: str | None = None) -> list[Finding]:
+        """``lgent doctor``: check the home's catalog (or the shared ``catalog``) and indexes
+        without changing anything; each finding that is not ok says what to run to repair it."""
         from lgent.doctor import check_home
 
-        return check_home(Path(home))
+        return check_home(Path(home), catalog_url=catalog)
 
     def close(self) -> None:
-        """Stop the background indexers (a long build stops at its next batch, keeping the
-        batches written), close the brains and the catalog."""
+        """Stop the follower and the background indexers (a long build stops at its next
+        batch, keeping the batches written), close the brains and the catalog."""
+        if self._follower is not None:
+            self._follower.stop()
         self.brains.closing = True
         self._writer.shutdown(wait=True)
         for thread in self._threads.values():
@@ -237,9 +260,41 @@ class LGent:
             stage=slot.stage,
             fresh=fresh,
             read_only=self.read_only and not in_memory,
-            cancelled=self.brains.between_batches,
+            cancelled=lambda: self.brains.between_batches(slot.name),
         )
         return spec.factory(context)
+
+    async def catch_up(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
+        """Bring the named brains (default: every registered one) current with the catalog,
+        applying the changes since their stamp (or building them if they never were)."""
+        names = list(self.registry.names if brains is None else brains)
+        slots = [self.brains.slot(name) for name in names]
+        return [await self._read(slot.catch_up_now) for slot in slots]
+
+    # -- replicas --------------------------------------------------------------------------
+
+    def _follow(self) -> None:
+        """When the catalog is shared (a replica), keep it current from a background thread."""
+        from lgent.catalog.replica import Follower, ReplicaCatalog
+
+        if isinstance(self.store, ReplicaCatalog):
+            self._follower = Follower(
+                self.store, self._pulled, poll_seconds=self.settings.catalog.poll_seconds
+            )
+            self._follower.start()
+
+    def _pulled(self, report: PullReport) -> None:
+        """The follower moved the replica's copy: the open brains catch up with it, each on its
+        own indexer (rebuilt when the copy was replaced); this waits for them, so that queries
+        find them current. The first failure is the follower's to report."""
+        self.brains.settle_open(rebuild=report.replaced)
+
+    def catalog_note(self) -> str | None:
+        """Why answers may not reflect the shared catalog's latest state (a replica catching up
+        or unable to reach its database), else None. Queries add it to their warnings."""
+        from lgent.catalog.replica import ReplicaCatalog
+
+        return self.store.lag_note() if isinstance(self.store, ReplicaCatalog) else None
 
     def brain(self, name: str) -> Brain:
         """The brain ``name``, current with the catalog (sync; use from worker threads).
@@ -378,11 +433,12 @@ class LGent:
                 ids = [i for i, _ in answer.ranking]
                 entries = self.store.get_many(ids)
                 made = (answer.explain(i, entries[i]) for i in ids if i in entries)
+                note = self.catalog_note()
                 return SearchResult(
                     query=query,
                     hits=tuple(hit for hit in made if hit is not None),
                     total=answer.total,
-                    warnings=(*answer.warnings, *view.notes()),
+                    warnings=(*answer.warnings, *view.notes(), *((note,) if note else ())),
                 )
 
             try:
@@ -445,7 +501,9 @@ class LGent:
         if self._responses is not None and key in self._responses:
             elapsed = round((time.perf_counter() - started) * 1000, 3)
             cached = self._responses[key]
-            return cached.model_copy(update={"cached": True, "search_time_ms": elapsed})
+            return self._with_note(
+                cached.model_copy(update={"cached": True, "search_time_ms": elapsed})
+            )
         view = self.brains.view(change_number)
         try:
             fusion = QueryFusion(
@@ -472,7 +530,14 @@ class LGent:
         )
         if self._responses is not None and not degraded:
             self._responses[key] = response
-        return response
+        return self._with_note(response)
+
+    def _with_note(self, response: QueryResponse) -> QueryResponse:
+        """The response, with the catalog note in its warnings when there is one."""
+        note = self.catalog_note()
+        if note is None:
+            return response
+        return response.model_copy(update={"warnings": (*response.warnings, note)})
 
     async def resolve(
         self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None

@@ -35,17 +35,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 FIXTURES = REPO / "catalog_fixtures"
 
 
-CATALOG_BACKENDS: dict[str, Callable[[Path], Catalog]] = {
-    "sqlite-memory": lambda _: CatalogStore(None),
-    "sqlite-file": lambda tmp: CatalogStore(tmp / "catalog.db"),
+pytest_plugins = ("tests.pg_fixtures",)
+
+
+def _postgres(request: pytest.FixtureRequest) -> Catalog:
+    from lgent.catalog.postgres import PostgresCatalog
+
+    return PostgresCatalog(request.getfixturevalue("pg_catalog_url"))
+
+
+def _postgres_replica(tmp: Path, request: pytest.FixtureRequest) -> Catalog:
+    from lgent.catalog.backends import open_catalog
+    from lgent.home import Home
+
+    return open_catalog(Home(tmp), url=request.getfixturevalue("pg_catalog_url"))
+
+
+CATALOG_BACKENDS: dict[str, Callable[[Path, pytest.FixtureRequest], Catalog]] = {
+    "sqlite-memory": lambda _, __: CatalogStore(None),
+    "sqlite-file": lambda tmp, _: CatalogStore(tmp / "catalog.db"),
+    "postgres": lambda _, request: _postgres(request),
+    "postgres-replica": _postgres_replica,
 }
-"""Every catalog backend the protocol suite (tests/catalog/test_catalog_protocol.py) runs on."""
+"""Every catalog backend the protocol suite (tests/catalog/test_catalog_protocol.py) runs on:
+a factory of a new, empty catalog from the test's folder and its request (for fixtures such as
+``pg_catalog_url``: a new schema on the session's PostgreSQL server)."""
 
 
 @pytest.fixture(params=list(CATALOG_BACKENDS))
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Catalog]:
     """A new, empty catalog of each backend."""
-    s = CATALOG_BACKENDS[request.param](tmp_path)
+    s = CATALOG_BACKENDS[request.param](tmp_path, request)
     yield s
     s.close()
 

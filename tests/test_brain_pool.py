@@ -242,3 +242,35 @@ async def test_a_build_says_its_steps_loading_the_model_first(tmp_path: Path) ->
     steps = [brain for brain, _, total in calls if total == 0]
     assert steps == ["semantic: loading the model", "semantic: embedding", "semantic: indexing"]
     assert ("semantic", 90, 90) in calls
+
+
+async def test_a_slow_build_waits_for_the_quick_brains_unless_a_query_is_in_flight() -> None:
+    from lgent.brain_pool import Building
+
+    async with LGent.open(None, embedder=HashingEmbedder(64)) as lg:
+        pool = lg.brains
+        keyword = pool.slot("keyword")
+        keyword.building = Building("rebuilding", 10)
+        done = threading.Event()
+
+        def semantic_batch() -> None:
+            pool.between_batches("semantic")
+            done.set()
+
+        waiter = threading.Thread(target=semantic_batch)
+        waiter.start()
+        assert not done.wait(0.3)  # the keyword build goes first
+        keyword.building = None
+        assert done.wait(2.0)
+        waiter.join()
+
+        keyword.building = Building("rebuilding", 11)
+        started = time.monotonic()
+        assert pool.between_batches("keyword") is False  # a quick build never waits
+        view = pool.view(0)  # a query in flight: it may wait on the slow build
+        try:
+            assert pool.between_batches("semantic") is False
+        finally:
+            view.release()
+        assert time.monotonic() - started < 1.0
+        keyword.building = None

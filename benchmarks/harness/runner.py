@@ -53,8 +53,10 @@ the repository root:
 | Query-time embedder | `python -m benchmarks.embedder_bench` | `--texts`, `--rounds`, `--st-onnx-python` |
 | Importing the ecosystem | `python -m benchmarks.ecosystem_bench` | reads `../shared/ecosystem` or `$LGENT_ECOSYSTEM_DATA` |
 | Queries during writes | `python -m benchmarks.write_load` | `--clients`, `--entries`, `--loads` |
-| Big builds | `python -m benchmarks.build_bench` | `--size`, `--resume` |
-| Cold CLI calls | measured as whole processes (see the section) | |
+| Big builds | `python -m benchmarks.build_bench` | `--size`, `--resume`, `--ready-within`, `--synthetic` |
+| Cold CLI calls | `python -m benchmarks.cold_cli` | `--runs` |
+| Replicas on PostgreSQL | `python -m benchmarks.replica_bench` | `--writes`, `--seconds`, `--clients` |
+| Memory per entry | `python -m benchmarks.memory_bench` | `--sizes` |
 
 Each accepts `--no-write` to print without touching this file.
 

@@ -96,6 +96,7 @@ SEMANTIC = BrainSpec(
     weights=_weights("semantic"),
     skip=SkipRule.AFTER_LEADER,
     own_thread=True,
+    slow_build=True,
     index_files=_checksummed_files,
 )
 GRAPH = BrainSpec(

@@ -61,6 +61,16 @@ def _root(
             show_default=True,
         ),
     ] = Path(".lgent"),
+    catalog: Annotated[
+        str | None,
+        typer.Option(
+            "--catalog",
+            envvar="LGENT_CATALOG",
+            help="A shared PostgreSQL catalog (postgresql://...) instead of the home's own; "
+            "the home then keeps this host's replica and indexes. Env: LGENT_CATALOG.",
+            show_default=False,
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option(
@@ -68,7 +78,15 @@ def _root(
         ),
     ] = False,
 ) -> None:
-    ctx.obj = GlobalOptions(home=home)
+    if catalog is not None:
+        from lgent.config import check_catalog_url
+        from lgent.errors import SettingsError
+
+        try:
+            check_catalog_url(catalog, "--catalog")
+        except SettingsError as err:
+            raise typer.BadParameter(str(err), param_hint="--catalog") from None
+    ctx.obj = GlobalOptions(home=home, catalog=catalog)
 
 
 def _with_lgent(
@@ -79,13 +97,14 @@ def _with_lgent(
     from lgent.cli.progress import StderrBuildProgress
     from lgent.lgent import LGent
 
-    home = global_options(ctx).home
+    options = global_options(ctx)
+    home = options.home
     if not create:
-        require_catalog(home)
+        require_catalog(home, options.catalog)
     progress = StderrBuildProgress()
 
     async def runner() -> T:
-        async with LGent.open(home, progress=progress) as lg:
+        async with LGent.open(home, catalog=options.catalog, progress=progress) as lg:
             return await fn(lg)
 
     try:
@@ -752,7 +771,8 @@ def doctor(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Check the home: catalog integrity and each index against the catalog; say how to repair."""
     from lgent.lgent import LGent
 
-    checks = LGent.check_home(global_options(ctx).home)
+    options = global_options(ctx)
+    checks = LGent.check_home(options.home, catalog=options.catalog)
     if as_json:
         output.print_json([dataclasses.asdict(c) for c in checks])
     else:

@@ -10,9 +10,10 @@ import typer
 
 @dataclass(frozen=True, slots=True)
 class GlobalOptions:
-    """What the root callback parsed: the home folder."""
+    """What the root callback parsed: the home folder, and a shared catalog's URL if given."""
 
     home: Path
+    catalog: str | None = None
 
 
 def global_options(ctx: typer.Context) -> GlobalOptions:
@@ -23,14 +24,18 @@ def global_options(ctx: typer.Context) -> GlobalOptions:
     return obj
 
 
-def require_catalog(home: Path) -> None:
-    """A CatalogError unless ``home`` holds a catalog (nothing is created): only ``init`` and
-    ``load`` make a home, so a read command run in the wrong folder says so."""
+def require_catalog(home: Path, catalog: str | None = None) -> None:
+    """A CatalogError unless ``home`` holds a catalog, or a copy of the shared ``catalog``
+    (nothing is created): only ``init`` and ``load`` make a home, so a read command run in the
+    wrong folder says so."""
+    from lgent.config import redact
     from lgent.errors import CatalogError
     from lgent.lgent import LGent
 
-    if not LGent.has_catalog(home):
+    if not LGent.has_catalog(home, catalog=catalog):
+        where = str(home) if catalog is None else redact(catalog)
+        shared = "" if catalog is None else f" --catalog {where}"
         raise CatalogError(
-            f"no catalog at {home}; create one with `lgent --home {home} load PATH` "
-            f"(or an empty one with `lgent --home {home} init`)"
+            f"no catalog at {where}; create one with `lgent --home {home}{shared} load PATH` "
+            f"(or an empty one with `lgent --home {home}{shared} init`)"
         )

@@ -36,22 +36,24 @@ def serve(
 
     if mcp == http:
         raise typer.BadParameter("give exactly one of --mcp or --http", param_hint="--mcp/--http")
+    options = global_options(ctx)
     if not allow_writes:
-        require_catalog(global_options(ctx).home)
+        require_catalog(options.home, options.catalog)
+    # a shared catalog's URL reaches the server only when given (else lgent.toml decides)
+    shared = {"catalog": options.catalog} if options.catalog is not None else {}
     if mcp:
         from lgent.mcp.server import run_stdio
 
         # stdout carries only the protocol; build progress goes to stderr
-        run_stdio(
-            global_options(ctx).home, allow_writes=allow_writes, progress=StderrBuildProgress()
-        )
+        run_stdio(options.home, allow_writes=allow_writes, progress=StderrBuildProgress(), **shared)
     else:
         from lgent.http.app import run_http
 
         run_http(
-            global_options(ctx).home,
+            options.home,
             host=host,
             port=port,
             allow_writes=allow_writes,
             progress=StderrBuildProgress(),
+            **shared,
         )

@@ -432,11 +432,12 @@ async def serve_http(
     port: int = 8765,
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
+    catalog: str | None = None,
 ) -> None:
     """Serve until interrupted, with one LGent open throughout; brains warm in the background."""
     import uvicorn
 
-    async with LGent.open(home, progress=progress, freshness="snapshot") as lg:
+    async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
         app = build_http_app(lg, allow_writes=allow_writes)
         config = uvicorn.Config(
             app, host=host, port=port, access_log=False, log_level="info", lifespan="off"
@@ -455,9 +456,17 @@ def run_http(
     port: int = 8765,
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
+    catalog: str | None = None,
 ) -> None:
     """Blocking entry point of ``lgent serve --http``."""
     logging.basicConfig(level=logging.WARNING, format="lgent-http: %(message)s")
     asyncio.run(
-        serve_http(home, host=host, port=port, allow_writes=allow_writes, progress=progress)
+        serve_http(
+            home,
+            host=host,
+            port=port,
+            allow_writes=allow_writes,
+            progress=progress,
+            catalog=catalog,
+        )
     )

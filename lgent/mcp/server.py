@@ -414,9 +414,10 @@ async def serve_stdio(
     *,
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
+    catalog: str | None = None,
 ) -> None:
     """Serve over stdin/stdout until the client hangs up, with one LGent open throughout."""
-    async with LGent.open(home, progress=progress, freshness="snapshot") as lg:
+    async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
         await build_mcp_server(lg, allow_writes=allow_writes, warm=True).run_stdio_async()
 
 
@@ -425,10 +426,11 @@ def run_stdio(
     *,
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
+    catalog: str | None = None,
 ) -> None:
     """Blocking entry point of ``lgent serve --mcp``. Logs go to stderr; stdout is the protocol."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="lgent-mcp: %(message)s")
-    asyncio.run(serve_stdio(home, allow_writes=allow_writes, progress=progress))
+    asyncio.run(serve_stdio(home, allow_writes=allow_writes, progress=progress, catalog=catalog))
 
 
 __all__ = ["PAGE_DEPTH", "build_mcp_server", "run_stdio", "serve_stdio"]

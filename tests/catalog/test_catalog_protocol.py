@@ -167,3 +167,18 @@ def test_changes_since_never_skips_and_follows_commit_order(store: Catalog) -> N
     assert seen == list(range(1, len(seen) + 1))
     assert [c.seq for c in store.changes_since(0)] == seen
     assert [c.key for c in store.changes_since(4)][:1] == [store.changes_since(0)[4].key]
+
+
+def test_parts_of_reads_latest_versions_of_any_status(store: Catalog) -> None:
+    part = [{"type": "part_of", "target": "Server"}]
+    store.register_batch(
+        [
+            make_entry("Server"),
+            make_entry("ToolB", relations=part, status="deprecated"),
+            make_entry("ToolA", relations=part),
+            make_entry("Moved", version="1.0.0", relations=part),
+            make_entry("Moved", version="2.0.0"),  # its latest version left the server
+        ]
+    )
+    assert store.parts_of(["Server", "Lonely"]) == {"Server": ["ToolA", "ToolB"], "Lonely": []}
+    assert store.parts_of([]) == {}

@@ -74,6 +74,15 @@ def test_flags_reach_the_servers(started: dict[str, Any], tmp_path: Path) -> Non
     }
 
 
+def test_a_shared_catalog_reaches_the_servers(started: dict[str, Any], tmp_path: Path) -> None:
+    url = "postgresql://lgent@db.internal/catalog"
+    for transport in ("--mcp", "--http"):
+        args = ["--home", str(tmp_path), "--catalog", url, "serve", transport]
+        assert CliRunner().invoke(app, args).exit_code == 0
+    assert started["mcp"] == (tmp_path, {"allow_writes": False, "catalog": url})
+    assert started["http"][1]["catalog"] == url
+
+
 @pytest.mark.parametrize("flags", [[], ["--mcp", "--http"]])
 def test_exactly_one_transport(started: dict[str, Any], tmp_path: Path, flags: list[str]) -> None:
     result = CliRunner().invoke(app, ["--home", str(tmp_path), "serve", *flags])

@@ -34,8 +34,10 @@ class SlowEmbedder(HashingEmbedder):
 async def main(home: Path, freshness: str) -> None:
     async with LGent.open(home, embedder=SlowEmbedder(), freshness=freshness) as lg:
         print("open", flush=True)
-        await lg.query("widget that converts text into summaries")
+        response = await lg.query("widget that converts text into summaries")
         print("answered", flush=True)
+        for run in response.brains:  # what each brain did, for a test that did not expect this
+            print(f"{run.brain}: ran={run.ran} {run.reason} {run.catching_up or ''}", flush=True)
         if freshness == "snapshot":
             await asyncio.sleep(3600)  # a server: the build goes on in the background
 

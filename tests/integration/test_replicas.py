@@ -1,0 +1,193 @@
+"""L-gent replicas on one PostgreSQL catalog: writes through any replica reach every replica's
+answers, a replica that was down catches up incrementally, and the CLI and settings choose the
+shared catalog. (The fault drills are in test_replica_faults.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from lgent import LGent
+from lgent.brains.semantic.embedders import HashingEmbedder
+from lgent.cli.app import app
+from lgent.errors import SettingsError
+from lgent.models import QueryResponse
+from tests.conftest import FIXTURES, make_entry
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if await check():
+            return True
+        time.sleep(0.005)
+    return await check()
+
+
+def top(response: QueryResponse) -> str | None:
+    return response.results[0].id if response.results else None
+
+
+async def test_a_write_through_one_replica_shows_in_every_replica(
+    pg_catalog_url: str, tmp_path: Path
+) -> None:
+    embedder = HashingEmbedder()
+    async with (
+        LGent.open(tmp_path / "a", catalog=pg_catalog_url, embedder=embedder) as a,
+        LGent.open(tmp_path / "b", catalog=pg_catalog_url, embedder=embedder) as b,
+    ):
+        await a.load(FIXTURES)
+        assert await eventually(lambda: _same_number(a, b))
+        assert [r.id for r in (await b.query("pdf parser", limit=3)).results] == [
+            r.id for r in (await a.query("pdf parser", limit=3)).results
+        ]
+        await a.register(make_entry("ZebraCounter", description="counts the stripes of zebras"))
+
+        async def b_sees_it() -> bool:
+            return top(await b.query("ZebraCounter", limit=3)) == "ZebraCounter"
+
+        assert await eventually(b_sees_it)
+        response = await b.query("ZebraCounter", limit=3)
+        assert response.warnings == () and response.change_number == await a.change_number()
+        await b.remove("ZebraCounter")
+
+        async def a_lost_it() -> bool:
+            return "ZebraCounter" not in [r.id for r in (await a.query("zebra stripes")).results]
+
+        assert await eventually(a_lost_it)
+
+
+async def _same_number(a: LGent, b: LGent) -> bool:
+    return await a.change_number() == await b.change_number()
+
+
+async def test_a_replica_that_was_down_catches_up_incrementally(
+    pg_catalog_url: str, tmp_path: Path
+) -> None:
+    embedder = HashingEmbedder()
+    async with LGent.open(tmp_path / "a", catalog=pg_catalog_url, embedder=embedder) as a:
+        await a.load(FIXTURES)
+    async with LGent.open(tmp_path / "b", catalog=pg_catalog_url, embedder=embedder) as b:
+        assert {r.action for r in await b.catch_up()} == {"rebuilt"}
+        before = await b.change_number()
+    async with LGent.open(tmp_path / "a", catalog=pg_catalog_url, embedder=embedder) as a:
+        await a.register_many(
+            [make_entry(f"Late{i}", description="arrived late") for i in range(20)]
+        )
+        await a.remove("PDFParser")
+        after = await a.change_number()
+    async with LGent.open(tmp_path / "b", catalog=pg_catalog_url, embedder=embedder) as b:
+        assert await b.change_number() == after  # the copy caught up while opening
+        reports = {r.brain: r for r in await b.catch_up()}
+        for name in ("keyword", "semantic"):  # persisted: only the 21 changes are applied
+            assert (reports[name].action, reports[name].from_change) == ("caught_up", before)
+            assert (reports[name].upserts, reports[name].removals) == (20, 1)
+        assert reports["graph"].action == "rebuilt"  # kept in memory only: built on open
+        assert top(await b.query("Late7", limit=1)) == "Late7"
+        assert "PDFParser" not in [r.id for r in (await b.query("PDFParser")).results]
+
+
+def test_cli_chooses_the_shared_catalog(pg_catalog_url: str, tmp_path: Path) -> None:
+    cli = CliRunner()
+
+    def run(*args: str) -> dict[str, object]:
+        result = cli.invoke(app, list(args))
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+    shared = ["--catalog", pg_catalog_url]
+    loaded = run("--home", str(tmp_path / "a"), *shared, "load", str(FIXTURES), "--json")
+    assert loaded["added"] == 330
+    assert run("--home", str(tmp_path / "b"), *shared, "stats", "--json")["artifacts"] == 330
+    assert not (tmp_path / "b" / "catalog.db").exists()  # the home keeps a replica, not its own
+    configured = tmp_path / "c"
+    configured.mkdir()
+    (configured / "lgent.toml").write_text(f'[catalog]\nurl = "{pg_catalog_url}"\n')
+    assert run("--home", str(configured), "show", "PDFParser", "--json")["id"] == "PDFParser"
+    doctor = cli.invoke(app, ["--home", str(configured), "doctor"])
+    assert doctor.exit_code == 0 and "PostgreSQL" in doctor.stdout, doctor.output
+    bad = cli.invoke(app, ["--catalog", "mysql://user:pw@db/cat", "stats"])
+    assert bad.exit_code == 2 and "--catalog" in bad.output and "pw" not in bad.output
+
+
+def test_catalog_settings_are_checked(tmp_path: Path) -> None:
+    from lgent.config import CatalogSettings, settings_from_mapping
+
+    with pytest.raises(SettingsError, match=r"catalog\.url: must be a PostgreSQL URL"):
+        settings_from_mapping({"catalog": {"url": "sqlite:///x"}})
+    with pytest.raises(SettingsError, match=r"catalog\.poll_seconds"):
+        CatalogSettings(poll_seconds=0)
+    with pytest.raises(SettingsError, match=r"unknown key 'catalog\.host'"):
+        settings_from_mapping({"catalog": {"host": "db"}})
+    assert settings_from_mapping({"catalog": {"url": "postgresql://db/cat"}}).catalog.url
+
+
+@pytest.mark.real_model
+def test_a_served_replica_answers_a_write_made_elsewhere(
+    pg_catalog_url: str, tmp_path: Path, example_home: Path
+) -> None:
+    """``lgent --catalog URL serve --http``: a write through another replica reaches its answers."""
+    server_home = tmp_path / "served"
+    (server_home / "indexes" / "semantic").mkdir(parents=True)
+    cache = example_home / "indexes" / "semantic" / "embeddings.sqlite"
+    shutil.copy(cache, server_home / "indexes" / "semantic" / "embeddings.sqlite")
+
+    async def load() -> None:
+        async with LGent.open(
+            tmp_path / "w", catalog=pg_catalog_url, embedder=HashingEmbedder()
+        ) as w:
+            await w.load(FIXTURES)
+
+    asyncio.run(load())
+    log = tmp_path / "serve.log"
+    command = [sys.executable, "-m", "lgent.cli", "--home", str(server_home)]
+    command += ["--catalog", pg_catalog_url, "serve", "--http", "--port", "0"]
+    with log.open("w") as errors:
+        server = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while not (found := re.search(r"Uvicorn running on (http://\S+)", log.read_text())):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        with httpx.Client(base_url=found.group(1), timeout=60) as client:
+
+            def answer(query: str) -> tuple[list[str], list[str]]:
+                response = client.post("/query", json={"query": query, "limit": 5})
+                response.raise_for_status()
+                body = response.json()
+                return [r["id"] for r in body["results"]], body["warnings"]
+
+            assert answer("NewsParser")[0]
+
+            async def write() -> None:
+                async with LGent.open(
+                    tmp_path / "w", catalog=pg_catalog_url, embedder=HashingEmbedder()
+                ) as w:
+                    await w.register(make_entry("ZebraCounter", description="counts stripes"))
+
+            asyncio.run(write())
+            deadline = time.monotonic() + 15
+            while (found_ids := answer("ZebraCounter"))[0][:1] != ["ZebraCounter"]:
+                assert time.monotonic() < deadline, found_ids
+                time.sleep(0.05)
+            assert found_ids[1] == []
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
