@@ -638,7 +638,12 @@ def report(
         "own forked process: RSS Δ is its growth over the process's start (after build; after "
         "the queries), peak Δ the highest RSS while building. L-gent indexes every catalog "
         "field (name with identifier splitting, keywords, description, author, types ...), the "
-        "others name and description only. Op: AND requires every term, OR scores any term.",
+        "others name and description only. Op: AND requires every term, OR scores any term. "
+        'The public row times `LGent.search(..., brain="keyword")` awaited in a running '
+        "event loop (two thread hops, entries read from the SQLite catalog, every hit "
+        "highlighted); its build is the catalog load plus the keyword index. On a machine "
+        "shared with other work (see the load average above) absolute figures move a lot "
+        "between runs: compare rows of one run.",
         "",
         table.markdown(),
         "",
