@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks import variants
 from lgent import LGent
 from lgent.config import FusionSettings, KeywordSettings, SemanticSettings, Settings
 from lgent.fusion.constraints import extract_constraints, parse_constraints
@@ -185,7 +186,7 @@ def settings_variant(name: str) -> Settings:
         return replace(base, keyword=KeywordSettings(field_mode="fields"))
     if name == "semantic=weighted":
         return replace(base, semantic=SemanticSettings(text_mode="weighted"))
-    raise SystemExit(f"unknown variant {name}")
+    return variants.variant(name)[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -199,6 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--compare",
         action="store_true",
         help="also measure score fusion, field-by-field keyword search, weighted semantic text",
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="with --compare, also a settings variant of benchmarks/variants.py (repeatable)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not update docs/quality.md")
     args = parser.parse_args(argv)
@@ -218,7 +225,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "|" + "---|" * (len(CLASSES) + 2),
         ]
         overall: dict[str, float] = {}
-        for variant in ("default", "fusion=score", "keyword=fields", "semantic=weighted"):
+        for variant in (
+            "default",
+            "fusion=score",
+            "keyword=fields",
+            "semantic=weighted",
+            *args.variant,
+        ):
             result = (
                 per
                 if variant == "default"
@@ -259,13 +272,17 @@ def write_report(sections: Sequence[str], n: int, seconds: float) -> None:
 
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
     body = "\n\n".join(sections)
+    # the ``## `` sections other benchmarks write (benchmarks/external_quality.py) stay as they are
+    current = REPORT.read_text(encoding="utf-8") if REPORT.exists() else ""
+    start = current.find("\n## ")
+    others = "\n" + current[start + 1 :] if start >= 0 else ""
     REPORT.write_text(
         "# Retrieval quality\n\n"
         f"Measured by `python -m benchmarks.quality` on {stamp}, {machine_line()}; {n} labeled queries "
         f"over the example catalog (`catalog_fixtures/`), {seconds:.0f} s.\n\n"
         "nDCG@10 uses gains 2^grade - 1 over the graded judgments (0-3); single brains are their own\n"
         "rankings with the query's constraints as a post-filter; *fused* is `LGent.query`.\n\n"
-        f"{body}\n",
+        f"{body}\n{others}",
         encoding="utf-8",
     )
 

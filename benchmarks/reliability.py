@@ -3,6 +3,8 @@ to docs/reliability.md.
 
 python -m benchmarks.reliability                       # 50 crash trials, 20 per corruption kind
 python -m benchmarks.reliability --trials 10 --corruption 5 --seconds 10 --fuzz 2000
+python -m benchmarks.reliability --corruption-only      # the corruption trials alone
+python -m benchmarks.reliability --edge-files-only      # the odd-file corpus alone (seconds)
 """
 
 from __future__ import annotations
@@ -135,7 +137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run only the corruption trials and update only their section of the report",
     )
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--edge-files-only", action="store_true", help="run only the odd-file corpus (issue 18)"
+    )
     args = parser.parse_args(argv)
+    if args.edge_files_only:
+        return edge_files_main(write=not args.no_write)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     rng = random.Random(2026)
     embedder = configured_embedder(SemanticSettings())  # what a home uses by default
@@ -197,7 +204,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         c for c in corruption if c.wrong_answers or not (c.doctor_named_it and c.open_reported_it)
     ]
     foreign = [k for k in (*loader, *queries) if k.startswith("FOREIGN")]
-    return 1 if failed or concurrency.errors or concurrency.torn_reads or foreign else 0
+    edge_failed = edge_files_main(write=not args.no_write)
+    return (
+        1 if failed or concurrency.errors or concurrency.torn_reads or foreign or edge_failed else 0
+    )
+
+
+# -- odd files (issue 18, point 1) ------------------------------------------------------------
+
+EDGE_HEADING = "## Odd files"
+
+
+def edge_files_main(*, write: bool) -> int:
+    """Load every case of the odd-file corpus (``benchmarks/harness/edge_files.py``), print the
+    outcome of each and the counts, and write them to docs/reliability.md. 1 if any case went
+    wrong (an untyped exception, a silent skip, a load that blocked)."""
+    from benchmarks.harness.edge_files import build_cases, run_case
+
+    with tempfile.TemporaryDirectory(prefix="lgent-edge-") as tmp:
+        outcomes = [run_case(case) for case in build_cases(Path(tmp))]
+    for o in outcomes:
+        print(f"{o.result:8} {o.case}: {o.detail}")
+    counts = Counter(o.result for o in outcomes)
+    print(fmt(counts))
+    if write:
+        write_edge_section(outcomes, counts)
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+def write_edge_section(outcomes: Sequence[object], counts: Counter[str]) -> None:
+    """Replace (or add) the odd-files section of docs/reliability.md."""
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    rows = ["| input | outcome |", "|---|---|"]
+    rows += [f"| {o.case} | {o.result} |" for o in outcomes]  # type: ignore[attr-defined]
+    section = (
+        f"{EDGE_HEADING}\n\n"
+        f"Measured by `python -m benchmarks.reliability --edge-files-only` on {stamp}, {machine_line()}.\n"
+        "Each input class of issue 18 is loaded on its own (`benchmarks/harness/edge_files.py`; the same corpus\n"
+        "is `tests/catalog/test_edge_files.py`): `error` is a typed `LGentError` naming the file, `skip` a skip\n"
+        "listed in the load report with its reason (the folder's other files still load), `rejected` an ecosystem\n"
+        "source left out and named. Anything else (`wrong`, `foreign`, `blocked`) is a failure. Run as root\n"
+        "(whom permissions do not stop), the unreadable file and folder are simulated: `os.open` and\n"
+        "`os.scandir` refuse them with EACCES, as the kernel does for another user.\n"
+        f"Counts: {fmt(counts)} of {sum(counts.values())} inputs.\n\n" + "\n".join(rows) + "\n"
+    )
+    text = REPORT.read_text(encoding="utf-8") if REPORT.exists() else "# Reliability\n"
+    if EDGE_HEADING in text:
+        before, _, after = text.partition(EDGE_HEADING)
+        rest = after.split("\n## ", 1)
+        text = before + section + ("\n## " + rest[1] if len(rest) > 1 else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    REPORT.write_text(text, encoding="utf-8")
 
 
 def corruption_trials(

@@ -43,17 +43,25 @@ class KeywordSettings:
     boosts: Mapping[str, float] = field(default_factory=lambda: DEFAULT_FIELD_BOOSTS)
     field_mode: Literal["fields", "combined"] = "combined"
     default_operator: Literal["AND", "OR"] = "AND"
+    free_text_boosts: Mapping[str, float] = field(
+        default_factory=lambda: {"name_exact": 0.5, "keywords_exact": 0.5}
+    )
+    """Boosts merged over ``boosts`` when fusion asks for a plain-language query: in a sentence
+    a name part or keyword is one word among many, not the artifact named (docs/quality.md)."""
 
     def __post_init__(self) -> None:
-        unknown = set(self.boosts) - set(DEFAULT_FIELD_BOOSTS)
-        if unknown:
-            raise SettingsError(
-                f"keyword.boosts: unknown field(s) {', '.join(sorted(unknown))} "
-                f"(known: {', '.join(DEFAULT_FIELD_BOOSTS)})"
-            )
-        for name, value in self.boosts.items():
-            if not isinstance(value, int | float) or value < 0:
-                raise SettingsError(f"keyword.boosts.{name}: must be a number >= 0, got {value!r}")
+        for table, boosts in (("boosts", self.boosts), ("free_text_boosts", self.free_text_boosts)):
+            unknown = set(boosts) - set(DEFAULT_FIELD_BOOSTS)
+            if unknown:
+                raise SettingsError(
+                    f"keyword.{table}: unknown field(s) {', '.join(sorted(unknown))} "
+                    f"(known: {', '.join(DEFAULT_FIELD_BOOSTS)})"
+                )
+            for name, value in boosts.items():
+                if not isinstance(value, int | float) or value < 0:
+                    raise SettingsError(
+                        f"keyword.{table}.{name}: must be a number >= 0, got {value!r}"
+                    )
         if self.field_mode not in ("fields", "combined"):
             raise SettingsError(
                 f"keyword.field_mode: must be 'fields' or 'combined', got {self.field_mode!r}"
@@ -93,13 +101,16 @@ class SemanticSettings:
     model_path: str | None = None
     embedder: EmbedderName = "auto"
     text_mode: Literal["plain", "weighted"] = "plain"
-    threshold: float = 0.2
+    threshold: float = 0.1
     hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD
     hnsw_m: int = 32
     ef_construction: int = 100
     ef_search: int = 256
     batch_size: int = 32
     query_cache_size: int = 1024
+    clauses: bool = False
+    """A request of several clauses is also searched clause by clause (``analysis/clauses.py``);
+    each artifact keeps its best similarity."""
 
     def __post_init__(self) -> None:
         if self.model_path is not None and (
@@ -162,13 +173,21 @@ class FusionSettings:
     registry when a home opens (``check_brains``)."""
 
     weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    method: Literal["rrf", "score"] = "rrf"
+    method: Literal["rrf", "score"] = "score"
     rrf_k: int = 60
     overfetch: int = 3
     min_brain_hits: int = 30
     serendipity: int = 3
-    free_text_min_match: float = 0.5
+    free_text_min_match: float = 0.0
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
+    coverage_saturation: float = 0.0
+    """``WORD_COVERAGE`` (``lgent/fusion/coverage.py``): on a plain-language query a
+    word-matching brain's vote for an artifact is scaled by ``min(1, coverage / this)``; 0: off."""
+    coverage_floor: float = 0.0
+    coverage_scope: Literal["artifact", "query"] = "artifact"
+    """``artifact``: each vote is scaled by its artifact's coverage; ``query``: every vote of
+    the brain is scaled by the best coverage among its hits (how lexical the query is)."""
+    """The least ``WORD_COVERAGE`` leaves of a vote: the scale is ``floor + (1 - floor) * s``."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)
@@ -185,6 +204,10 @@ class FusionSettings:
                     raise SettingsError(
                         f"fusion.weights.{query_type}.{brain}: must be a number >= 0, got {value!r}"
                     )
+        if self.coverage_scope not in ("artifact", "query"):
+            raise SettingsError(
+                f"fusion.coverage_scope: must be 'artifact' or 'query', got {self.coverage_scope!r}"
+            )
         if self.method not in ("rrf", "score"):
             raise SettingsError(f"fusion.method: must be 'rrf' or 'score', got {self.method!r}")
         if not isinstance(self.rrf_k, int) or self.rrf_k < 1:
@@ -195,6 +218,23 @@ class FusionSettings:
         ):
             raise SettingsError(
                 f"fusion.free_text_min_match: must be a number from 0 to 1, got {self.free_text_min_match!r}"
+            )
+        if (
+            isinstance(self.coverage_saturation, bool)
+            or not isinstance(self.coverage_saturation, int | float)
+            or not 0 <= self.coverage_saturation <= 1
+        ):
+            raise SettingsError(
+                "fusion.coverage_saturation: must be a number from 0 to 1, "
+                f"got {self.coverage_saturation!r}"
+            )
+        if (
+            isinstance(self.coverage_floor, bool)
+            or not isinstance(self.coverage_floor, int | float)
+            or not 0 <= self.coverage_floor <= 1
+        ):
+            raise SettingsError(
+                f"fusion.coverage_floor: must be a number from 0 to 1, got {self.coverage_floor!r}"
             )
         for name, low, high in (
             ("overfetch", 1, 20),
@@ -265,6 +305,75 @@ class CatalogSettings:
             )
 
 
+DEFAULT_MAX_FILE_MIB = 256
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LoadSettings:
+    """What ``load`` and ``import`` read: files up to ``max_file_mib`` MiB each, and symlinks
+    only when they stay inside the loaded folder unless ``follow_symlinks`` (docs/limits.md)."""
+
+    max_file_mib: int = DEFAULT_MAX_FILE_MIB
+    follow_symlinks: bool = False
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.max_file_mib, bool)
+            or not isinstance(self.max_file_mib, int)
+            or not 1 <= self.max_file_mib <= 65_536
+        ):
+            raise SettingsError(
+                f"load.max_file_mib: must be an integer from 1 to 65536, got {self.max_file_mib!r}"
+            )
+        if not isinstance(self.follow_symlinks, bool):
+            raise SettingsError(
+                f"load.follow_symlinks: must be true or false, got {self.follow_symlinks!r}"
+            )
+
+    @property
+    def max_file_bytes(self) -> int:
+        return self.max_file_mib * 1024 * 1024
+
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HttpSettings:
+    """``lgent serve --http``: the names a request's Host (and a browser's Origin) may carry
+    (``"*"``: any), whether reads need the token too (writes always do when one is set), and how
+    long a client may take to send a request's head and then its body (docs/http.md)."""
+
+    allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
+    token_for_reads: bool = False
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 30.0
+
+    def __post_init__(self) -> None:
+        hosts = self.allowed_hosts
+        if isinstance(hosts, str) or not isinstance(hosts, list | tuple):
+            raise SettingsError(f"http.allowed_hosts: must be a list of host names, got {hosts!r}")
+        if not hosts or not all(isinstance(h, str) and h.strip() for h in hosts):
+            raise SettingsError(
+                f"http.allowed_hosts: must be a non-empty list of host names, got {hosts!r}"
+            )
+        object.__setattr__(self, "allowed_hosts", tuple(h.strip().lower() for h in hosts))
+        if not isinstance(self.token_for_reads, bool):
+            raise SettingsError(
+                f"http.token_for_reads: must be true or false, got {self.token_for_reads!r}"
+            )
+        for name in ("header_timeout_seconds", "body_timeout_seconds"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0.1 <= value <= 3600
+            ):
+                raise SettingsError(
+                    f"http.{name}: must be a number from 0.1 to 3600, got {value!r}"
+                )
+
+
 def redact(url: str) -> str:
     """A catalog URL without its password, for messages."""
     from urllib.parse import urlsplit, urlunsplit
@@ -298,6 +407,8 @@ class Settings:
     fusion: FusionSettings = field(default_factory=FusionSettings)
     cache: CacheSettings = field(default_factory=CacheSettings)
     catalog: CatalogSettings = field(default_factory=CatalogSettings)
+    load: LoadSettings = field(default_factory=LoadSettings)
+    http: HttpSettings = field(default_factory=HttpSettings)
 
 
 def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
@@ -347,4 +458,6 @@ _SECTION_TYPES: dict[str, type] = {
     "fusion": FusionSettings,
     "cache": CacheSettings,
     "catalog": CatalogSettings,
+    "load": LoadSettings,
+    "http": HttpSettings,
 }

@@ -9,6 +9,7 @@ reads it, and caught up by its own background indexer.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import re
 import time
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 from cachetools import TTLCache
 
 from lgent import limits
+from lgent.arguments import QueryArguments
 from lgent.brain_pool import BrainPool, BrainSlot, Freshness
 from lgent.brains.base import Brain, BrainQuery, BrainStatus
 from lgent.brains.defaults import default_registry
@@ -31,7 +33,7 @@ from lgent.catalog.loaders import LoadedBatch, Progress, read_path
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.reconcile import plan_sync, preview
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
-from lgent.config import Settings, load_settings
+from lgent.config import LoadSettings, Settings, load_settings
 from lgent.errors import LGentError, LoadError, QueryError, ReadOnlyHomeError
 from lgent.home import Home
 from lgent.ids import normalise_id
@@ -486,6 +488,14 @@ class LGent:
         constraints = as_texts(constraints, "constraints")
         if context is not None:
             context = as_model(context, QueryContext, "context")
+        QueryArguments.check(
+            query=query,
+            constraints=tuple(constraints or ()),
+            context=context,
+            limit=limit,
+            lenient=lenient,
+            strict=strict,
+        )
         from lgent.fusion.fusion import QueryFusion
 
         change_number = await self.change_number()
@@ -646,15 +656,25 @@ class LGent:
         *,
         kind: str | None = None,
         dry_run: bool = False,
+        follow_symlinks: bool | None = None,
     ) -> BatchReport:
         """Read a file or folder and commit it atomically: each file in the format its content
         shows (or all in format ``kind``: ``mcp``, ``openapi``, ``a2a``, ``openai``, ``jsonl``...).
         Native catalog files are all of it or nothing; an ecosystem source that cannot be read is
         left out (``report.rejected``) and the rest synced (added, updated, retired, unchanged).
-        ``dry_run`` reports what would change and writes nothing."""
+        ``dry_run`` reports what would change and writes nothing. Files over
+        ``load.max_file_mib`` are refused; symlinks leading out of the folder are skipped unless
+        ``follow_symlinks`` (default: the ``load.follow_symlinks`` setting)."""
         if kind is not None:
             as_text(kind, "kind")
-        return await self._write(self._load_sync, Path(as_path(path)), progress, kind, dry_run)
+        options = self.settings.load
+        if follow_symlinks is not None:
+            if not isinstance(follow_symlinks, bool):
+                raise bad("follow_symlinks", f"expected true or false, got {follow_symlinks!r}")
+            options = dataclasses.replace(options, follow_symlinks=follow_symlinks)
+        return await self._write(
+            self._load_sync, Path(as_path(path)), progress, kind, dry_run, options
+        )
 
     async def import_mcp(
         self,
@@ -677,9 +697,14 @@ class LGent:
         return await self._write(self._commit_loaded, batch, dry_run)
 
     def _load_sync(
-        self, path: Path, progress: Progress | None, kind: str | None, dry_run: bool
+        self,
+        path: Path,
+        progress: Progress | None,
+        kind: str | None,
+        dry_run: bool,
+        options: LoadSettings,
     ) -> BatchReport:
-        return self._commit_loaded(read_path(path, progress, kind=kind), dry_run)
+        return self._commit_loaded(read_path(path, progress, kind=kind, options=options), dry_run)
 
     def _commit_loaded(self, batch: LoadedBatch, dry_run: bool) -> BatchReport:
         native = [r.record for r in batch.records if r.source not in batch.synced]

@@ -110,6 +110,19 @@ class _Model(BaseModel):
                 source=source,
                 line=line,
             )
+        odd = [k for k in data if not isinstance(k, str)]
+        if odd:
+            raise ValidationError(
+                [
+                    FieldProblem(
+                        repr(odd[0]),
+                        f"keys must be strings, got {type(odd[0]).__name__} {odd[0]!r}",
+                        odd[0],
+                    )
+                ],
+                source=source,
+                line=line,
+            )
         try:
             return cls(**data)
         except ValidationError as err:
@@ -337,6 +350,16 @@ class BrainHit(BaseModel):
     explanation: dict[str, Any] = Field(default_factory=dict)
 
 
+def cap_warnings(items: Any) -> tuple[str, ...]:
+    """At most ``MAX_WARNINGS`` warnings, the same one said once; the rest summed up in one last
+    line ("... and 990 more warnings"), so odd input cannot make an answer huge."""
+    unique = tuple(dict.fromkeys(str(item) for item in items))
+    if len(unique) <= limits.MAX_WARNINGS:
+        return unique
+    rest = len(unique) - limits.MAX_WARNINGS
+    return (*unique[: limits.MAX_WARNINGS], f"... and {rest} more warning{'s' * (rest > 1)}")
+
+
 class SearchResult(BaseModel):
     """One brain's answer to ``LGent.search``: its hits, best first, how many artifacts matched
     in all, and anything the caller should know (lenient repairs, an unrecognised question)."""
@@ -347,6 +370,8 @@ class SearchResult(BaseModel):
     hits: tuple[BrainHit, ...]
     total: int
     warnings: tuple[str, ...] = ()
+
+    _capped = field_validator("warnings")(classmethod(lambda cls, v: cap_warnings(v)))
 
 
 class QueryType(StrEnum):
@@ -440,6 +465,8 @@ class QueryResponse(BaseModel):
     warnings: tuple[str, ...] = ()
     change_number: int = 0
     cached: bool = False
+
+    _capped = field_validator("warnings")(classmethod(lambda cls, v: cap_warnings(v)))
 
 
 class TypeRequirement(_Model):

@@ -22,6 +22,7 @@ SHELL_MAY_USE = (
     "lgent.config",
     "lgent.limits",
     "lgent.serving",  # the answer models the MCP and HTTP shells share
+    "lgent.arguments",  # the query arguments every surface validates with
     *SHELLS,  # `lgent serve` starts the MCP and HTTP servers
 )
 

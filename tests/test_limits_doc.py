@@ -10,6 +10,9 @@ from lgent.brains.graph.compose import MAX_PATH_LENGTH
 from lgent.brains.keyword.compile import MAX_WILDCARD_LENGTH, MAX_WILDCARDS
 from lgent.brains.keyword.grammar import MAX_DEPTH
 from lgent.catalog.loaders import MAX_PROBLEMS
+from lgent.catalog.readers.parsing import MAX_YAML_NODES
+from lgent.config import DEFAULT_MAX_FILE_MIB
+from lgent.http.app import DEFAULT_MAX_BODY_BYTES
 from lgent.resolver.holes import MAX_PIPELINE
 from lgent.serving import PAGE_DEPTH
 
@@ -40,6 +43,9 @@ def test_limits_kept_beside_their_code() -> None:
         ("MAX_PATH_LENGTH", MAX_PATH_LENGTH),
         ("MAX_PIPELINE", MAX_PIPELINE),
         ("MAX_PROBLEMS", MAX_PROBLEMS),
+        ("MAX_YAML_NODES", MAX_YAML_NODES),
+        ("max_file_mib", DEFAULT_MAX_FILE_MIB),
+        ("DEFAULT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
         ("PAGE_DEPTH", PAGE_DEPTH),
     ]:
         assert value in numbers(row_of(name)), name

@@ -293,13 +293,15 @@ class Table:
 _SECTION_RE = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
 
 
-def replace_section(document: str, section: str, block: str) -> str:
+def replace_section(document: str, section: str, block: str, header: str | None = HEADER) -> str:
     """``document`` with its ``## section`` block (up to the next ``## `` heading) set to ``block``.
 
-    Everything before the first ``## `` heading is replaced by ``HEADER``; a missing section is
-    appended; other sections keep their text and order.
+    Everything before the first ``## `` heading is replaced by ``header`` (``None``: kept as
+    it is); a missing section is appended; other sections keep their text and order.
     """
     headings = list(_SECTION_RE.finditer(document))
+    if header is None:
+        header = document[: headings[0].start()] if headings else document
     sections: list[tuple[str, str]] = []
     for i, match in enumerate(headings):
         end = headings[i + 1].start() if i + 1 < len(headings) else len(document)
@@ -309,7 +311,7 @@ def replace_section(document: str, section: str, block: str) -> str:
         sections = [(t, new_block if t == section else text) for t, text in sections]
     else:
         sections.append((section, new_block))
-    return HEADER.rstrip("\n") + "\n\n" + "\n\n".join(text for _, text in sections) + "\n"
+    return header.rstrip("\n") + "\n\n" + "\n\n".join(text for _, text in sections) + "\n"
 
 
 def write_results(
@@ -319,11 +321,13 @@ def write_results(
     path: Path | str = DOCS_PATH,
     info: dict[str, Any] | None = None,
     when: datetime | None = None,
+    header: str | None = HEADER,
 ) -> str:
     """Print ``markdown`` and store it as the ``## section`` block of ``path``; returns the block.
 
     The block is stamped with the machine (``machine_info``) and the date (UTC). The file is
-    created with ``HEADER`` when missing and written atomically (temp file, then rename).
+    created with ``header`` when missing (``None``: the text before the file's first section
+    is kept) and written atomically (temp file, then rename).
     """
     if "\n" in section or not section.strip():
         raise ValueError(f"section title must be one non-empty line, got {section!r}")
@@ -334,6 +338,6 @@ def write_results(
     current = target.read_text(encoding="utf-8") if target.exists() else ""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(replace_section(current, section, block), encoding="utf-8")
+    tmp.write_text(replace_section(current, section, block, header), encoding="utf-8")
     os.replace(tmp, target)
     return block

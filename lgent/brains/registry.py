@@ -73,9 +73,12 @@ class BrainSpec:
     on one dedicated thread (the embedding model keeps its workers warm there).
     ``index_files(manifest)``: the files its persisted index names in its ``manifest.json``;
     None for a brain kept in memory only. ``reads_questions``: it reads type and relationship
-    questions (a ``QuestionReader``), so classification asks it first. ``slow_build``: its
-    builds are long (embedding every entry): between batches they wait while another brain's
-    build or catch-up runs, so the quick brains answer a large load first."""
+    questions (a ``QuestionReader``), so classification asks it first. ``matches_words``: it
+    ranks by the query's words, so on a plain-language query its votes count by how many of
+    them an artifact holds (fusion's ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``).
+    ``slow_build``: its builds are long (embedding every entry): between batches they wait
+    while another brain's build or catch-up runs, so the quick brains answer a large load
+    first."""
 
     name: str
     summary: str
@@ -87,6 +90,7 @@ class BrainSpec:
     own_thread: bool = False
     index_files: Callable[[Mapping[str, Any]], list[str]] | None = None
     reads_questions: bool = False
+    matches_words: bool = False
     slow_build: bool = False
 
     def weight(self, query_type: QueryType) -> float:

@@ -9,7 +9,9 @@ with an ``id`` is an entry, one with a ``type`` and no ``id`` a type declaration
 
 A folder is read recursively in sorted order. Hidden files and folders, files of other
 extensions, and paths matched by a ``.lgentignore`` (gitignore-style globs) at the folder's top
-are skipped; Markdown without front matter is skipped too. Every skip is listed in the result.
+are skipped; Markdown without front matter is skipped too; so are what is not a regular file
+(FIFOs, devices, sockets), unreadable files and folders, and symlinks that point nowhere, loop,
+or lead out of the folder (unless allowed). Every skip is listed in the result with its reason.
 A problem in a native file is collected (file:line:field) and raised with every other one as one
 ``LoadError``; a problem in an ecosystem source (MCP, OpenAPI...) leaves that source out, named
 with the reason in ``rejected``, and the rest of the load goes on.
@@ -17,15 +19,18 @@ with the reason in ``rejected``, and the rest of the load goes on.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
-from collections.abc import Callable, Iterator
+import os
+import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lgent import limits
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
+from lgent.config import LoadSettings
 from lgent.errors import LGentError, LoadError
 from lgent.models import CatalogEntry, TypeDecl
 
@@ -94,10 +99,13 @@ def read_path(
     *,
     kind: str | None = None,
     registry: ReaderRegistry | None = None,
+    options: LoadSettings | None = None,
 ) -> LoadedBatch:
     """Parse a file or a folder, each file in its detected format (or all in format ``kind``).
-    Raises LoadError listing every problem found in native files."""
+    Raises LoadError listing every problem found in native files. ``options`` sets the file size
+    limit and whether symlinks may lead out of the folder (``[load]`` in lgent.toml)."""
     readers = registry or ReaderRegistry.default()
+    opts = options or LoadSettings()
     forced = readers.named(kind) if kind is not None else None
     suffixes = forced.suffixes if forced is not None else readers.suffixes
     root = Path(path)
@@ -106,7 +114,7 @@ def read_path(
     batch = LoadedBatch()
     problems = _Problems()
     if root.is_dir():
-        files = list(_walk(root, batch, suffixes))
+        files = _walk(root, batch, suffixes, opts)
     else:
         if root.suffix.lower() not in suffixes:
             raise LoadError(
@@ -114,16 +122,19 @@ def read_path(
                 f"(expected one of {', '.join(sorted(suffixes))})"
             )
         files = [root]
-    total = sum(f.stat().st_size for f in files)
+    sizes = [_size(f) for f in files]
+    total = sum(sizes)
     done = 0
-    for file in files:
+    for file, size in zip(files, sizes, strict=True):
 
         def partial(n: int, f: Path = file, before: int = done) -> None:
             if progress is not None:
                 progress(before + n, total, str(f))
 
-        _read_file(file, batch, problems, partial, readers, forced)
-        done += file.stat().st_size
+        raw = _read_bytes(file, batch, problems, forced, opts, named=file is root)
+        if raw is not None:
+            _read_raw(file, raw, batch, problems, partial, readers, forced)
+        done += size
         if progress:
             progress(done, total, str(file))
     _check_duplicates(batch, problems)
@@ -143,28 +154,168 @@ def read_document(doc: Document, kind: str, registry: ReaderRegistry | None = No
     return batch
 
 
-def _walk(root: Path, batch: LoadedBatch, suffixes: frozenset[str]) -> Iterator[Path]:
+def _walk(
+    root: Path, batch: LoadedBatch, suffixes: frozenset[str], opts: LoadSettings
+) -> list[Path]:
+    """The catalog files under ``root``, in sorted order; every other path met is skipped with
+    its reason in ``batch.skipped`` (hidden paths silently). Symlinks are resolved: one that
+    points nowhere or loops, or (unless ``opts.follow_symlinks``) leads out of ``root``, is
+    skipped; so is anything that is not a regular file, and a folder that cannot be read."""
     patterns = _ignore_patterns(root)
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if any(part.startswith(".") for part in path.relative_to(root).parts):
+    inside = root.resolve()
+    found: list[Path] = []
+    pending = [root]
+    seen = {inside}
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                children = sorted(listing, key=lambda e: e.name)
+        except OSError as err:
+            batch.skipped.append((str(folder), f"folder cannot be read ({_why(err)})"))
             continue
-        if _ignored(rel, path.is_dir(), patterns):
-            if not any(_ignored(p, True, patterns) for p in _parents(rel)):
+        for child in children:
+            path = Path(child.path)
+            rel = path.relative_to(root).as_posix()
+            if child.name.startswith("."):
+                continue
+            target = path
+            if child.is_symlink():
+                try:
+                    target = path.resolve(strict=True)
+                except (OSError, RuntimeError) as err:
+                    batch.skipped.append((str(path), f"symlink {_why_link(err)}"))
+                    continue
+                if not target.is_relative_to(inside) and not opts.follow_symlinks:
+                    batch.skipped.append(
+                        (
+                            str(path),
+                            f"symlink to {target}, outside the loaded folder (allow it with "
+                            "--follow-symlinks or load.follow_symlinks = true)",
+                        )
+                    )
+                    continue
+            is_dir = target.is_dir()
+            if _ignored(rel, is_dir, patterns):
                 batch.skipped.append((str(path), "matched by .lgentignore"))
-            continue
-        if path.is_dir() or any(_ignored(p, True, patterns) for p in _parents(rel)):
-            continue
-        if path.suffix.lower() not in suffixes:
-            batch.skipped.append(
-                (str(path), f"not a catalog file ({path.suffix or 'no extension'})")
-            )
-            continue
-        yield path
+                continue
+            if is_dir:
+                if target != path and target.is_relative_to(inside):
+                    batch.skipped.append(
+                        (str(path), f"symlink to a folder inside the loaded folder ({target})")
+                    )
+                elif target.resolve() in seen:
+                    batch.skipped.append((str(path), f"folder {target} already read (a loop)"))
+                else:
+                    seen.add(target.resolve())
+                    pending.append(path)
+                continue
+            if path.suffix.lower() not in suffixes:
+                batch.skipped.append(
+                    (str(path), f"not a catalog file ({path.suffix or 'no extension'})")
+                )
+                continue
+            found.append(path)
+    return sorted(found)
 
 
-def _read_file(
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _why(err: OSError) -> str:
+    return err.strerror or type(err).__name__
+
+
+def _why_link(err: BaseException) -> str:
+    if isinstance(err, FileNotFoundError):
+        return "that points nowhere (dangling)"
+    if isinstance(err, RuntimeError) or getattr(err, "errno", None) == errno.ELOOP:
+        return "that loops (a cycle of symlinks)"
+    return f"that cannot be followed ({_why(err) if isinstance(err, OSError) else err})"
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+def _read_bytes(
     path: Path,
+    batch: LoadedBatch,
+    problems: _Problems,
+    forced: Reader | None,
+    opts: LoadSettings,
+    *,
+    named: bool,
+) -> bytes | None:
+    """The bytes of ``path`` if it is a readable regular file within the size limit. It is
+    opened without blocking (a FIFO never stalls the load) and read no further than the limit
+    (a device never fills memory). Otherwise: a file named directly is a LoadError; a file met
+    in a folder is skipped with the reason, or (too large) a problem of the load."""
+    source = str(path)
+
+    def skip(reason: str) -> None:
+        if named:
+            problems.add(LoadError(reason, source=source))
+        else:
+            batch.skipped.append((source, reason))
+
+    def irregular(mode: int) -> bool:
+        if stat.S_ISREG(mode):
+            return False
+        kind = next((name for test, name in _KINDS if test(mode)), "not a plain file")
+        skip(f"not a regular file ({kind})")
+        return True
+
+    try:  # a device or socket is never opened; what is opened is checked again (a swap)
+        if irregular(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as err:
+        skip(f"cannot be read ({_why(err)})")
+        return None
+    limit = opts.max_file_bytes
+    try:
+        if irregular(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError as err:
+        skip(f"cannot be read ({_why(err)})")
+        return None
+    finally:
+        os.close(fd)
+    if got > limit:
+        error = LoadError(
+            f"file is over the {opts.max_file_mib} MiB limit for one source "
+            "(load.max_file_mib in lgent.toml)",
+            source=source,
+        )
+        if forced is not None and forced.skips_bad_sources:
+            batch.rejected.append((source, str(error)))
+        else:
+            problems.add(error)
+        return None
+    return b"".join(chunks)
+
+
+def _read_raw(
+    path: Path,
+    raw: bytes,
     batch: LoadedBatch,
     problems: _Problems,
     progress: Callable[[int], Any],
@@ -172,19 +323,6 @@ def _read_file(
     forced: Reader | None,
 ) -> None:
     source = str(path)
-    size = path.stat().st_size
-    if size > limits.MAX_SOURCE_BYTES:
-        error = LoadError(
-            f"file of {size / 1e6:.0f} MB is over the {limits.MAX_SOURCE_BYTES // 10**6} MB "
-            "limit for one source",
-            source=source,
-        )
-        if forced is not None and forced.skips_bad_sources:
-            batch.rejected.append((source, str(error)))
-        else:
-            problems.add(error)
-        return
-    raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -239,16 +377,14 @@ def _read_doc(
         batch.wholes.extend(ctx.wholes)
 
 
-def _parents(rel: str) -> list[str]:
-    parts = rel.split("/")
-    return ["/".join(parts[:i]) for i in range(1, len(parts))]
-
-
 def _ignore_patterns(root: Path) -> list[str]:
     ignore = root / ".lgentignore"
     if not ignore.is_file():
         return []
-    lines = ignore.read_text(encoding="utf-8").splitlines()
+    try:
+        lines = ignore.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise LoadError(f"cannot read .lgentignore: {err}", source=str(ignore)) from None
     return [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
 
 

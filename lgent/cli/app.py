@@ -38,6 +38,13 @@ app = typer.Typer(
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+FollowOpt = Annotated[
+    bool,
+    typer.Option(
+        "--follow-symlinks",
+        help="Read symlinks that lead out of the folder (default: skip them, named in the report).",
+    ),
+]
 
 
 def _print_version(value: bool) -> None:
@@ -183,6 +190,7 @@ def load(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
+    follow_symlinks: FollowOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Load a file or folder, each file in the format its content shows.
@@ -190,7 +198,7 @@ def load(
     Native catalog files load atomically (every record, or none); an ecosystem source is synced:
     added, updated, retired and unchanged artifacts are reported, and a source that cannot be
     read is left out and named."""
-    _load_and_report(ctx, path, None, dry_run, as_json)
+    _load_and_report(ctx, path, None, dry_run, as_json, follow_symlinks)
 
 
 @app.command("import")
@@ -219,6 +227,7 @@ def import_(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
+    follow_symlinks: FollowOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Import a source in a named format, or harvest a live MCP server (--command / --url).
@@ -242,11 +251,16 @@ def import_(
         _print_load_report(_with_lgent(ctx, harvest, create=True), as_json)
         return
     assert source is not None
-    _load_and_report(ctx, source, kind, dry_run, as_json)
+    _load_and_report(ctx, source, kind, dry_run, as_json, follow_symlinks)
 
 
 def _load_and_report(
-    ctx: typer.Context, path: Path, kind: str | None, dry_run: bool, as_json: bool
+    ctx: typer.Context,
+    path: Path,
+    kind: str | None,
+    dry_run: bool,
+    as_json: bool,
+    follow_symlinks: bool = False,
 ) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -267,7 +281,13 @@ def _load_and_report(
     with bar:
         report = _with_lgent(
             ctx,
-            lambda lg: lg.load(path, progress=progress, kind=kind, dry_run=dry_run),
+            lambda lg: lg.load(
+                path,
+                progress=progress,
+                kind=kind,
+                dry_run=dry_run,
+                follow_symlinks=follow_symlinks or None,
+            ),
             create=True,
         )
     _print_load_report(report, as_json)
@@ -457,7 +477,8 @@ def query(
     """Ask every brain that can help, fuse the answers, explain them, and suggest more.
 
     The total does not depend on --limit: the query is answered for its first 100 results and
-    the page is cut from them."""
+    the page is cut from them. Words starting with one '-' that are no option are query text
+    (lgent query -73.95 longitude); after -- every word is (lgent query -- --limit)."""
     from lgent.models import QueryContext
     from lgent.serving import query_page
 
@@ -601,7 +622,10 @@ def search(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Search one brain directly, with its own scores, matched fields and highlights."""
+    """Search one brain directly, with its own scores, matched fields and highlights.
+
+    Words starting with one '-' that are no option are query text (lgent search -draft pdf);
+    after -- every word is."""
     from lgent.models import EntityType, Execution, SearchFilters, Status
 
     _check_choice("--brain", brain, list(_brain_names()))
@@ -819,6 +843,19 @@ def _command_of(args: Sequence[str]) -> str | None:
     return None
 
 
+def _command_index(args: Sequence[str]) -> int:
+    """Where ``_command_of`` found the subcommand in ``args`` (-1: nowhere)."""
+    index = 0
+    while index < len(args):
+        if args[index] in GLOBAL_OPTIONS:
+            index += 2
+        elif args[index].startswith("-"):
+            index += 1
+        else:
+            return index
+    return -1
+
+
 def _own_options(command: str | None) -> set[str]:
     """The option names the subcommand ``command`` defines itself."""
     root = typer.main.get_command(app)
@@ -854,6 +891,57 @@ def hoist_global_options(args: Sequence[str]) -> list[str]:
     return hoisted + rest
 
 
+TEXT_COMMANDS = ("query", "search")
+"""Commands whose argument is query text, which may start with ``-`` (``lgent query -73.95``)."""
+
+
+def _option_arity(command: str) -> dict[str, int]:
+    """Each option name of ``command`` (and ``--help``) and how many values it takes."""
+    root = typer.main.get_command(app)
+    found = getattr(root, "commands", {}).get(command)
+    arity = {"--help": 0}
+    for param in getattr(found, "params", ()):
+        if param.param_type_name != "option":
+            continue
+        takes = 0 if (getattr(param, "is_flag", False) or getattr(param, "count", False)) else 1
+        arity.update({name: takes for name in (*param.opts, *param.secondary_opts)})
+    return arity
+
+
+def query_text_arguments(args: Sequence[str]) -> list[str]:
+    """``args`` with the words of a query command read as its query text: a word that starts with
+    one ``-`` but is none of the command's options is text (``lgent query "-73.95 longitude"``),
+    and several words are one query (``lgent query -73.95 longitude``). An unknown ``--word``
+    stays an option, so a typo is still an error. Options may come anywhere; ``--`` ends them."""
+    command = _command_of(args)
+    if command not in TEXT_COMMANDS:
+        return list(args)
+    start = _command_index(args) + 1
+    arity = _option_arity(command)
+    options: list[str] = []
+    words: list[str] = []
+    index = start
+    while index < len(args):
+        arg = args[index]
+        name = arg.split("=", 1)[0]
+        if arg == "--":
+            words += args[index + 1 :]
+            break
+        if name in arity:
+            takes = arity[name] if "=" not in arg else 0
+            options += args[index : index + 1 + takes]
+            index += 1 + takes
+            continue
+        if arg.startswith("--"):
+            options.append(arg)  # a mistyped long option stays an error, not query text
+        else:
+            words.append(arg)
+        index += 1
+    if not words or (len(words) == 1 and not words[0].startswith("-")):
+        return list(args)
+    return [*args[:start], *options, "--", " ".join(words)]
+
+
 def main() -> None:
     """Console-script entry point."""
-    app(args=hoist_global_options(sys.argv[1:]), prog_name="lgent")
+    app(args=query_text_arguments(hoist_global_options(sys.argv[1:])), prog_name="lgent")

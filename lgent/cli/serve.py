@@ -5,9 +5,11 @@ The server modules (and the MCP SDK, FastAPI, uvicorn) load only when this comma
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+
+MIN_TOKEN_LENGTH = 16
 
 
 def serve(
@@ -27,6 +29,24 @@ def serve(
     allow_writes: Annotated[
         bool, typer.Option("--allow-writes", help="Allow registering and removing artifacts.")
     ] = False,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="LGENT_TOKEN",
+            show_envvar=True,
+            help="HTTP: a bearer token (16+ characters) every write must send "
+            "(Authorization: Bearer TOKEN); reads too with http.token_for_reads. Prefer the "
+            "environment variable: a command line is visible to other users.",
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="HTTP: a host name clients may use in the Host header, besides the loopback "
+            "names (repeatable; '*' allows any).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the catalog to agents: --mcp (stdio) or --http, keeping the model and indexes warm.
 
@@ -36,11 +56,22 @@ def serve(
 
     if mcp == http:
         raise typer.BadParameter("give exactly one of --mcp or --http", param_hint="--mcp/--http")
+    if mcp and (token is not None or allow_host):
+        raise typer.BadParameter(
+            "--token and --allow-host guard the HTTP server (MCP runs over stdio)",
+            param_hint="--token/--allow-host",
+        )
+    if token is not None and len(token.strip()) < MIN_TOKEN_LENGTH:
+        raise typer.BadParameter(
+            f"the token must be at least {MIN_TOKEN_LENGTH} characters", param_hint="--token"
+        )
     options = global_options(ctx)
     if not allow_writes:
         require_catalog(options.home, options.catalog)
     # a shared catalog's URL reaches the server only when given (else lgent.toml decides)
-    shared = {"catalog": options.catalog} if options.catalog is not None else {}
+    shared: dict[str, Any] = {}
+    if options.catalog is not None:
+        shared["catalog"] = options.catalog
     if mcp:
         from lgent.mcp.server import run_stdio
 
@@ -49,6 +80,13 @@ def serve(
     else:
         from lgent.http.app import run_http
 
+        # the guard's options reach the server only when given (else lgent.toml decides)
+        guard: dict[str, Any] = {}
+        if token is not None:
+            guard["token"] = token.strip()
+        if allow_host:
+            guard["allow_hosts"] = tuple(allow_host)
+
         run_http(
             options.home,
             host=host,
@@ -56,4 +94,5 @@ def serve(
             allow_writes=allow_writes,
             progress=StderrBuildProgress(),
             **shared,
+            **guard,
         )

@@ -25,6 +25,7 @@ from lgent.errors import IndexNotReadyError, LGentError, QuerySyntaxError
 from lgent.fusion.access import BrainAccess, FixedBrains, Unavailable
 from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
+from lgent.fusion.coverage import coverage_scales, query_words
 from lgent.fusion.interpret import interpretation
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, Plan, leader_settles, plan_query
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
@@ -154,7 +155,8 @@ class QueryFusion:
             ]
             for b, r in rankings.items()
         }
-        fused = self._fuse(rankings, plan.weights)
+        scales = self._word_coverage(asked, classification, rankings, snap)
+        fused = self._fuse(rankings, plan.weights, scales)
         if leader is not None:
             leader_rank = {i: n for n, (i, _) in enumerate(rankings[leader])}
             fused.sort(key=lambda f: (leader_rank.get(f.id, len(leader_rank)), -f.score))
@@ -343,12 +345,42 @@ class QueryFusion:
                 return brain
         return None
 
+    def _word_coverage(
+        self,
+        asked: BrainQuery,
+        c: Classification,
+        rankings: Mapping[str, Sequence[tuple[str, float]]],
+        snap: Snapshot,
+    ) -> dict[str, dict[str, float]]:
+        """``WORD_COVERAGE`` (``coverage.py``): on a plain-language query, each word-matching
+        brain's vote for an artifact is scaled by how many of the query's words it holds."""
+        saturation = self.settings.coverage_saturation
+        if saturation <= 0 or c.query_type != QueryType.SEMANTIC_INTENT:
+            return {}
+        words = query_words(asked.plain_text or asked.text)
+        scales: dict[str, dict[str, float]] = {}
+        for spec in self.registry:
+            if spec.matches_words and rankings.get(spec.name):
+                ids = [i for i, _ in rankings[spec.name]]
+                entries = {i: snap.entry(i) for i in ids if i in snap}
+                found = coverage_scales(
+                    words, ids, entries, saturation, self.settings.coverage_floor
+                )
+                if self.settings.coverage_scope == "query":
+                    best = max(found.values(), default=1.0)
+                    found = dict.fromkeys(found, best)
+                scales[spec.name] = found
+        return scales
+
     def _fuse(
-        self, rankings: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float]
+        self,
+        rankings: Mapping[str, Sequence[tuple[str, float]]],
+        weights: Mapping[str, float],
+        scales: Mapping[str, Mapping[str, float]],
     ) -> list[Fused]:
         if self.settings.method == "score":
-            return weighted_score_fusion(rankings, weights)
-        return weighted_rrf(rankings, weights, k=self.settings.rrf_k)
+            return weighted_score_fusion(rankings, weights, scales)
+        return weighted_rrf(rankings, weights, k=self.settings.rrf_k, scales=scales)
 
     # -- lineage ---------------------------------------------------------------------------
 

@@ -41,34 +41,39 @@ def weighted_rrf(
     rankings: Mapping[str, Sequence[tuple[str, float]]],
     weights: Mapping[str, float],
     k: int = DEFAULT_K,
+    scales: Mapping[str, Mapping[str, float]] | None = None,
 ) -> list[Fused]:
-    """Fuse ranked lists ``{brain: [(id, brain_score), ...]}`` (best first) by weighted RRF."""
+    """Fuse ranked lists ``{brain: [(id, brain_score), ...]}`` (best first) by weighted RRF.
+    ``scales[brain][id]`` multiplies that brain's vote for that id (1 when absent)."""
     if k <= 0:
         raise ValueError(f"RRF k must be positive, got {k}")
     parts: dict[str, list[Contribution]] = {}
     for brain, ranked in rankings.items():
         weight = weights.get(brain, 0.0)
+        scale = (scales or {}).get(brain, {})
         seen: set[str] = set()
         for rank, (doc_id, score) in enumerate(ranked, start=1):
             if doc_id in seen:
                 continue
             seen.add(doc_id)
-            parts.setdefault(doc_id, []).append(
-                Contribution(brain, rank, score, weight / (k + rank))
-            )
+            vote = weight * scale.get(doc_id, 1.0) / (k + rank)
+            parts.setdefault(doc_id, []).append(Contribution(brain, rank, score, vote))
     return _sorted(parts)
 
 
 def weighted_score_fusion(
     rankings: Mapping[str, Sequence[tuple[str, float]]],
     weights: Mapping[str, float],
+    scales: Mapping[str, Mapping[str, float]] | None = None,
 ) -> list[Fused]:
-    """Fuse by weighted sum of per-brain min-max normalized scores (a lone hit normalizes to 1)."""
+    """Fuse by weighted sum of per-brain min-max normalized scores (a lone hit normalizes to 1);
+    ``scales`` as in ``weighted_rrf``."""
     parts: dict[str, list[Contribution]] = {}
     for brain, ranked in rankings.items():
         if not ranked:
             continue
         weight = weights.get(brain, 0.0)
+        scale = (scales or {}).get(brain, {})
         scores = [s for _, s in ranked]
         low, high = min(scores), max(scores)
         seen: set[str] = set()
@@ -77,7 +82,8 @@ def weighted_score_fusion(
                 continue
             seen.add(doc_id)
             norm = 1.0 if high == low else (score - low) / (high - low)
-            parts.setdefault(doc_id, []).append(Contribution(brain, rank, score, weight * norm))
+            vote = weight * scale.get(doc_id, 1.0) * norm
+            parts.setdefault(doc_id, []).append(Contribution(brain, rank, score, vote))
     return _sorted(parts)
 
 

@@ -19,17 +19,18 @@ from typing import Annotated, Literal
 
 from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from lgent import limits
+from lgent.arguments import QueryArguments
 from lgent.http.errors import BodyLimit, ErrorAnswer, error_response, install_error_handlers
+from lgent.http.guard import HttpSecurity, RequestGuard, guarded_protocol, is_loopback
 from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
     EntityType,
     Execution,
     FilledPipeline,
-    QueryContext,
     Resolution,
     ResolutionPreferences,
     SearchFilters,
@@ -91,26 +92,17 @@ ConstraintParams = Annotated[
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-class QueryRequest(_Request):
-    query: str = Field(
-        min_length=1,
-        max_length=limits.MAX_QUERY_LENGTH,
-        description="A name, a description, a type question or a keyword query.",
+class QueryRequest(QueryArguments):
+    """``QueryArguments`` (the model every surface validates a query with), paged."""
+
+    offset: StrictInt = Field(default=0, ge=0, description="Results to skip.")
+    limit: StrictInt = Field(default=10, ge=1, le=PAGE_DEPTH)
+    explain: StrictBool = Field(
+        default=False, description="Include each result's explanation tree."
     )
-    constraints: Words = Field(
-        default_factory=list, description="Hard filters, e.g. 'latency < 2s'."
-    )
-    context: QueryContext | None = None
-    offset: int = Field(default=0, ge=0, description="Results to skip.")
-    limit: int = Field(default=10, ge=1, le=PAGE_DEPTH)
-    lenient: bool = Field(default=False, description="Never read the keyword grammar.")
-    strict: bool = Field(
-        default=False, description="Read any grammar operator as grammar; malformed is a 400."
-    )
-    explain: bool = Field(default=False, description="Include each result's explanation tree.")
 
 
 class ResolveRequest(_Request):
@@ -161,15 +153,17 @@ def build_http_app(
     allow_writes: bool = False,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     web: bool = True,
+    security: HttpSecurity | None = None,
 ) -> FastAPI:
     """The API over the open ``lg``, and the web page at ``/`` unless ``web`` is False;
-    requests larger than ``max_body_bytes`` get a 413."""
+    requests larger than ``max_body_bytes`` get a 413. ``security`` (default: loopback Host
+    names only, no token) guards every request (``lgent.http.guard``)."""
     from fastapi_offline import FastAPIOffline
 
     from lgent import __version__
 
     errors: dict[int | str, dict[str, type[ErrorAnswer]]] = {
-        code: {"model": ErrorAnswer} for code in (400, 404, 405, 413, 422)
+        code: {"model": ErrorAnswer} for code in (400, 401, 403, 404, 405, 413, 422)
     }
     app = FastAPIOffline(
         title="L-gent",
@@ -179,6 +173,7 @@ def build_http_app(
         redoc_url=None,
     )
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.add_middleware(RequestGuard, security=security or HttpSecurity())  # outermost
     install_error_handlers(app)
 
     # -- search -----------------------------------------------------------------------------
@@ -433,14 +428,41 @@ async def serve_http(
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
     catalog: str | None = None,
+    token: str | None = None,
+    allow_hosts: tuple[str, ...] = (),
 ) -> None:
-    """Serve until interrupted, with one LGent open throughout; brains warm in the background."""
+    """Serve until interrupted, with one LGent open throughout; brains warm in the background.
+    ``token`` guards writes (and reads, with ``http.token_for_reads``); ``allow_hosts`` adds to
+    the Host names of ``http.allowed_hosts``."""
     import uvicorn
 
     async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
-        app = build_http_app(lg, allow_writes=allow_writes)
+        security = HttpSecurity.from_settings(
+            lg.settings.http, token=token, bind=host, extra_hosts=allow_hosts
+        )
+        if not is_loopback(host) and token is None:
+            log.warning(
+                "serving on %s without a token: anyone who can reach port %s can query%s; "
+                "set --token or LGENT_TOKEN",
+                host,
+                port,
+                " and write (--allow-writes)" if allow_writes else "",
+            )
+        if host in ("0.0.0.0", "::") and "*" not in security.allowed_hosts:
+            log.warning(
+                "bound to every address, but only requests naming %s in their Host header are "
+                "answered; add the names clients use with --allow-host",
+                ", ".join(security.allowed_hosts),
+            )
+        app = build_http_app(lg, allow_writes=allow_writes, security=security)
         config = uvicorn.Config(
-            app, host=host, port=port, access_log=False, log_level="info", lifespan="off"
+            app,
+            host=host,
+            port=port,
+            access_log=False,
+            log_level="info",
+            lifespan="off",
+            http=guarded_protocol(security.header_timeout, security.body_timeout),
         )
         warming = asyncio.create_task(warm_up(lg))
         try:
@@ -457,6 +479,8 @@ def run_http(
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
     catalog: str | None = None,
+    token: str | None = None,
+    allow_hosts: tuple[str, ...] = (),
 ) -> None:
     """Blocking entry point of ``lgent serve --http``."""
     logging.basicConfig(level=logging.WARNING, format="lgent-http: %(message)s")
@@ -468,5 +492,7 @@ def run_http(
             allow_writes=allow_writes,
             progress=progress,
             catalog=catalog,
+            token=token,
+            allow_hosts=allow_hosts,
         )
     )

@@ -13,6 +13,7 @@ Only ``lgent serve --mcp`` imports this module, so ``import lgent`` never loads 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import sys
@@ -27,6 +28,7 @@ from mcp_types import CallToolResult, InputRequiredResult, Tool, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field, PlainValidator
 
 from lgent import __version__, limits
+from lgent.arguments import QueryArguments, describe
 from lgent.errors import LGentError
 from lgent.lgent import BuildProgress, LGent
 from lgent.mcp import text
@@ -214,7 +216,28 @@ class _Server(MCPServer[Any]):
     ) -> CallToolResult | InputRequiredResult:
         if name in self.refused:
             raise ToolError(READ_ONLY.format(name=name))
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            strict_arguments(tool.fn_metadata.arg_model, arguments)
         return await super().call_tool(name, arguments, context)
+
+
+def strict_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> None:
+    """Check a tool call's arguments as the HTTP API checks a request body: an unknown argument
+    is refused, and no value is coerced (``"limit": "5"`` and ``"limit": true`` are errors; the
+    SDK alone would take both, and drop unknown names)."""
+    known = {field.alias or name for name, field in model.model_fields.items()}
+    unknown = sorted(set(arguments) - known)
+    if unknown:
+        raise ToolError(
+            f"unknown argument(s): {', '.join(unknown)} (this tool takes: {', '.join(sorted(known))})"
+        )
+    try:
+        model.model_validate_json(json.dumps(arguments), strict=True)
+    except pydantic.ValidationError as err:
+        raise ToolError(describe(err)) from None
+    except (TypeError, ValueError) as err:  # not JSON at all (a client cannot send such)
+        raise ToolError(f"invalid arguments: {err}") from None
 
 
 async def _call(work: Awaitable[T]) -> T:
@@ -224,6 +247,19 @@ async def _call(work: Awaitable[T]) -> T:
     except LGentError as err:
         pretty = getattr(err, "pretty", None)
         raise ToolError(pretty() if callable(pretty) else str(err)) from err
+
+
+async def _checked(
+    query: str,
+    constraints: tuple[str, ...],
+    context: QueryContext | None,
+    limit: int,
+    strict: bool,
+) -> QueryArguments:
+    """The search arguments through the model every surface validates a query with."""
+    return QueryArguments.check(
+        query=query, constraints=constraints, context=context, limit=limit, strict=strict
+    )
 
 
 def _offset(cursor: str | None) -> int:
@@ -282,6 +318,7 @@ def build_mcp_server(
         context = None
         if history or pipeline:
             context = QueryContext(user_history=history, current_pipeline=pipeline)
+        await _call(_checked(query, constraints, context, limit, strict))
         if detail == "full":
             page = await _call(
                 query_page(

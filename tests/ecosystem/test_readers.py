@@ -297,3 +297,37 @@ def test_a_new_format_is_one_reader_in_the_registry(tmp_path: Path) -> None:
         ("beta", "Beta tool"),
     ]
     assert [r.line for r in batch.records] == [1, 2]
+
+
+def test_parameters_and_results_become_a_paragraph_of_the_description(tmp_path: Path) -> None:
+    tools = {
+        "tools": [
+            {
+                "name": "nutrition",
+                "description": "Nutrition facts.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "query": {"type": "string", "description": "Food to look up, e.g. eggs"},
+                        "unit": {"type": "string", "enum": ["g", "oz"]},
+                    },
+                    "required": ["query"],
+                },
+                "outputSchema": {
+                    "type": "object",
+                    "properties": {"calories": {"type": "number"}},
+                },
+            }
+        ]
+    }
+    tool = entries(write(tmp_path / "food.json", tools))["food/nutrition"]
+    first, parameters, results = tool.description.split("\n\n")
+    assert first == "Nutrition facts."  # what compact answers show stays the tool's own text
+    assert parameters == (
+        "Parameters: query (string): Food to look up, e.g. eggs; unit (string); one of g, oz."
+    )
+    assert results == "Returns: calories (number)."
+    weather = entries(write(tmp_path / "fns.json", OPENAI))["fns/get_weather"]
+    assert weather.description.endswith("Parameters: city (string).")
+    gone = entries(write(tmp_path / "zoo.yaml", OPENAPI_31))["zoo/delete/animals/id"]
+    assert "Parameters: id (integer)." in gone.description

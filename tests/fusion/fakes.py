@@ -105,6 +105,7 @@ def spec(
     skip: SkipRule = SkipRule.NEVER,
     leads: Iterable[QueryType] = (),
     honours_grammar: bool = False,
+    matches_words: bool = False,
 ) -> BrainSpec:
     """A registry entry whose factory hands out ``brain``."""
 
@@ -119,6 +120,7 @@ def spec(
         skip=skip,
         leads=frozenset(leads),
         honours_grammar=honours_grammar,
+        matches_words=matches_words,
     )
 
 

@@ -79,7 +79,7 @@ async def test_results_explain_themselves(open_example: OpenHome) -> None:
     async with open_example() as lg:
         response = await lg.query("pdf text extraction")
     result = response.results[0]
-    assert result.explanation["fusion"] == "weighted reciprocal rank fusion"
+    assert result.explanation["fusion"] == "weighted min-max score fusion"
     children = result.explanation["children"]
     assert {c["brain"] for c in children} == {s.brain for s in result.sources}
     assert sum(c["contribution"] for c in children) == pytest.approx(result.score, abs=1e-5)

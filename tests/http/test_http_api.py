@@ -298,7 +298,7 @@ async def test_a_read_only_app_has_no_write_routes_and_refuses_writes_clearly() 
     async with LGent.open(None) as lg:
         app = build_http_app(lg, allow_writes=False)
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://lgent") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             for response in (
                 await client.post("/artifacts", json={"id": "NewTool", "name": "NewTool"}),
                 await client.delete("/artifacts/NewTool"),

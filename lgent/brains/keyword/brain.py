@@ -127,6 +127,16 @@ class KeywordBrain:
         self.compiler = QueryCompiler(
             self.index.schema, self.settings.boosts, self.settings.field_mode
         )
+        self.free_text_compiler = (
+            QueryCompiler(
+                self.index.schema,
+                {**self.settings.boosts, **self.settings.free_text_boosts},
+                self.settings.field_mode,
+            )
+            if self.settings.free_text_boosts
+            else self.compiler
+        )
+        """Compiles plain-language queries (with ``settings.free_text_boosts``)."""
 
     @property
     def change_number(self) -> int:
@@ -190,7 +200,13 @@ class KeywordBrain:
         if words is None:
             return KeywordResult([], 0, text, ["the query has no words"])
         return self.search_tree(
-            words, text, filters, limit, min_should_match=query.min_should_match, explain_top=0
+            words,
+            text,
+            filters,
+            limit,
+            min_should_match=query.min_should_match,
+            explain_top=0,
+            free_text=True,
         )
 
     def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
@@ -265,10 +281,13 @@ class KeywordBrain:
         min_should_match: float = 0.0,
         explain_top: int | None = None,
         warnings: Sequence[str] = (),
+        free_text: bool = False,
     ) -> KeywordResult:
-        """``search`` for a syntax tree already made (``query``: the text it came from)."""
+        """``search`` for a syntax tree already made (``query``: the text it came from).
+        ``free_text``: the tree is plain language; score with ``settings.free_text_boosts``."""
         warnings = list(warnings)
-        compiled, terms = self.compiler.compile(node, query, min_should_match=min_should_match)
+        compiler = self.free_text_compiler if free_text else self.compiler
+        compiled, terms = compiler.compile(node, query, min_should_match=min_should_match)
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
         compiled = self._filtered(compiled, filters)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from cachetools import LRUCache
 
+from lgent.analysis.clauses import clauses
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
@@ -672,8 +673,9 @@ class SemanticBrain:
 
         if limit == 0 or not len(self._vectors):
             return SemanticRanking([], explain)
+        parts = [intent, *clauses(intent)] if self.settings.clauses else [intent]
         loaded_before = _model_loaded(self.embedder)
-        vector = self.query_vector(intent)
+        vectors = [self.query_vector(part) for part in parts]
         notes: tuple[str, ...] = ()
         if not loaded_before and _model_loaded(self.embedder):
             seconds = getattr(self.embedder, "load_seconds", None)
@@ -681,8 +683,11 @@ class SemanticBrain:
                 notes = (f"loading the embedding model took {seconds:.2f} s",)
         with self._lock:
             self._require_built()
-            pairs = self._vectors.search(vector, limit, self._allowed(filters))
-        _check_cosines(pairs)
+            allowed = self._allowed(filters)
+            found = [self._vectors.search(v, limit, allowed) for v in vectors]
+        for each in found:
+            _check_cosines(each)
+        pairs = found[0] if len(found) == 1 else _best_of(found, limit)
         return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain, notes=notes)
 
     def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
@@ -782,3 +787,15 @@ def _shared_words(info: EntryInfo, words: list[str]) -> tuple[tuple[str, ...], l
             fields.append(field)
             found |= hits
     return tuple(fields), [w for s, w in wanted.items() if s in found][:5]
+
+
+def _best_of(
+    rankings: Sequence[Sequence[tuple[str, float]]], limit: int
+) -> list[tuple[str, float]]:
+    """Several searches as one: each artifact at its best similarity to any of them."""
+    best: dict[str, float] = {}
+    for ranking in rankings:
+        for artifact_id, score in ranking:
+            if score > best.get(artifact_id, -2.0):
+                best[artifact_id] = score
+    return sorted(best.items(), key=lambda p: (-p[1], p[0]))[:limit]

@@ -13,15 +13,12 @@ and named with the reason, and the rest of the load goes on.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, ClassVar, Protocol
 
-import yaml
-
-from lgent import limits
+from lgent.catalog.readers.parsing import load_yaml, parse_json
 from lgent.errors import LGentError, LoadError
 from lgent.models import CatalogEntry, TypeDecl
 
@@ -88,42 +85,10 @@ class Document:
 
     def _parse(self) -> Any:
         if self.suffix in JSON_SUFFIXES:
-            try:
-                return json.loads(self.text)
-            except json.JSONDecodeError as err:
-                raise LoadError(
-                    f"invalid JSON: {err.msg} (column {err.colno})",
-                    source=self.source,
-                    line=err.lineno,
-                ) from None
-            except RecursionError:
-                raise LoadError(
-                    "invalid JSON: nested too deeply", source=self.source, line=1
-                ) from None
+            return parse_json(self.text, self.source)
         if self.suffix in YAML_SUFFIXES:
-            size = len(self.text.encode("utf-8"))
-            if size > limits.MAX_YAML_BYTES:
-                raise LoadError(
-                    f"YAML file of {size / 1e6:.1f} MB is over the {limits.MAX_YAML_BYTES // 10**6} "
-                    "MB limit for YAML (convert it to JSON, which has no such limit)",
-                    source=self.source,
-                    line=1,
-                )
-            try:
-                return yaml.load(self.text, Loader=_YAML_LOADER)
-            except yaml.YAMLError as err:
-                mark = getattr(err, "problem_mark", None)
-                line = 1 + mark.line if mark is not None else 1
-                problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-                raise LoadError(f"invalid YAML: {problem}", source=self.source, line=line) from None
-            except RecursionError:
-                raise LoadError(
-                    "invalid YAML: nested too deeply", source=self.source, line=1
-                ) from None
+            return load_yaml(self.text, self.source)[1]
         return None
-
-
-_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(slots=True)

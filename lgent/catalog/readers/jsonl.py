@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import ClassVar
 
 from lgent import limits
 from lgent.catalog.readers.base import Document, Located, ReadContext
+from lgent.catalog.readers.parsing import parse_json
 from lgent.catalog.readers.records import parse_record
 from lgent.errors import LoadError
 
@@ -41,13 +41,9 @@ class JsonlReader:
                 )
                 continue
             try:
-                obj = json.loads(stripped)
-            except json.JSONDecodeError as err:
-                ctx.problem(
-                    LoadError(
-                        f"invalid JSON: {err.msg} (column {err.colno})", source=source, line=number
-                    )
-                )
+                obj = parse_json(stripped, source, number)
+            except LoadError as err:
+                ctx.problem(err)
                 continue
             located = parse_record(obj, source, number, ctx)
             if located is not None:

@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 
 import yaml
 
-from lgent import limits
 from lgent.catalog.readers.base import (
     JSON_SUFFIXES,
     YAML_SUFFIXES,
@@ -18,6 +17,7 @@ from lgent.catalog.readers.base import (
     ReadContext,
     parse_failure,
 )
+from lgent.catalog.readers.parsing import load_yaml
 from lgent.catalog.readers.records import parse_record, records_of
 from lgent.errors import LoadError
 
@@ -50,25 +50,10 @@ def read_yaml_records(
 ) -> Iterator[Located]:
     """The records of YAML ``text`` (a manifest, or Markdown front matter when ``single``), each
     located at its own line, and a validation error at the line of the field it names."""
-    size = len(text.encode("utf-8"))
-    if size > limits.MAX_YAML_BYTES:
-        ctx.problem(
-            LoadError(
-                f"YAML of {size / 1e6:.1f} MB is over the {limits.MAX_YAML_BYTES // 10**6} MB "
-                "limit for YAML (convert it to JSON, which has no such limit)",
-                source=source,
-                line=first_line,
-            )
-        )
-        return
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        obj = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = first_line + mark.line if mark is not None else first_line
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        ctx.problem(LoadError(f"invalid YAML: {problem}", source=source, line=line))
+        node, obj = load_yaml(text, source, first_line=first_line, string_keys=True)
+    except LoadError as err:
+        ctx.problem(err)
         return
     if obj is None:
         ctx.problem(LoadError("empty manifest", source=source, line=first_line))

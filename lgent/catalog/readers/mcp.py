@@ -26,6 +26,11 @@ from lgent.catalog.readers.base import (
     pointer,
 )
 from lgent.catalog.readers.common import entry, source_key, stable, type_records
+from lgent.catalog.readers.parameters import (
+    parameters_paragraph,
+    results_paragraph,
+    with_paragraphs,
+)
 from lgent.catalog.readers.schema_types import SchemaTyper
 from lgent.errors import LoadError
 
@@ -186,7 +191,11 @@ class McpReader:
                 "id": tool_id,
                 "name": tool["name"],
                 "entity_type": "tool",
-                "description": tool.get("description") or title or "",
+                "description": with_paragraphs(
+                    str(tool.get("description") or title or ""),
+                    parameters_paragraph(arguments, required),
+                    results_paragraph(output),
+                ),
                 "keywords": [*([title] if title else []), *list(arguments)[:20]],
                 "input_type": input_type,
                 "output_type": output_type,

@@ -22,6 +22,7 @@ from lgent.catalog.readers.base import (
     pointer,
 )
 from lgent.catalog.readers.common import entry, source_key, stable, type_records
+from lgent.catalog.readers.parameters import parameters_paragraph, with_paragraphs
 from lgent.catalog.readers.schema_types import SchemaTyper
 from lgent.errors import LoadError
 
@@ -127,7 +128,10 @@ class OpenAiToolsReader:
                     "id": function_id,
                     "name": spec["name"],
                     "entity_type": "tool",
-                    "description": spec.get("description") or spec["name"],
+                    "description": with_paragraphs(
+                        str(spec.get("description") or spec["name"]),
+                        parameters_paragraph(properties, required),
+                    ),
                     "keywords": ["function", *list(properties)[:20]],
                     "input_type": input_type,
                     "contracts": ["strict"] if spec.get("strict") is True else [],

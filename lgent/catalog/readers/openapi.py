@@ -25,6 +25,7 @@ from lgent.catalog.readers.base import (
     pointer,
 )
 from lgent.catalog.readers.common import entry, source_key, stable, type_records
+from lgent.catalog.readers.parameters import parameters_paragraph, with_paragraphs
 from lgent.catalog.readers.schema_types import SchemaTyper, resolve_ref
 from lgent.errors import LoadError
 
@@ -196,7 +197,9 @@ class OpenApiReader:
                 "id": record_id,
                 "name": name,
                 "entity_type": "tool",
-                "description": description or name,
+                "description": with_paragraphs(
+                    description or name, parameters_paragraph(*_parameter_schemas(parameters))
+                ),
                 "keywords": [*tags, f"{method.upper()} {path}"],
                 "status": "deprecated" if operation.get("deprecated") is True else "active",
                 "input_type": input_type,
@@ -269,6 +272,25 @@ class OpenApiReader:
             if found is not None:
                 return found
         return None
+
+
+def _parameter_schemas(
+    parameters: list[tuple[dict[str, Any], str]],
+) -> tuple[dict[str, Any], list[str]]:
+    """Path, query and header parameters as a JSON Schema ``properties`` map (each parameter's
+    description beside its schema) and the names of the required ones."""
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for param, _ in parameters:
+        name = param.get("name")
+        if not isinstance(name, str) or param.get("in") not in ("path", "query", "header"):
+            continue
+        schema = param.get("schema")
+        schema = schema if isinstance(schema, dict) else param
+        properties[name] = {**schema, "description": param.get("description")}
+        if param.get("required") is True:
+            required.append(name)
+    return properties, required
 
 
 def _content_type(typer: SchemaTyper, content: Any, at: str) -> str | None:

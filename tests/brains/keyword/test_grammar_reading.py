@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.keyword.grammar import Phrase, Term
+from lgent.brains.keyword.grammar import Or, Phrase, Term
 from lgent.brains.keyword.grammar.reading import grammar_meant, meaning_words, read_words
 
 
@@ -42,6 +42,7 @@ def test_grammar_is_honoured_where_clearly_meant(text: str) -> None:
         "I need something AND fast for search of papers in big archives",
         "print('hello') in python",
         "pdf parser",
+        '"Can you tell me the price of Apple stock and a good hotel in Paris?"',
     ],
 )
 def test_prose_is_plain_words(text: str) -> None:
@@ -69,3 +70,15 @@ def test_the_words_of_a_grammar_query_leave_out_filters_and_negations() -> None:
     assert meaning_words(tree) == "financial report Parser"
     only_filters = grammar_meant("author:F-gent type:agent status:active")
     assert only_filters is not None and meaning_words(only_filters) == ""
+
+
+def test_a_quoted_sentence_is_read_as_its_words() -> None:
+    text = '"Can you find me a quiet hotel near the station in Paris?"'
+    reading = read_words(text)
+    assert grammar_meant(text) is None
+    assert isinstance(reading.tree, Or)
+    leaves = [n for n in reading.tree.children if isinstance(n, Term | Phrase)]
+    assert not any(isinstance(n, Phrase) for n in leaves)
+    assert [n.text for n in leaves][:3] == ["Can", "you", "find"]
+    assert all(text[n.start : n.end] == n.text for n in leaves)
+    assert reading.notes == ("a quoted sentence read as its words",)

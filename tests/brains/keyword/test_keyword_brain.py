@@ -260,3 +260,30 @@ def test_any_string_gives_results_or_a_syntax_error(brain: KeywordBrain, query: 
     assert all(h.id for h in result.hits)
     lenient = brain.search(query, limit=3, lenient=True)
     assert isinstance(lenient.hits, list)
+
+
+def test_free_text_boosts_replace_the_name_boost_for_plain_language() -> None:
+    """Prototype (issue 15): in a sentence a name part is one word among many."""
+    from lgent.brains.base import BrainQuery
+    from lgent.config import KeywordSettings
+    from lgent.models import QueryType
+
+    entries = [
+        make_entry("NewsDigest", description="Sends a morning email."),
+        make_entry(
+            "HeadlineCollector", description="Collects news headlines and a digest of stories."
+        ),
+    ]
+    sentence = BrainQuery(
+        "I want a digest of the news headlines", 5, query_type=QueryType.SEMANTIC_INTENT
+    )
+    first = {}
+    for boosts in ({}, {"name_exact": 0.0, "keywords_exact": 0.0}):
+        b = KeywordBrain(
+            None, KeywordSettings(free_text_boosts=boosts), entries=entry_lookup(entries)
+        )
+        b.build(entries, [], change_number=2)
+        first[bool(boosts)] = b.answer(sentence).ids[0]
+        assert b.search("NewsDigest").ids == ["NewsDigest"]  # names still found by name
+    assert first[False] == "NewsDigest"  # its name parts carry the boost 4
+    assert first[True] == "HeadlineCollector"  # three words of its text match

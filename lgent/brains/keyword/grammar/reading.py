@@ -9,8 +9,8 @@ score), with a note for each incidental character read as a word.
 
 The grammar is clearly meant when the query parses strictly and has at least one of: a known
 field glued to its value (``author:F-gent``), a group holding an operator (``(pdf OR html)``), a
-wildcard or fuzzy word (``News*``, ``parser~1``), a query that is only a phrase (``"executive
-summary"``); or, in a query of at most ``SHORT_QUERY`` words, a boolean ``AND``/``OR`` between two
+wildcard or fuzzy word (``News*``, ``parser~1``), a query that is only a phrase of at most
+``SHORT_QUERY`` words (``"executive summary"``; a whole sentence in quotes is a sentence); or, in a query of at most ``SHORT_QUERY`` words, a boolean ``AND``/``OR`` between two
 operands or a negation that does not open the query (``parser -deprecated``). A sentence that
 starts with ``NOT``, quotes a word, holds a negative number or a trailing ``AND`` is plain words.
 """
@@ -63,7 +63,7 @@ def grammar_meant(text: str) -> Node | None:
         return None
     nodes = list(iter_nodes(tree))
     if (
-        isinstance(tree, Phrase)
+        (isinstance(tree, Phrase) and len(tree.text.split()) <= SHORT_QUERY)
         or any(getattr(n, "field", None) for n in nodes)
         or any(isinstance(n, Fuzzy) or _wildcard(n) for n in nodes)
         or _operator_group(tokens)
@@ -86,6 +86,10 @@ def read_words(text: str) -> WordsReading:
         kind = token.kind
         if kind == Kind.WORD:
             items.append(Term(token.value, start=token.start, end=token.end))
+        elif kind == Kind.PHRASE and len(token.value.split()) > SHORT_QUERY:
+            # a quoted sentence: its words, as if unquoted (as one phrase it matches nothing)
+            items.extend(_quoted_words(token))
+            notes.append("a quoted sentence read as its words")
         elif kind == Kind.PHRASE and token.value.strip():
             items.append(Phrase(token.value, start=token.start, end=token.end))
             notes.append(f"`{token.text}` read as a phrase that adds to a match")
@@ -102,6 +106,18 @@ def read_words(text: str) -> WordsReading:
             if token.attached and following.kind == Kind.WORD and following.value[:1].isdigit():
                 notes.append(f"`{token.text}{following.text}` read as a number")
     return WordsReading(make_or(items), tuple(dict.fromkeys(notes))[:MAX_NOTES])
+
+
+def _quoted_words(token: Token) -> list[Node]:
+    """The words of a quoted text as terms, placed at their offsets in the query."""
+    offset = token.start + 1
+    terms: list[Node] = []
+    for word in token.value.split():
+        at = token.text.find(word, max(offset - token.start, 0))
+        start = token.start + max(at, 0)
+        terms.append(Term(word, start=start, end=start + len(word)))
+        offset = start + len(word)
+    return terms
 
 
 def meaning_words(tree: Node) -> str:

@@ -1,0 +1,101 @@
+"""Settings variants named in one line: ``NAME=VALUE`` atoms joined by ``+``.
+
+``msm=0+ftexact=0.5+fusion=score+kw=0.3+sem=0.7+entry=rich`` is the default settings with those
+changes, and the tools loaded with the ``rich`` entry text. Used by ``external_quality --also``
+and ``external_diagnosis --variants``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmarks import devsets
+from lgent.config import (
+    FusionSettings,
+    KeywordSettings,
+    SemanticSettings,
+    Settings,
+)
+
+RECOMMENDED = "msm=0+ftexact=0.5+threshold=0.1+fusion=score+kw=0.3+sem=0.7+entry=rich"
+"""The best measured combination that keeps the labeled queries (issue 15's report)."""
+
+ATOMS = {
+    "entry": "entry text: plain, basic or rich (benchmarks/devsets.py)",
+    "msm": "fusion.free_text_min_match",
+    "depth": "fusion.min_brain_hits",
+    "overfetch": "fusion.overfetch",
+    "k": "fusion.rrf_k",
+    "fusion": "fusion.method: rrf or score",
+    "kw": "keyword weight of semantic_intent",
+    "sem": "semantic weight of semantic_intent",
+    "keyword": "keyword.field_mode: fields or combined",
+    "semantic": "semantic.text_mode: plain or weighted",
+    "threshold": "semantic.threshold",
+    "cover": "fusion.coverage_saturation (WORD_COVERAGE)",
+    "floor": "fusion.coverage_floor (WORD_COVERAGE)",
+    "clauses": "semantic.clauses: 1 searches a request clause by clause too",
+    "scope": "fusion.coverage_scope: artifact or query (WORD_COVERAGE)",
+    "ftexact": "keyword.free_text_boosts name_exact and keywords_exact (prototype)",
+}
+"""What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
+
+ENTRY_TEXTS: dict[str, devsets.EntryText] = {"plain": "plain", "basic": "basic", "rich": "rich"}
+
+
+def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
+    """The settings and entry text a variant names (``default`` changes nothing)."""
+    fusion: dict[str, Any] = {}
+    keyword: dict[str, Any] = {}
+    semantic: dict[str, Any] = {}
+    weights: dict[str, float] = {}
+    entry: devsets.EntryText = "basic"
+    for atom in filter(None, spec.split("+")):
+        if atom == "default":
+            continue
+        name, _, value = atom.partition("=")
+        if name not in ATOMS or not value:
+            raise SystemExit(
+                f"variant atom {atom!r}: expected NAME=VALUE, NAME one of {list(ATOMS)}"
+            )
+        if name == "entry":
+            if value not in ENTRY_TEXTS:
+                raise SystemExit(f"entry={value}: expected plain, basic or rich")
+            entry = ENTRY_TEXTS[value]
+        elif name == "clauses":
+            semantic["clauses"] = value == "1"
+        elif name == "scope":
+            fusion["coverage_scope"] = value
+        elif name in ("cover", "floor"):
+            fusion["coverage_saturation" if name == "cover" else "coverage_floor"] = float(value)
+        elif name in ("msm", "threshold"):
+            target = fusion if name == "msm" else semantic
+            target["free_text_min_match" if name == "msm" else "threshold"] = float(value)
+        elif name in ("depth", "overfetch", "k"):
+            key = {
+                "depth": "min_brain_hits",
+                "overfetch": "overfetch",
+                "k": "rrf_k",
+            }[name]
+            fusion[key] = int(value)
+        elif name == "fusion":
+            fusion["method"] = value
+        elif name in ("kw", "sem"):
+            weights["keyword" if name == "kw" else "semantic"] = float(value)
+        elif name == "keyword":
+            keyword["field_mode"] = value
+        elif name == "ftexact":
+            keyword["free_text_boosts"] = {
+                "name_exact": float(value),
+                "keywords_exact": float(value),
+            }
+        elif name == "semantic":
+            semantic["text_mode"] = value
+    if weights:
+        fusion["weights"] = {"semantic_intent": weights}
+    settings = Settings(
+        keyword=KeywordSettings(**keyword),
+        semantic=SemanticSettings(**semantic),
+        fusion=FusionSettings(**fusion),
+    )
+    return settings, entry

@@ -1,0 +1,58 @@
+"""A query that starts with ``-`` after ``lgent query`` / ``lgent search`` is query text, not an
+unknown option; ``--`` ends the options as usual."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from lgent.cli.app import main, query_text_arguments
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["query", "-73.95 longitude"], ["query", "--", "-73.95 longitude"]),
+        (["query", "-73.95", "longitude", "--json"], ["query", "--json", "--", "-73.95 longitude"]),
+        (
+            ["--home", "query", "query", "-c", "x", "-draft"],
+            ["--home", "query", "query", "-c", "x", "--", "-draft"],
+        ),
+        (["search", "--limit=3", "-draft"], ["search", "--limit=3", "--", "-draft"]),
+        (["query", "--limit", "3", "--", "--limit"], ["query", "--limit", "3", "--", "--limit"]),
+        (["query", "pdf", "--limit", "3"], ["query", "pdf", "--limit", "3"]),
+        (["query", "--help"], ["query", "--help"]),
+        (["stats", "-x"], ["stats", "-x"]),
+    ],
+)
+def test_words_after_a_query_command_are_its_text(args: list[str], expected: list[str]) -> None:
+    assert query_text_arguments(args) == expected
+
+
+def run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+    monkeypatch.setattr(sys, "argv", ["lgent", *args])
+    with pytest.raises(SystemExit) as done:
+        main()
+    return int(done.value.code or 0)
+
+
+def test_a_search_starting_with_a_dash_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "tools.jsonl"
+    source.write_text(
+        '{"id": "a", "name": "a", "description": "parse legacy pdf files"}\n'
+        '{"id": "b", "name": "b", "description": "parse pdf pages"}\n',
+        encoding="utf-8",
+    )
+    home = str(tmp_path / "home")
+    assert run(monkeypatch, "--home", home, "load", str(source)) == 0
+    capsys.readouterr()
+    assert run(monkeypatch, "--home", home, "search", "-legacy", "pdf", "--json") == 0
+    found = capsys.readouterr().out
+    assert '"b"' in found and '"a"' not in found
+    assert run(monkeypatch, "--home", home, "search", "--json", "--", "-legacy", "parse") == 0
+    assert '"b"' in capsys.readouterr().out
+    assert run(monkeypatch, "--home", home, "search", "--limt", "3", "pdf") != 0  # a typo'd option
