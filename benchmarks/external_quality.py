@@ -254,9 +254,7 @@ def set_table(result: SetResult) -> str:
 
 
 def _short(name: str) -> str:
-    from benchmarks.variants import RECOMMENDED
-
-    return "recommended" if name == RECOMMENDED else name
+    return name
 
 
 def _targets(result: SetResult, suffix: str = "") -> str:
@@ -324,8 +322,6 @@ def set_summary(result: SetResult) -> str:
 
 
 def report(results: Sequence[SetResult], entry_text: str) -> str:
-    from benchmarks.variants import RECOMMENDED
-
     parts = [
         "Measured by `python -m benchmarks.external_quality`: the development sets of "
         "`../shared/quality/` (read in place), the README's reference baselines and L-gent in "
@@ -335,9 +331,11 @@ def report(results: Sequence[SetResult], entry_text: str) -> str:
         'the judgments never reach the catalog. *keyword* is `LGent.search(brain="keyword", '
         "lenient=True)` (AND of the words); *as fusion asks it* is the OR query with "
         "`fusion.free_text_min_match` that `query()` sends for plain words. Rows marked "
-        "`[variant]` ran with those changes (`benchmarks/variants.py`); `[recommended]` is "
-        f"`{RECOMMENDED}`: prototype settings that are off by default on this branch, with the "
-        "tools' parameters and outputs also in their description (entry text `rich`).",
+        "`[variant]` ran with those changes (`benchmarks/variants.py`). Entry text `rich` also "
+        "writes the parameters and outputs into the description as the importers do for MCP, "
+        "OpenAPI and OpenAI tools; `basic` keeps them as keywords only. L-gent embeds with the "
+        "sentence-transformers embedder here, the baselines' model, so both read the same "
+        "vectors (the default ONNX int8 embedder's fidelity: docs/benchmarks.md).",
     ]
     for result in results:
         parts.append(
@@ -385,15 +383,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--entry-text",
         choices=("plain", "basic", "rich"),
-        default="basic",
-        help="rich: parameters and outputs also go into the entry description",
+        default="rich",
+        help="rich (default): parameters and outputs also go into the entry description, as "
+        "the importers write them; basic: only as keywords",
     )
     parser.add_argument(
         "--also",
         action="append",
         default=None,
-        help="a variant to measure besides the defaults (benchmarks/variants.py; repeatable; "
-        "default: the recommended one; 'none' for none)",
+        help="a variant to measure besides the defaults (benchmarks/variants.py; repeatable)",
     )
     parser.add_argument("--write", action="store_true", help="update docs/quality.md")
     args = parser.parse_args(argv)
@@ -405,9 +403,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not devsets.available():
         raise SystemExit(f"the development sets are not at {devsets.shared_root() / 'quality'}")
     sizes = parse_sizes(args.sizes)
-    from benchmarks.variants import RECOMMENDED, variant
+    from benchmarks.variants import variant
 
-    also = [v for v in (args.also or [RECOMMENDED]) if v != "none"]
+    also = [v for v in (args.also or []) if v != "none"]
     for name in also:
         variant(name)  # a bad variant stops here, before the long run
     from benchmarks.harness.runner import machine_info

@@ -1,7 +1,7 @@
 """Settings variants named in one line: ``NAME=VALUE`` atoms joined by ``+``.
 
-``msm=0+ftexact=0.5+fusion=score+kw=0.3+sem=0.7+entry=rich`` is the default settings with those
-changes, and the tools loaded with the ``rich`` entry text. Used by ``external_quality --also``
+``fusion=rrf+kw=0.5+sem=0.5+entry=basic`` is the default settings with those
+changes, and the tools loaded with the ``basic`` entry text. Used by ``external_quality --also``
 and ``external_diagnosis --variants``.
 """
 
@@ -16,9 +16,6 @@ from lgent.config import (
     SemanticSettings,
     Settings,
 )
-
-RECOMMENDED = "msm=0+ftexact=0.5+threshold=0.1+fusion=score+kw=0.3+sem=0.7+entry=rich"
-"""The best measured combination that keeps the labeled queries (issue 15's report)."""
 
 ATOMS = {
     "entry": "entry text: plain, basic or rich (benchmarks/devsets.py)",
@@ -36,7 +33,7 @@ ATOMS = {
     "floor": "fusion.coverage_floor (WORD_COVERAGE)",
     "clauses": "semantic.clauses: 1 searches a request clause by clause too",
     "scope": "fusion.coverage_scope: artifact or query (WORD_COVERAGE)",
-    "ftexact": "keyword.free_text_boosts name_exact and keywords_exact (prototype)",
+    "ftexact": "keyword.free_text_boosts name_exact and keywords_exact",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
