@@ -15,11 +15,27 @@ from functools import lru_cache
 MAX_MERGE_PARTS = 8
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 _JOINERS = re.compile(r"[_\-]+")
+_ASCII_PART = re.compile(
+    r"[0-9]+"  # a digit run
+    r"|[A-Z]{2,}s(?![a-z])"  # an acronym keeps a plural s: PDFs
+    r"|[A-Z]+(?=[A-Z][a-z])"  # it yields its last capital to a capitalised word: PDF|Parser
+    r"|[A-Z]{2,}"  # an acronym before a digit, a joiner or the end
+    r"|[A-Z][a-z]*"  # a capitalised word
+    r"|[a-z]+"  # a lowercase word
+)
+"""The rules of ``part_spans`` for ASCII text, as one regex (the same spans, several times faster)."""
 
 
 def part_spans(word: str, *, attach_digits: bool = False) -> list[tuple[int, int]]:
     """Spans of the parts of ``word``. ``attach_digits`` keeps a digit run on the letters
     before it (``v2``, ``Base64``), as display text wants; the index splits them."""
+    if not attach_digits and word.isascii():
+        return [m.span() for m in _ASCII_PART.finditer(word)]
+    return part_spans_by_character(word, attach_digits=attach_digits)
+
+
+def part_spans_by_character(word: str, *, attach_digits: bool = False) -> list[tuple[int, int]]:
+    """``part_spans`` worked out character by character, for any script (Unicode case)."""
     spans: list[tuple[int, int]] = []
     i, n = 0, len(word)
     while i < n:
@@ -73,9 +89,14 @@ def spaced(text: str) -> str:
 @lru_cache(maxsize=65536)
 def merged_forms(word: str) -> tuple[str, ...]:
     """Lowercased whole word plus every run of >= 2 adjacent parts, joined (index time only)."""
-    parts = [p.lower() for p in split_identifier(word)][:MAX_MERGE_PARTS]
+    return tuple(sorted(merged_runs(word, [p.lower() for p in split_identifier(word)])))
+
+
+def merged_runs(word: str, parts: list[str]) -> set[str]:
+    """``merged_forms`` of ``word`` from its lowercased parts, as a set."""
+    parts = parts[:MAX_MERGE_PARTS]
     forms = {word.lower()}
     for i in range(len(parts)):
         for j in range(i + 2, len(parts) + 1):
             forms.add("".join(parts[i:j]))
-    return tuple(sorted(forms))
+    return forms

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,6 +30,25 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(text)
 
 
+def word_parts(word: str) -> list[tuple[str, int, int]]:
+    """The lowercased identifier parts of one word with their spans in it (a plural acronym
+    loses its ``s``: ``PDFs`` -> ``pdf``)."""
+    if word.islower() and word.isalpha() and word.isascii():
+        return [(word, 0, len(word))]  # the common case: one lowercase part
+    out = []
+    for a, b in part_spans(word):
+        part = word[a:b]
+        if len(part) > 2 and part[-1] == "s" and part[:-1].isupper():
+            part = part[:-1]
+        out.append((part.lower(), a, b))
+    return out
+
+
+def is_stop_word(parts: Sequence[tuple[str, int, int]]) -> bool:
+    """True when a word of these ``word_parts`` is a stop word: one part, in the list."""
+    return len(parts) == 1 and parts[0][0] in STOP_WORDS
+
+
 def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
     """Split ``text`` into words, words into identifier parts; lowercase, optionally stem.
 
@@ -37,16 +57,11 @@ def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
     out: list[Token] = []
     position = 0
     for match in WORD_RE.finditer(text):
-        word = match.group()
+        parts = word_parts(match.group())
+        if drop_stop_words and is_stop_word(parts):
+            continue
         offset = match.start()
-        spans = part_spans(word)
-        for a, b in spans:
-            part = word[a:b]
-            if len(part) > 2 and part[-1] == "s" and part[:-1].isupper():
-                part = part[:-1]  # plural acronym: PDFs -> pdf
-            part = part.lower()
-            if drop_stop_words and len(spans) == 1 and part in STOP_WORDS:
-                continue
+        for part, a, b in parts:
             out.append(Token(stem(part) if stemmed else part, position, offset + a, offset + b))
             position += 1
     return out

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lgent.analysis.identifiers import merged_forms, split_identifier
+from lgent.analysis.identifiers import (
+    merged_forms,
+    part_spans,
+    part_spans_by_character,
+    split_identifier,
+)
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words, tokens
 from lgent.brains.keyword.typefields import glob_to_regex
@@ -78,3 +85,15 @@ def test_content_words_are_distinct_split_and_without_stop_words() -> None:
         "parser",
         "text",
     ]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="aAbBsSzZ09_.-'/+ ", max_size=14))
+def test_ascii_part_spans_agree_with_the_character_rules(word: str) -> None:
+    """The regex that splits ASCII words gives the spans the character-by-character rules give."""
+    assert part_spans(word) == part_spans_by_character(word)
+
+
+@pytest.mark.parametrize("word", ["PDFsx", "ABs", "AB2s", "aPDFs_v2", "XMLs-ToJSONs", "Ss", "sS"])
+def test_ascii_part_spans_on_acronym_edges(word: str) -> None:
+    assert part_spans(word) == part_spans_by_character(word)

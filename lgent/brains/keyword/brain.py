@@ -14,7 +14,7 @@ from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
 from lgent.brains.keyword.grammar import ast, parse, parse_lenient
 from lgent.brains.keyword.grammar.reading import read_words
-from lgent.brains.keyword.highlight import describe_match
+from lgent.brains.keyword.highlight import Match, describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.config import KeywordSettings
 from lgent.errors import IndexCorruptError, IndexError_
@@ -38,11 +38,15 @@ class KeywordResult:
     parsed: ast.Node | None = None
     explained: dict[str, BrainHit] = field(default_factory=dict)
     """Hits already worked out with their highlights, by id."""
+    _tree: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def tree(self) -> str:
-        """The parsed query as the explanations show it (``And(Term('pdf'), Term('parser'))``)."""
-        return "" if self.parsed is None else self.parsed.dump()
+        """The parsed query as the explanations show it (``And(Term('pdf'), Term('parser'))``),
+        worked out once."""
+        if self._tree is None:
+            self._tree = "" if self.parsed is None else self.parsed.dump()
+        return self._tree
 
     @property
     def ids(self) -> list[str]:
@@ -56,20 +60,31 @@ class KeywordResult:
             for rank, (artifact_id, score) in enumerate(self.ranking, start=1)
         ]
 
-    def hit(self, artifact_id: str, score: float, rank: int, tree: str | None = None) -> BrainHit:
-        """The hit at ``rank``, without highlights (``tree``: ``self.tree``, if already made)."""
+    def hit(
+        self,
+        artifact_id: str,
+        score: float,
+        rank: int,
+        tree: str | None = None,
+        match: Match | None = None,
+    ) -> BrainHit:
+        """The hit at ``rank`` (``tree``: ``self.tree``, if already made), with the highlights
+        and matched fields of ``match`` when given."""
+        fields = [] if match is None else match.fields
         return BrainHit(
             id=artifact_id,
             score=score,
             brain="keyword",
             rank=rank,
+            matched_fields=tuple(fields),
+            highlights={} if match is None else match.highlights,
             explanation={
                 "brain": "keyword",
                 "score": round(score, 4),
                 "rank": rank,
                 "description": "BM25 over boosted fields (tantivy)",
                 "query": self.tree if tree is None else tree,
-                "matched_fields": [],
+                "matched_fields": fields,
             },
         )
 
@@ -80,9 +95,8 @@ class KeywordResult:
             return self.explained[artifact_id]
         for rank, (ranked_id, score) in enumerate(self.ranking, start=1):
             if ranked_id == artifact_id:
-                hit = self.hit(artifact_id, score, rank)
-                if self.terms is not None:
-                    hit = explained(hit, entry, self.terms)
+                match = None if self.terms is None else describe_match(entry, self.terms)
+                hit = self.hit(artifact_id, score, rank, match=match)
                 self.explained[artifact_id] = hit
                 return hit
         return None
@@ -328,15 +342,3 @@ def _typed_query(source: str | None, target: str | None) -> str | None:
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def explained(hit: BrainHit, entry: CatalogEntry, terms: MatchTerms) -> BrainHit:
-    """``hit`` with the highlights and matched fields of ``terms`` in ``entry``."""
-    match = describe_match(entry, terms)
-    return hit.model_copy(
-        update={
-            "matched_fields": tuple(match.fields),
-            "highlights": match.highlights,
-            "explanation": {**hit.explanation, "matched_fields": match.fields},
-        }
-    )

@@ -1,6 +1,7 @@
 """The tantivy index of the keyword brain: schema, documents, persistence and its manifest.
 
-Text fields are pre-tokenized by ``lgent.analysis`` so that indexing and querying share one analyzer.
+Text fields are analyzed by ``lgent.analysis`` (``documents``) so that indexing and querying share
+one analyzer.
 Only the artifact id is stored: the catalog is the one copy of every entry's text, and a doc store
 that held it all would make fetching the ids of the top hits several times slower (a stored
 document is read by decompressing its whole block; with ids alone the blocks stay cached).
@@ -19,16 +20,15 @@ from typing import Any
 
 import tantivy
 
-from lgent.analysis.identifiers import merged_forms, split_identifier
-from lgent.analysis.tokens import Token, name_prefixes, tokens, words
 from lgent.brains import integrity
-from lgent.brains.keyword.typefields import type_tokens
+from lgent.brains.keyword.documents import TOKEN_TOKENIZER, DocumentMaker
 from lgent.errors import BuildStoppedError, DiskFullError, IndexError_, LGentError, write_error
-from lgent.models import CatalogEntry, author_key
+from lgent.models import CatalogEntry
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """2: name_prefix; input/output_names hold whole type names. 3: only id stored; author in all.
-4: the manifest carries a checksum of every index file and of itself."""
+4: the manifest carries a checksum of every index file and of itself. 5: analyzed fields hold
+space-separated tokens for tantivy's whitespace tokenizer (the same terms and positions)."""
 MANIFEST = "manifest.json"
 CANCEL_EVERY = 1000
 """A build asks whether to stop every this many entries (a few hundredths of a second)."""
@@ -68,64 +68,12 @@ def build_schema() -> tantivy.Schema:
         )
     for field in TOKEN_FIELDS:
         builder.add_text_field(
-            field, stored=field in STORED, tokenizer_name="raw", index_option="position"
+            field,
+            stored=field in STORED,
+            tokenizer_name=TOKEN_TOKENIZER,
+            index_option="position",
         )
     return builder.build()
-
-
-def _pre(text: str, toks: Sequence[Token]) -> tantivy.PreTokenizedString:
-    return tantivy.PreTokenizedString(
-        text, [tantivy.Token(t.text, t.position, t.start, t.end) for t in toks]
-    )
-
-
-def _add_tokens(doc: tantivy.Document, field: str, text: str, *, stemmed: bool, stop: bool) -> None:
-    toks = tokens(text, stemmed=stemmed, drop_stop_words=stop)
-    doc.add_pre_tokenized_text(field, _pre(text, toks))
-
-
-def entry_document(entry: CatalogEntry) -> tantivy.Document:
-    """The tantivy document for the latest version of an entry."""
-    doc = tantivy.Document()
-    doc.add_text("id", entry.id)
-    _add_tokens(doc, "name", entry.name, stemmed=True, stop=False)
-    exact_names = {entry.id.lower(), entry.name.lower()}
-    for word in words(entry.name) + words(entry.id):
-        exact_names.update(merged_forms(word))
-        exact_names.update(part.lower() for part in split_identifier(word))
-    for form in sorted(exact_names):
-        doc.add_text("name_exact", form)
-    for form in sorted(name_prefixes(entry.name) | name_prefixes(entry.id)):
-        doc.add_text("name_prefix", form)
-    keyword_forms: set[str] = set()
-    for keyword in entry.keywords:
-        _add_tokens(doc, "keywords", keyword, stemmed=True, stop=False)
-        keyword_forms.add(keyword.lower())
-        for word in words(keyword):
-            keyword_forms.update(merged_forms(word))
-            keyword_forms.update(part.lower() for part in split_identifier(word))
-    for form in sorted(keyword_forms):
-        doc.add_text("keywords_exact", form)
-    _add_tokens(doc, "description", entry.description, stemmed=True, stop=True)
-    if entry.author:
-        doc.add_text("author", author_key(entry.author))
-        _add_tokens(doc, "author_text", entry.author, stemmed=False, stop=False)
-    doc.add_text("entity_type", entry.entity_type.value)
-    doc.add_text("status", entry.status.value)
-    if entry.execution:
-        doc.add_text("execution", entry.execution.value)
-    doc.add_text("version", entry.version)
-    for field, value in (("input", entry.input_type), ("output", entry.output_type)):
-        if value:
-            doc.add_text(field, value.lower())
-            _add_tokens(doc, f"{field}_text", value, stemmed=False, stop=False)
-            doc.add_pre_tokenized_text(f"{field}_names", _pre(value, type_tokens(value)))
-    signature = f"{entry.input_type or ''} {entry.output_type or ''}"
-    combined = " . ".join(
-        [entry.name, " ".join(entry.keywords), entry.description, entry.author or "", signature]
-    )
-    _add_tokens(doc, "all", combined, stemmed=True, stop=True)
-    return doc
 
 
 class KeywordIndex:
@@ -238,10 +186,11 @@ class KeywordIndex:
         """Index exactly ``entries``; ``cancelled()`` is asked every ``CANCEL_EVERY`` entries
         (true: nothing is committed, and ``BuildStoppedError`` is raised)."""
         writer = self._writer()
+        document = DocumentMaker()
         try:
             writer.delete_all_documents()
             for n, entry in enumerate(entries, start=1):
-                writer.add_document(entry_document(entry))
+                writer.add_document(document(entry))
                 if n % CANCEL_EVERY == 0 and cancelled():
                     writer.rollback()
                     raise BuildStoppedError(f"the keyword build stopped after {n} entries")
@@ -258,8 +207,9 @@ class KeywordIndex:
         try:
             for artifact_id in [*removals, *(e.id for e in upserts)]:
                 writer.delete_documents_by_term("id", artifact_id)
+            document = DocumentMaker()
             for entry in upserts:
-                writer.add_document(entry_document(entry))
+                writer.add_document(document(entry))
             writer.commit()
             writer.wait_merging_threads()
         except ValueError as err:
