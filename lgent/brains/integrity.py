@@ -11,10 +11,13 @@ mismatch reported. ``lgent doctor`` runs the same check and names the file.
 from __future__ import annotations
 
 import json
+import os
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from lgent.errors import IndexError_, write_error
 
 CHECKSUMS = "checksums"
 """The manifest key holding ``{file name: checksum}``."""
@@ -91,3 +94,18 @@ def verify(directory: Path, manifest: Mapping[str, Any]) -> list[str]:
         if problem
         else file_problems(directory, manifest)
     )
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, flush it to disk and rename it into
+    place; a full disk is a ``DiskFullError``."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise write_error(f"cannot write {path}", err, IndexError_) from err

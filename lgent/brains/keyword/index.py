@@ -12,7 +12,6 @@ catalog change number it reflects), written to a temporary file and renamed afte
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -22,7 +21,7 @@ import tantivy
 
 from lgent.brains import integrity
 from lgent.brains.keyword.documents import TOKEN_TOKENIZER, DocumentMaker
-from lgent.errors import BuildStoppedError, DiskFullError, IndexError_, LGentError, write_error
+from lgent.errors import BuildStoppedError, DiskFullError, IndexError_, LGentError
 from lgent.models import CatalogEntry
 
 FORMAT_VERSION = 5
@@ -165,7 +164,9 @@ class KeywordIndex:
             "documents": self.documents(),
             integrity.CHECKSUMS: integrity.checksums(self.path, index_files(self.path)),
         }
-        atomic_write(self.path / MANIFEST, json.dumps(integrity.sealed(data), indent=2))
+        integrity.atomic_write_text(
+            self.path / MANIFEST, json.dumps(integrity.sealed(data), indent=2)
+        )
 
     # -- writes ----------------------------------------------------------------------------
 
@@ -251,17 +252,3 @@ def _tantivy_error(what: str, err: ValueError) -> LGentError:
     if "os error 28" in text or "No space left" in text or "os error 27" in text:
         return DiskFullError(f"{what}: the disk is full ({text}); the index was not changed")
     return IndexError_(f"{what}: {text}")
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, flush it to disk, rename it into place."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        raise write_error(f"cannot write {path}", err, IndexError_) from err

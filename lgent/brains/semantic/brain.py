@@ -33,6 +33,7 @@ from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
+from lgent.brains.integrity import atomic_write_text
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
@@ -44,7 +45,6 @@ from lgent.brains.semantic.vectors import (
     HnswParams,
     Manifest,
     VectorIndex,
-    atomic_write_text,
     read_manifest,
     remove_other_generations,
     write_manifest,

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lgent.brains import integrity
+from lgent.brains.integrity import atomic_write_text
 from lgent.brains.semantic.openmp import prefer_short_spin
 from lgent.errors import IndexCorruptError, IndexError_, write_error
 
@@ -60,21 +61,6 @@ def _faiss() -> Any:
             f"cannot import faiss ({err}): install it with `pip install faiss-cpu`"
         ) from err
     return faiss
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, flush it to disk and rename it into
-    place; a full disk is a ``DiskFullError``."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        raise write_error(f"cannot write {path}", err, IndexError_) from err
 
 
 @dataclass(frozen=True, slots=True)
