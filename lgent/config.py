@@ -225,23 +225,10 @@ class FusionSettings:
             raise SettingsError(
                 f"fusion.free_text_min_match: must be a number from 0 to 1, got {self.free_text_min_match!r}"
             )
-        if (
-            isinstance(self.coverage_saturation, bool)
-            or not isinstance(self.coverage_saturation, int | float)
-            or not 0 <= self.coverage_saturation <= 1
-        ):
-            raise SettingsError(
-                "fusion.coverage_saturation: must be a number from 0 to 1, "
-                f"got {self.coverage_saturation!r}"
-            )
-        if (
-            isinstance(self.coverage_floor, bool)
-            or not isinstance(self.coverage_floor, int | float)
-            or not 0 <= self.coverage_floor <= 1
-        ):
-            raise SettingsError(
-                f"fusion.coverage_floor: must be a number from 0 to 1, got {self.coverage_floor!r}"
-            )
+        for name in ("coverage_saturation", "coverage_floor"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+                raise SettingsError(f"fusion.{name}: must be a number from 0 to 1, got {value!r}")
         for name, low, high in (
             ("overfetch", 1, 20),
             ("min_brain_hits", 1, 1000),
