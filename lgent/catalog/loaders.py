@@ -56,6 +56,15 @@ class LoadedBatch:
     """The files read by ecosystem readers, whose records a load syncs (``catalog.reconcile``)."""
     wholes: list[str] = field(default_factory=list)
     """The wholes (servers, APIs, agents) those files hold."""
+    entry_sources: dict[str, str] = field(default_factory=dict, repr=False)
+    """Each entry id in ``records`` -> the source it was last read from (kept by ``add``)."""
+
+    def add(self, records: list[Located]) -> None:
+        """Append records read from one source."""
+        self.records.extend(records)
+        for item in records:
+            if isinstance(item.record, CatalogEntry):
+                self.entry_sources[item.record.id] = item.source
 
     @property
     def entries(self) -> list[CatalogEntry]:
@@ -368,7 +377,7 @@ def _read_doc(
         batch.rejected.append((source, f"{found[0]}{more}"))
         return
     batch.warnings.extend(ctx.warnings)
-    batch.records.extend(records)
+    batch.add(records)
     if records or doc.suffix == ".jsonl":
         batch.files.append(source)
         batch.formats[source] = reader.name
@@ -403,7 +412,7 @@ def _ignored(rel: str, is_dir: bool, patterns: list[str]) -> bool:
 
 def _clash(records: list[Located], batch: LoadedBatch) -> LoadError | None:
     """A source whose artifact ids another source of the batch already holds is left out."""
-    held = {r.record.id: r.source for r in batch.records if isinstance(r.record, CatalogEntry)}
+    held = batch.entry_sources
     for item in records:
         if isinstance(item.record, CatalogEntry) and item.record.id in held:
             return LoadError(

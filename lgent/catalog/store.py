@@ -303,8 +303,9 @@ class CatalogStore:
         if not versions:
             return
         newest = max(versions, key=Version)
-        conn.execute(
-            "UPDATE entries SET is_latest = (version = ?) WHERE id = ?", (newest, artifact_id)
+        conn.execute(  # only the rows whose flag changes: a row rewrite copies its data
+            "UPDATE entries SET is_latest = (version = ?) WHERE id = ? AND is_latest != (version = ?)",
+            (newest, artifact_id, newest),
         )
 
     # -- writes ----------------------------------------------------------------------------
@@ -357,9 +358,9 @@ class CatalogStore:
             is not None
         )
         conn.execute(
-            """INSERT INTO entries (id, version, name, entity_type, status, author, input_type,
-                   output_type, execution, data, content_hash, registered_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """INSERT INTO entries (id, version, is_latest, name, entity_type, status, author,
+                   input_type, output_type, execution, data, content_hash, registered_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT (id, version) DO UPDATE SET
                    name = excluded.name, entity_type = excluded.entity_type,
                    status = excluded.status, author = excluded.author,
@@ -369,6 +370,7 @@ class CatalogStore:
             (
                 entry.id,
                 entry.version,
+                int(not exists),  # a new id's only version is its latest
                 entry.name,
                 entry.entity_type.value,
                 entry.status.value,
