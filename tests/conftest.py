@@ -15,6 +15,7 @@ from lgent import LGent
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.store import CatalogStore
 from lgent.models import CatalogEntry
+from tests.examples import FRACTION
 
 if TYPE_CHECKING:
     from lgent.brains.semantic.embedders import Embedder
@@ -30,6 +31,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.real_model)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say so at the end of a run whose property tests generated fewer than their full counts."""
+    if FRACTION != 1:
+        terminalreporter.write_line(
+            f"property tests ran {FRACTION:.0%} of their examples (LGENT_TEST_EXAMPLES={FRACTION:g})",
+            yellow=True,
+        )
 
 
 FIXTURES = REPO / "catalog_fixtures"

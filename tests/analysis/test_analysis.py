@@ -15,6 +15,7 @@ from lgent.analysis.identifiers import (
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words, tokens
 from lgent.brains.keyword.typefields import glob_to_regex
+from tests.examples import examples
 
 
 @pytest.mark.parametrize(
@@ -87,7 +88,7 @@ def test_content_words_are_distinct_split_and_without_stop_words() -> None:
     ]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.text(alphabet="aAbBsSzZ09_.-'/+ ", max_size=14))
 def test_ascii_part_spans_agree_with_the_character_rules(word: str) -> None:
     """The regex that splits ASCII words gives the spans the character-by-character rules give."""

@@ -18,6 +18,7 @@ from lgent import LGent
 from lgent.catalog.loaders import read_path
 from lgent.config import LoadSettings
 from lgent.errors import LGentError, LoadError, ValidationError
+from tests.examples import examples
 
 
 def test_every_edge_case_is_typed_or_skipped_with_its_reason(tmp_path: Path) -> None:
@@ -163,7 +164,9 @@ def _render(value: object, fmt: str, depth: int, noise: str) -> tuple[str, str]:
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     value=VALUES,

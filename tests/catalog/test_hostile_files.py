@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from lgent import LGent, LoadError
 from lgent.catalog.loaders import read_path
 from lgent.errors import LGentError
+from tests.examples import examples
 
 
 def line(**fields: object) -> str:
@@ -114,7 +115,9 @@ RECORDS = st.dictionaries(FIELDS, JSON_VALUES, max_size=6)
 
 
 @settings(
-    max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(500),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(st.one_of(RECORDS.map(json.dumps), st.text(max_size=40)), max_size=6))
 def test_fuzz_loader_gives_records_or_a_load_error(tmp_path: Path, lines: list[str]) -> None:

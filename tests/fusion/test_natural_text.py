@@ -11,6 +11,7 @@ from lgent import LGent, QueryError, QueryType
 from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.limits import MAX_QUERY_LENGTH
 from tests.conftest import OpenHome, make_entry
+from tests.examples import examples
 
 SENTENCES = [
     'my favourite word is "summary", find me something that writes one',
@@ -123,7 +124,7 @@ async def test_grammar_still_restricts_when_clearly_meant(open_example: OpenHome
     assert relaxed.results
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.text(
         st.characters(min_codepoint=32, max_codepoint=0x2FFF, blacklist_categories=("Cs", "Cc")),

@@ -15,6 +15,7 @@ from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.graph.compose import PathSearch
 from lgent.models import CatalogEntry, TypeDecl
 from tests.conftest import make_entry
+from tests.examples import examples
 
 TYPES = [
     TypeDecl.parse({"type": "T0"}),
@@ -100,7 +101,7 @@ def snapshot(brain: GraphBrain) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(entries(), max_size=8), st.lists(change, max_size=12))
 def test_any_sequence_of_changes_equals_a_fresh_build(
     initial: list[CatalogEntry], changes: list[tuple[str, Any]]

@@ -18,6 +18,7 @@ from lgent.brains.graph.compose import (
 )
 from lgent.brains.graph.types import TypeLattice
 from lgent.typeexpr import canonical
+from tests.examples import examples
 
 
 def find_paths(
@@ -105,7 +106,7 @@ def brute_paths(
     return sorted(found, key=lambda p: (len(p.ids), -p.health, p.ids))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     cases(),
     st.sampled_from(QUERY_TYPES),
@@ -140,7 +141,7 @@ def test_find_paths_matches_brute_force(
     assert first == expected[:k]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(cases(), st.lists(st.tuples(st.booleans(), signatures(1)), max_size=6), st.data())
 def test_incremental_index_matches_a_fresh_one(
     case: Case, changes: list[tuple[bool, list[Signature]]], data: st.DataObject
@@ -189,7 +190,7 @@ def rank(sigs: list[Signature]) -> list[Signature]:
     return sorted(sigs, key=lambda s: (-s.health, s.id))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(cases(), st.booleans())
 def test_find_compatible_matches_brute_force(case: Case, include_unusable: bool) -> None:
     sub = case.lattice.is_subtype
@@ -221,7 +222,7 @@ def test_find_compatible_matches_brute_force(case: Case, include_unusable: bool)
         ) == rank(up)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(cases(), st.sampled_from(TYPES), st.sampled_from(TYPES))
 def test_results_are_identical_across_runs_and_input_orders(
     case: Case, source: str, target: str

@@ -16,6 +16,7 @@ from tests.brains.graph.test_compose_properties import (
     brute_paths,
     cases,
 )
+from tests.examples import examples
 
 
 def _key(item: tuple[str, CompositionPath]) -> tuple[int, float, str]:
@@ -51,7 +52,7 @@ def brute_members(
     return found + sorted(unusable, key=_key)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     cases(),
     st.sampled_from(QUERY_TYPES),
@@ -86,7 +87,7 @@ def dense_cases(draw: st.DrawFn) -> Case:
     return Case(DENSE, sigs)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     dense_cases(),
     st.sampled_from(["T0", "T1", "T2"]),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from lgent.brains.graph.names import FUZZY_CUTOFF, NameIndex, normalized
 from lgent.catalog.loaders import read_path
 from tests.conftest import FIXTURES
+from tests.examples import examples
 
 
 def build(pairs: list[tuple[str, str]]) -> NameIndex:
@@ -108,7 +109,7 @@ ids = st.sampled_from(["a1", "a2", "b1", "B1", "b-1", "c", "summarizer", "sum_ma
 names = st.sampled_from(["Summarizer", "summarizer!", "B 1", "a2", "Parser", "parser", "!!", "C"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.dictionaries(ids, names, max_size=6),
     st.lists(st.tuples(st.booleans(), ids, names), max_size=25),
@@ -156,7 +157,7 @@ ALPHABET = "abcde12"
 keys = st.text(ALPHABET, min_size=1, max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(keys, min_size=1, max_size=30, unique=True), st.lists(keys, max_size=10))
 def test_fuzzy_equals_difflib_over_every_key(stored: list[str], queries: list[str]) -> None:
     pairs = [(k, k) for k in stored]

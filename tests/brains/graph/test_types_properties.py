@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from lgent.brains.graph.types import TypeLattice, normalize
 from lgent.errors import TypeCycleError
 from lgent.typeexpr import ANY, TypeExpr
+from tests.examples import examples
 
 POOL = ["A", "B", "C", "D", "E", "F", "G", "H"]
 
@@ -65,7 +66,7 @@ def reachable(parents: dict[str, list[str]], start: str) -> set[str]:
     return seen
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_reflexive_transitive_antisymmetric(data: st.DataObject) -> None:
     gen = data.draw(lattices())
@@ -86,7 +87,7 @@ def test_reflexive_transitive_antisymmetric(data: st.DataObject) -> None:
                     assert lattice.is_subtype(a, c), (a, b, c)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lattices())
 def test_names_agree_with_reachability(gen: Generated) -> None:
     lattice = gen.lattice
@@ -99,7 +100,7 @@ def test_names_agree_with_reachability(gen: Generated) -> None:
         assert lattice.subtypes(a) == below
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_supertypes_are_supertypes(data: st.DataObject) -> None:
     gen = data.draw(lattices())
@@ -110,7 +111,7 @@ def test_supertypes_are_supertypes(data: st.DataObject) -> None:
         assert gen.lattice.is_subtype(expr, s)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_new_edge_is_added_or_its_cycle_is_named(data: st.DataObject) -> None:
     gen = data.draw(lattices())
@@ -134,7 +135,7 @@ def test_new_edge_is_added_or_its_cycle_is_named(data: st.DataObject) -> None:
         assert gen.lattice.is_subtype(child, parent)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(lattices(), st.data())
 def test_results_repeat_exactly(gen: Generated, data: st.DataObject) -> None:
     items = data.draw(st.lists(exprs(gen), min_size=1, max_size=5))

@@ -19,6 +19,7 @@ from lgent.brains.keyword.grammar import (
 )
 from lgent.brains.keyword.grammar.parser import _Parser, plain_words
 from lgent.errors import QuerySyntaxError
+from tests.examples import examples
 
 SPECIAL = [
     "(",
@@ -102,7 +103,9 @@ def check_tree(node: Node, text: str) -> None:
 
 
 @pytest.mark.slow
-@settings(deadline=None, max_examples=10_000, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    deadline=None, max_examples=examples(10_000), suppress_health_check=[HealthCheck.too_slow]
+)
 @given(text=queries, operator=st.sampled_from(["AND", "OR"]))
 def test_any_string_parses_or_fails_cleanly(text: str, operator: str) -> None:
     try:
@@ -137,7 +140,7 @@ plain_or_not = st.lists(
 ).map(" ".join)
 
 
-@settings(deadline=None, max_examples=3_000)
+@settings(deadline=None, max_examples=examples(3_000))
 @given(text=plain_or_not, operator=st.sampled_from(["AND", "OR"]))
 def test_plain_word_shortcut_builds_the_parsers_tree(text: str, operator: str) -> None:
     """Free text of plain words skips the full parser; when it does, the tree is the same."""

@@ -12,6 +12,7 @@ from lgent.brains.keyword.brain import KeywordBrain
 from lgent.errors import QuerySyntaxError
 from lgent.models import SearchFilters
 from tests.conftest import entry_lookup, make_entry
+from tests.examples import examples
 
 ENTRIES = [
     make_entry(
@@ -239,7 +240,9 @@ QUERY_ALPHABET = st.sampled_from(
 )
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(10_000), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     st.one_of(
         st.text(max_size=60),
