@@ -61,13 +61,21 @@ def run(
     )
 
 
-@pytest.fixture
-def small_home(tmp_path: Path) -> Path:
-    source = tmp_path / "catalog.jsonl"
+@pytest.fixture(scope="module")
+def loaded_small_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``CATALOG`` loaded by ``lgent load``, once for the module (tests get a copy)."""
+    folder = tmp_path_factory.mktemp("small")
+    source = folder / "catalog.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in CATALOG))
-    home = tmp_path / "small"
+    home = folder / "small"
     assert run("--home", str(home), "load", str(source)).returncode == 0
     return home
+
+
+@pytest.fixture
+def small_home(loaded_small_home: Path, tmp_path: Path) -> Path:
+    """A home of this test's own holding ``CATALOG``."""
+    return Path(shutil.copytree(loaded_small_home, tmp_path / "small"))
 
 
 # -- a home is never created by a read -----------------------------------------------------------
