@@ -4,6 +4,7 @@ loads it, in the test process or in a process it starts."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -31,6 +32,9 @@ def test_the_blocker_refuses_the_model_in_a_child_process() -> None:
 def test_the_model_free_run_never_loads_the_model() -> None:
     if os.environ.get("LGENT_TEST_NO_MODEL") == "1":
         pytest.skip("this is the model-free run itself")
+    # in two processes when pytest-xdist is installed (the dev extra has it): the blocker holds
+    # in each, as in every process a test starts
+    workers = ["-n", "2"] if importlib.util.find_spec("xdist") else []
     run = subprocess.run(
         [
             sys.executable,
@@ -40,6 +44,7 @@ def test_the_model_free_run_never_loads_the_model() -> None:
             "-x",
             "-p",
             "no:cacheprovider",
+            *workers,
             "-m",
             "not real_model",
         ],
