@@ -21,6 +21,17 @@ def test_register_get_and_history(store: Catalog) -> None:
     assert store.count() == 1
 
 
+def test_one_batch_of_several_versions_of_a_new_id_has_one_latest(store: Catalog) -> None:
+    store.register_batch(
+        [make_entry("Sum", version=v, description=v) for v in ("1.0.0", "2.0.0", "1.5.0")]
+        + [make_entry("Other", version="0.1.0")]
+    )
+    assert store.get("Sum").description == "2.0.0"
+    assert store.count() == 2
+    assert [e.id for e in store.list_entries()] == ["Other", "Sum"]
+    assert all(f.level == "ok" for f in store.check())
+
+
 def test_same_version_new_content_replaces(store: Catalog) -> None:
     store.register_batch([make_entry("A", version="1.0.0", description="first")])
     result = store.register_batch([make_entry("A", version="1.0.0", description="second")])

@@ -83,6 +83,26 @@ def test_duplicate_id_and_version_in_one_batch(tmp_path: Path) -> None:
         read_path(f)
 
 
+def test_an_ecosystem_source_whose_ids_another_source_holds_is_left_out(tmp_path: Path) -> None:
+    server = {
+        "serverInfo": {"name": "shop", "version": "1.0.0"},
+        "tools": [{"name": "lookup", "description": "Look up.", "inputSchema": {"type": "object"}}],
+    }
+    first, second, third = (write(tmp_path / f"{n}.json", json.dumps(server)) for n in "abc")
+    other = {**server, "serverInfo": {"name": "mall", "version": "1.0.0"}}
+    write(tmp_path / "d.json", json.dumps(other))
+    batch = read_path(tmp_path)
+    assert [(r.record.id, Path(r.source).name) for r in batch.records] == [
+        ("shop", "a.json"),
+        ("shop/lookup", "a.json"),
+        ("mall", "d.json"),
+        ("mall/lookup", "d.json"),
+    ]
+    assert batch.rejected == [
+        (str(f), f"{f}: id 'shop' is also read from {first}") for f in (second, third)
+    ]
+
+
 def test_json_manifest_forms(tmp_path: Path) -> None:
     write(tmp_path / "one.json", json.dumps({"id": "One", "name": "One"}))
     write(
