@@ -35,5 +35,6 @@ def examples(full: int) -> int:
 
 
 if FRACTION != 1:  # tests that name no count (Hypothesis' default, 100) are scaled too
-    settings.register_profile("lgent-scaled", max_examples=examples(settings.default.max_examples))
+    default = settings.get_profile("default").max_examples
+    settings.register_profile("lgent-scaled", max_examples=examples(default))
     settings.load_profile("lgent-scaled")
