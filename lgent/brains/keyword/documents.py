@@ -15,7 +15,7 @@ import re
 
 import tantivy
 
-from lgent.analysis.identifiers import merged_runs
+from lgent.analysis.identifiers import ASCII_PART, merged_runs
 from lgent.analysis.stemming import stem
 from lgent.analysis.stopwords import STOP_WORDS
 from lgent.analysis.tokens import tokens, word_parts, words
@@ -52,6 +52,15 @@ def analyze_word(word: str) -> Word:
         if word.isalpha() and (word.istitle() or word.isupper()):  # Word, WORD: one part
             lowered = word.lower()
             return stem(lowered), lowered in STOP_WORDS, (lowered,)
+        found = ASCII_PART.findall(word)  # as ``word_parts`` splits it, without the spans
+        exact = tuple([part.lower() for part in found])
+        analyzed = [
+            part[:-1].lower() if len(part) > 2 and part[-1] == "s" and part[:-1].isupper() else low
+            for part, low in zip(found, exact, strict=True)
+        ]
+        if len(analyzed) == 1:
+            return stem(analyzed[0]), analyzed[0] in STOP_WORDS, exact
+        return " ".join([stem(part) for part in analyzed]), False, exact
     parts = word_parts(word)
     if len(parts) == 1:
         part, start, end = parts[0]
@@ -205,10 +214,10 @@ class DocumentMaker:
             add("author", author_key(author))
             add("author_text", _plain(author))
             combined.append(text(words(author)))
-        add("entity_type", entry.entity_type.value)
-        add("status", entry.status.value)
+        add("entity_type", entry.entity_type)  # a StrEnum member is its value
+        add("status", entry.status)
         if entry.execution:
-            add("execution", entry.execution.value)
+            add("execution", entry.execution)
         add("version", entry.version)
         for field, value in (("input", entry.input_type), ("output", entry.output_type)):
             if value:
