@@ -29,9 +29,7 @@ from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainContext, BrainRegistry
 from lgent.catalog.backends import open_catalog
 from lgent.catalog.checks import BatchReport, check_batch
-from lgent.catalog.loaders import LoadedBatch, Progress, read_path
 from lgent.catalog.protocol import Catalog
-from lgent.catalog.reconcile import plan_sync, preview
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import LoadSettings, Settings, load_settings
 from lgent.errors import LGentError, LoadError, QueryError, ReadOnlyHomeError
@@ -58,6 +56,7 @@ if TYPE_CHECKING:
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.semantic.embedders import Embedder
+    from lgent.catalog.loaders import LoadedBatch, Progress
     from lgent.catalog.replica import Follower, PullReport
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -722,9 +721,13 @@ class LGent:
         dry_run: bool,
         options: LoadSettings,
     ) -> BatchReport:
+        from lgent.catalog.loaders import read_path
+
         return self._commit_loaded(read_path(path, progress, kind=kind, options=options), dry_run)
 
     def _commit_loaded(self, batch: LoadedBatch, dry_run: bool) -> BatchReport:
+        from lgent.catalog.reconcile import plan_sync, preview
+
         native = [r.record for r in batch.records if r.source not in batch.synced]
         synced = [r.record for r in batch.records if r.source in batch.synced]
         plan = plan_sync(
