@@ -432,6 +432,7 @@ class BrainPool:
         self.closing = False
         self.reading = 0
         """Queries (views) in flight: builds give way to them at each batch boundary."""
+        self._reading_lock = threading.Lock()
         self._slots = {
             spec.name: BrainSlot(spec.name, self, on_disk=spec.index_files is not None)
             for spec in registry
@@ -484,9 +485,15 @@ class BrainPool:
             raise failures[0]
 
     def view(self, target: int) -> BrainView:
-        """The brains as one query at catalog change ``target`` reads them."""
-        self.reading += 1
+        """The brains as one query at catalog change ``target`` reads them (from any thread)."""
+        with self._reading_lock:
+            self.reading += 1
         return BrainView(self, target)
+
+    def view_ended(self) -> None:
+        """A view was released: one query fewer in flight."""
+        with self._reading_lock:
+            self.reading -= 1
 
     def between_batches(self, name: str | None = None) -> bool:
         """What brain ``name``'s build asks at each batch boundary: True when the home is
@@ -561,6 +568,30 @@ class BrainView:
             self._pinned[name] = brain
             return brain
 
+    def try_acquire(self, name: str) -> Brain | None:
+        """Brain ``name`` for this query when that needs no waiting (a sync call, from any one
+        thread at a time): it is open and has not failed, reflects ``target`` (``WAIT``) or
+        has been built (``SNAPSHOT``: one behind is asked to catch up, as ``acquire`` does),
+        and its read hold is free. None otherwise: ``acquire`` on the event loop waits."""
+        brain = self._pinned.get(name)
+        if brain is not None:
+            return brain
+        slot = self.pool.slot(name)
+        if slot.brain is None or slot.failure is not None or self._released:
+            return None
+        if slot.change_number < self.target:
+            if self.pool.freshness == Freshness.WAIT or slot.change_number < 0:
+                return None
+            slot.request()
+        if not slot.lock.try_acquire_read(yield_to_writers=not self._pinned):
+            return None
+        brain = slot.brain
+        if brain is None or self.pool.closing:  # closed meanwhile
+            slot.unpin()
+            return None
+        self._pinned[name] = brain
+        return brain
+
     def question_reader(self) -> str | None:
         return self.pool.registry.question_reader
 
@@ -590,7 +621,7 @@ class BrainView:
     def release(self) -> None:
         """Release every hold this query took (a part of it still waiting takes none)."""
         if not self._released:
-            self.pool.reading -= 1
+            self.pool.view_ended()
         self._released = True
         names, self._pinned = list(self._pinned), {}
         for name in names:
