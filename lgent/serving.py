@@ -7,8 +7,9 @@ resolver would hold against it), why it matched, one line of its description, it
 Paging: a page of a query is a slice of one answer, the query asked for its first
 ``PAGE_DEPTH`` results. Fusion asks each brain for a number of hits that grows with the results
 wanted, so the artifacts it finds (``total_matches``) would change with the page size; asking
-for a fixed depth keeps ``total`` and the order the same for every page size, and the response
-cache answers the next pages of a query without running it again.
+for a fixed depth keeps ``total`` and the order the same for every page size. Only the page's
+own results are made (``LGent.query``'s ``shown``): reading, explaining and highlighting all
+``PAGE_DEPTH`` results to return ten of them cost most of a query's time.
 """
 
 from __future__ import annotations
@@ -330,18 +331,30 @@ async def query_page(
     """Results ``offset`` to ``offset + limit`` of the fused query, with a stable total."""
     check_page(offset, limit)
     response = await lg.query(
-        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+        query,
+        constraints,
+        context,
+        PAGE_DEPTH,
+        lenient=lenient,
+        strict=strict,
+        shown=range(offset, offset + limit),
     )
-    page = response.results[offset : offset + limit]
+    page = response.results
     if not explain:
         page = tuple(r.model_copy(update={"explanation": {}}) for r in page)
-    end = offset + len(page)
     fields = {name: getattr(response, name) for name in QueryResponse.model_fields}
-    return QueryPage(
+    return QueryPage.model_construct(
         **{**fields, "results": page},
         offset=offset,
-        next_offset=end if end < len(response.results) else None,
+        next_offset=_next_offset(response, offset),
     )
+
+
+def _next_offset(response: QueryResponse, offset: int) -> int | None:
+    """Where the page after this one starts, None when this one is the last: the query has
+    ``min(total_matches, PAGE_DEPTH)`` results."""
+    end = offset + len(response.results)
+    return end if end < min(response.total_matches, PAGE_DEPTH) else None
 
 
 async def search_page(
@@ -359,10 +372,14 @@ async def search_page(
     explanation, which is then left out)."""
     check_page(offset, limit)
     response = await lg.query(
-        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+        query,
+        constraints,
+        context,
+        PAGE_DEPTH,
+        lenient=lenient,
+        strict=strict,
+        shown=range(offset, offset + limit),
     )
-    page = response.results[offset : offset + limit]
-    end = offset + len(page)
     return SearchPage(
         query=response.query,
         query_type=response.query_type,
@@ -370,8 +387,8 @@ async def search_page(
         reading=reading(response),
         total=response.total_matches,
         offset=offset,
-        next_offset=end if end < len(response.results) else None,
-        results=tuple(result_card(r) for r in page),
+        next_offset=_next_offset(response, offset),
+        results=tuple(result_card(r) for r in response.results),
         suggestions=tuple(suggestion(s) for s in response.serendipity),
         constraints=response.constraints,
         warnings=response.warnings,
