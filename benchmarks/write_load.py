@@ -7,8 +7,9 @@
    (every brain built). Eight client threads send the probe queries of
    ``benchmarks/harness/stress.py`` over keep-alive connections; after a quiet phase, a second
    process runs ``lgent load`` of a synthetic 1,800-entry file. The write window runs from that
-   process's start until a response shows every brain that answered at the load's change
-   number; each query records its latency and status, and whether its brains were behind.
+   process's start until every brain reflects the load (``GET /health`` says so: the semantic
+   brain, which a name or a graph question does not ask, too); each query records its latency
+   and status, and whether its brains were behind.
 2. **Five concurrent loads.** Five ``lgent load`` processes start at once on five distinct
    files; every one must commit (a writer queues behind the others instead of failing after
    SQLite's busy timeout), and the catalog must hold all of them.
@@ -60,7 +61,6 @@ class Clients:
     calls: list[Call] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
-    newest: int = 0  # the highest change number every answering brain reflected
 
     def run(self) -> list[threading.Thread]:
         threads = [threading.Thread(target=self._client, args=(n,)) for n in range(self.count)]
@@ -86,8 +86,6 @@ class Clients:
                     body = reply.json()
                     ran = [b for b in body["brains"] if b["ran"]]
                     behind = any(b["change_number"] < body["change_number"] for b in ran)
-                    if not behind:
-                        self.newest = max(self.newest, int(body["change_number"]))
                 else:
                     self.errors.append(f"{query!r}: HTTP {reply.status_code}: {reply.text[:200]}")
                 self.calls.append(Call(started, seconds, reply.status_code, behind))
@@ -159,8 +157,9 @@ def queries_during_a_write(work: Path, clients: int, entries: int, quiet: float)
         writer = lgent(home, "load", str(batch), "--json")
         committed = time.perf_counter()
         after = json.loads(writer.stdout)["change_number"]
-        while crowd.newest < after and time.perf_counter() - write_started < 900:
-            time.sleep(0.1)
+        with httpx.Client(base_url=url, timeout=120) as http:
+            while not every_brain_at(http, after) and time.perf_counter() - write_started < 900:
+                time.sleep(0.1)
         caught_up = time.perf_counter()
         time.sleep(quiet)
         crowd.stop.set()
@@ -179,6 +178,15 @@ def queries_during_a_write(work: Path, clients: int, entries: int, quiet: float)
         "quiet": stats(quiet_calls),
         "all": stats(crowd.calls),
     }
+
+
+def every_brain_at(http: httpx.Client, change_number: int) -> bool:
+    """Whether every brain of the server reflects ``change_number`` (its ``/health``)."""
+    health = http.get("/health").json()
+    return bool(
+        health["change_number"] >= change_number
+        and all(b["ready"] and b["change_number"] >= change_number for b in health["brains"])
+    )
 
 
 def concurrent_loads(work: Path, loads: int, entries: int) -> dict[str, Any]:
@@ -223,7 +231,7 @@ def markdown(during: dict[str, Any], loads: dict[str, Any], clients: int) -> str
         f"synthetic entries (change {during['change_before']} -> {during['change_after']}). "
         "The server answers from each brain's last consistent state while it catches up, and "
         "says how far behind it is; the write window runs from the load's start until every "
-        "answering brain reflects the load.",
+        "brain reflects the load (the server's `/health` says so).",
         "",
         "| Phase | Queries | Errors | p50 ms | p99 ms | max ms | Answered behind |",
         "|---|---:|---:|---:|---:|---:|---:|",

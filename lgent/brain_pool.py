@@ -4,8 +4,11 @@ current with the catalog by its own background indexer.
 **Pins.** A query reads each brain it asks through a read hold on that brain's lock, taken when
 it first needs the brain and kept until it ends, so every call it makes (classify, answer,
 lineage notes, suggestions) sees one state of that brain. A catch-up changes a brain only under
-the write hold, between queries; a rebuild makes a new brain beside the old one and swaps it in.
-A query therefore never sees a brain change under it (an artifact removed between two calls).
+the write hold, between queries. A rebuild makes a new brain beside the old one and swaps it in
+without any hold: the queries that pinned the old one finish on it, new ones get the new one,
+and the old one is closed once the last query reading it lets go (so a swap never waits for a
+gap between queries, nor makes a query wait). A query therefore never sees a brain change under
+it (an artifact removed between two calls).
 
 **Indexers.** Each brain has one indexer thread. After a write, or when a query finds the brain
 behind the catalog, the indexer plans the catch-up (``indexing.plan_sync``), does its slow part
@@ -133,6 +136,8 @@ class BrainSlot:
         self._dirty = False
         self._rebuild = False
         self._thread: ThreadPoolExecutor | None = None
+        self._pins: dict[int, int] = {}
+        """Queries holding each instance (by ``id``): a replaced one is closed at zero."""
 
     # -- opening -------------------------------------------------------------------------
 
@@ -173,20 +178,30 @@ class BrainSlot:
 
     async def pin(self, *, yield_to_writers: bool) -> Brain:
         """Take a read hold (waiting on the event loop) and return the instance it holds
-        (``unpin`` releases it)."""
+        (``unpin(brain)`` releases it)."""
         pause = _FIRST_PAUSE
         while not self.lock.try_acquire_read(yield_to_writers=yield_to_writers):
             if self.pool.closing:
                 raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
             await asyncio.sleep(pause)
             pause = min(pause * 2, _LAST_PAUSE)
-        brain = self.brain
-        if brain is None or self.pool.closing:  # closed meanwhile
-            self.lock.release_read()
-            raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
-        return brain
+        with self._state:
+            brain = self.brain
+            if brain is not None and not self.pool.closing:
+                self._pins[id(brain)] = self._pins.get(id(brain), 0) + 1
+                return brain
+        self.lock.release_read()  # closed meanwhile
+        raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
 
-    def unpin(self) -> None:
+    def unpin(self, brain: Brain) -> None:
+        """Release a hold ``pin`` returned with ``brain``."""
+        with self._state:
+            left = self._pins[id(brain)] - 1
+            if left:
+                self._pins[id(brain)] = left
+            else:
+                del self._pins[id(brain)]
+                self._state.notify_all()
         self.lock.release_read()
 
     @property
@@ -339,11 +354,14 @@ class BrainSlot:
         except BaseException:
             fresh.close()
             raise
-        with self.lock.writing():
+        with self._state:  # no hold: queries on the old instance finish on it
             old, self.brain = self.brain, fresh
+            self._state.notify_all()
+            if old is not None:
+                while self._pins.get(id(old)):
+                    self._state.wait(0.5)
         if old is not None:
             old.close()
-        self._notify()
         return report
 
     def _notify(self) -> None:
@@ -556,7 +574,7 @@ class BrainView:
                 self.waited[name] = waited
             brain = await slot.pin(yield_to_writers=not self._pinned)
             if self._released:  # the query ended (cancelled) while this part of it waited
-                slot.unpin()
+                slot.unpin(brain)
                 raise BuildStoppedError(f"the query that asked for the {name} brain has ended")
             self._pinned[name] = brain
             return brain
@@ -592,6 +610,6 @@ class BrainView:
         if not self._released:
             self.pool.reading -= 1
         self._released = True
-        names, self._pinned = list(self._pinned), {}
-        for name in names:
-            self.pool.slot(name).unpin()
+        pinned, self._pinned = self._pinned, {}
+        for name, brain in pinned.items():
+            self.pool.slot(name).unpin(brain)

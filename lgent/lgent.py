@@ -263,6 +263,8 @@ class LGent:
             fresh=fresh,
             read_only=self.read_only and not in_memory,
             cancelled=lambda: self.brains.between_batches(slot.name),
+            background=self.freshness == Freshness.SNAPSHOT,
+            replacing=slot.brain if fresh else None,
         )
         return spec.factory(context)
 

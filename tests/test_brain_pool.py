@@ -82,7 +82,8 @@ async def test_a_catch_up_never_changes_a_brain_under_a_running_query(tmp_path: 
     """The race that let ``NotFoundError`` escape ``query()``: another writer removes a result
     after fusion read the catalog, and the graph brain is caught up before fusion's suggestions
     ask it about that result. The query holds the graph for its whole run, so the catch-up
-    waits for it (deterministically: the removal happens inside the query)."""
+    waits for it, or (a rebuild, as here: half the catalog changed) swaps a new instance in
+    beside the one the query holds (deterministically: the removal happens inside the query)."""
     async with LGent.open(tmp_path / "home", embedder=HashingEmbedder(64)) as lg:
         await lg.register_many(
             [
@@ -98,13 +99,14 @@ async def test_a_catch_up_never_changes_a_brain_under_a_running_query(tmp_path: 
             snap = read_catalog(ids)
             if "Feeder" in snap and not removed.is_set():
                 removed.set()
+                held = graph.brain  # the instance this query pinned when it classified
                 lg.store.remove("Feeder")  # a write lands between fusion's reads
                 graph.request()  # and the graph's indexer is asked to catch up
                 deadline = time.monotonic() + 10
-                while not graph.lock.writers_waiting:  # it waits for this query's hold
+                # it waits for this query's hold, or swaps a rebuilt instance in beside it
+                while not graph.lock.writers_waiting and graph.brain is held:
                     assert time.monotonic() < deadline
                     time.sleep(0.01)
-                held = graph.brain
                 assert isinstance(held, GraphBrain) and held.knows("Feeder")
                 assert held.change_number == snap.change_number < lg.store.change_number()
             return snap
@@ -274,3 +276,33 @@ async def test_a_slow_build_waits_for_the_quick_brains_unless_a_query_is_in_flig
             view.release()
         assert time.monotonic() - started < 1.0
         keyword.building = None
+
+
+async def test_a_rebuild_swaps_in_beside_a_query_and_closes_the_old_once_it_ends(
+    tmp_path: Path,
+) -> None:
+    """A rebuilt instance is swapped in while a query still holds the old one: the swap waits
+    for no gap between queries, a new query reads the new instance at once, and the old one is
+    closed only when the query holding it lets go."""
+    async with LGent.open(tmp_path / "home", embedder=HashingEmbedder(64)) as lg:
+        await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(9)])
+        slot = lg.brains.slot("keyword")
+        view = lg.brains.view(await lg.change_number())
+        held = await view.acquire("keyword")
+        closed: list[bool] = []
+        held.close = lambda: closed.append(True)  # type: ignore[method-assign]
+        try:
+            slot.request(rebuild=True)
+            deadline = time.monotonic() + 10
+            while slot.brain is held:  # swapped in while this query holds the old one
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            fresh = slot.brain
+            assert not slot.lock.writers_waiting
+            answer = await asyncio.wait_for(lg.query("tool", limit=3), 5)
+            assert answer.results and not closed
+            assert held.answer is not None and view.reflects("keyword") == held.change_number
+        finally:
+            view.release()
+        await asyncio.to_thread(slot.settle)
+        assert closed == [True] and slot.brain is fresh

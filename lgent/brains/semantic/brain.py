@@ -34,6 +34,7 @@ from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.integrity import atomic_write_text
+from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
@@ -196,11 +197,14 @@ class SemanticBrain:
         cancelled: Callable[[], bool] | None = None,
         fresh: bool = False,
         read_only: bool = False,
+        background: bool = False,
     ) -> None:
         """``progress(done, total)`` and ``stage(name)`` hear how a build goes; ``cancelled()``
         is asked between batches (true: raise ``BuildStoppedError``, keeping the batches already
         cached). ``fresh``: do not read the persisted index (a build follows). ``read_only``:
-        write nothing; an index that is not usable as it is raises ``IndexError_``."""
+        write nothing; an index that is not usable as it is raises ``IndexError_``.
+        ``background``: queries are answered meanwhile, so a build of more than one batch embeds
+        on a low-priority thread of its own (``background.BackgroundEmbedder``)."""
         self.settings = settings or SemanticSettings()
         self.embedder: Embedder = embedder or configured_embedder(self.settings)
         self.path = path
@@ -208,6 +212,7 @@ class SemanticBrain:
         self.stage = stage
         self.cancelled = cancelled or (lambda: False)
         self.read_only = read_only
+        self.background = background
         self.counters = SemanticCounters()
         self._lock = threading.RLock()
         self._query_lock = threading.Lock()
@@ -466,9 +471,9 @@ class SemanticBrain:
 
     # -- embedding -------------------------------------------------------------------------
 
-    def _embed(self, texts: Sequence[str]) -> Vectors:
+    def _embed(self, texts: Sequence[str], embedder: Embedder | None = None) -> Vectors:
         self.counters.embed_calls += 1
-        vectors = self.embedder.embed_batch(texts)
+        vectors = (embedder or self.embedder).embed_batch(texts)
         if not isinstance(vectors, np.ndarray) or vectors.shape != (len(texts), self._dimensions):
             shape = getattr(vectors, "shape", type(vectors).__name__)
             raise ModelUnavailableError(
@@ -490,25 +495,33 @@ class SemanticBrain:
         if self.progress is not None:
             self.progress(done, total)
         pending = sorted(missing.items(), key=lambda item: (len(item[1]), item[0]))
-        if pending and not _model_loaded(self.embedder):
+        builder = None
+        if self.background and len(pending) > EMBED_CHUNK:
+            builder = BackgroundEmbedder.of(self.embedder)
+        if pending and (builder is not None or not _model_loaded(self.embedder)):
             self._report_stage("loading the model")
-        for start in range(0, len(pending), EMBED_CHUNK):
-            self._let_queries_first()
-            if self.cancelled():
-                raise BuildStoppedError(
-                    f"stopped after embedding {done} of {total} entries (kept for the next build)"
-                )
-            chunk = pending[start : start + EMBED_CHUNK]
-            vectors = self._embed([t for _, t in chunk])
-            if start == 0:
-                self._report_stage("embedding")
-            fresh = {k: vectors[i] for i, (k, _) in enumerate(chunk)}
-            self._cache.put_many(fresh)
-            cached.update(fresh)
-            self.counters.texts_embedded += len(chunk)
-            done += len(chunk)
-            if self.progress is not None:
-                self.progress(done, total)
+        try:
+            for start in range(0, len(pending), EMBED_CHUNK):
+                self._let_queries_first()
+                if self.cancelled():
+                    raise BuildStoppedError(
+                        f"stopped after embedding {done} of {total} entries "
+                        "(kept for the next build)"
+                    )
+                chunk = pending[start : start + EMBED_CHUNK]
+                vectors = self._embed([t for _, t in chunk], builder)
+                if start == 0:
+                    self._report_stage("embedding")
+                fresh = {k: vectors[i] for i, (k, _) in enumerate(chunk)}
+                self._cache.put_many(fresh)
+                cached.update(fresh)
+                self.counters.texts_embedded += len(chunk)
+                done += len(chunk)
+                if self.progress is not None:
+                    self.progress(done, total)
+        finally:
+            if builder is not None:
+                builder.close()
         if not keys:
             return np.zeros((0, self._dimensions), dtype=np.float32)
         return np.ascontiguousarray(np.stack([cached[k] for k in keys]), dtype=np.float32)

@@ -16,6 +16,7 @@ failure to import or load raises ``ModelUnavailableError`` saying what to instal
 
 from __future__ import annotations
 
+import copy
 import importlib.metadata
 import json
 import threading
@@ -143,6 +144,15 @@ class OnnxEmbedder:
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
         self.load_seconds: float | None = None
+
+    def one_thread(self) -> OnnxEmbedder:
+        """A copy with its own session that computes on the calling thread alone (one
+        intra-op thread): the same model, name and vectors, loaded on its first use
+        (``background.BackgroundEmbedder``: a build that leaves the other cores to queries)."""
+        twin = copy.copy(self)
+        twin.threads, twin.progress = 1, None
+        twin._runtime, twin._lock, twin.load_seconds = None, threading.Lock(), None
+        return twin
 
     @property
     def name(self) -> str:
