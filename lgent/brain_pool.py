@@ -13,7 +13,10 @@ it (an artifact removed between two calls).
 **Indexers.** Each brain has one indexer thread. After a write, or when a query finds the brain
 behind the catalog, the indexer plans the catch-up (``indexing.plan_sync``), does its slow part
 without any hold (embedding new texts, or building the replacement), and takes the write hold
-only to apply the result. Progress is kept per brain (``Building``) for the responses.
+only to apply the result. Progress is kept per brain (``Building``) for the responses. In a
+``SNAPSHOT`` home the replacement is built on a thread at a lower OS priority
+(``lgent.priority``), so the queries answered meanwhile get the cores first; a catch-up applied
+under the write hold stays at the queries' priority (they wait for it).
 
 **Freshness.** ``WAIT`` (scripts, the one-shot CLI): a query waits until each brain it asks
 reflects the catalog as it was when the query began. ``SNAPSHOT`` (servers): a query answers at
@@ -57,6 +60,7 @@ from lgent.errors import (
     LGentError,
 )
 from lgent.indexing import SyncPlan, SyncReport, plan_sync, rebuild_from
+from lgent.priority import background_thread
 from lgent.rwlock import ReadWriteLock
 
 if TYPE_CHECKING:
@@ -136,6 +140,8 @@ class BrainSlot:
         self._dirty = False
         self._rebuild = False
         self._thread: ThreadPoolExecutor | None = None
+        self._builder: ThreadPoolExecutor | None = None
+        """Where a ``SNAPSHOT`` home's rebuilds run: a thread at a lower OS priority."""
         self._pins: dict[int, int] = {}
         """Queries holding each instance (by ``id``): a replaced one is closed at zero."""
 
@@ -350,7 +356,12 @@ class BrainSlot:
             self.in_memory = True
         fresh = self.pool.make(self, True, in_memory)
         try:
-            report = rebuild_from(fresh, self.pool.store, plan)
+            if self.pool.freshness == Freshness.SNAPSHOT:  # queries go on: build behind them
+                if self._builder is None:
+                    self._builder = background_thread(f"lgent-build-{self.name}")
+                report = self._builder.submit(rebuild_from, fresh, self.pool.store, plan).result()
+            else:
+                report = rebuild_from(fresh, self.pool.store, plan)
         except BaseException:
             fresh.close()
             raise
@@ -420,6 +431,8 @@ class BrainSlot:
                 job.result()
         if thread is not None:
             thread.shutdown(wait=True)
+        if self._builder is not None:
+            self._builder.shutdown(wait=True)
         with self.lock.writing():
             brain, self.brain = self.brain, None
         if brain is not None:

@@ -1,12 +1,12 @@
 """Embedding a long build in the background, leaving the cores to the queries.
 
 A server answers queries while its semantic index catches up with a large write (embedding
-every new entry: 1,800 short entries are about 15 s of a core on 2 busy cores). Run like a query, that work takes the
-cores the queries need: its batches run on every core (the model's own thread pool) at the
-priority of the queries. A ``BackgroundEmbedder`` runs them instead on one thread of its own,
-at a lower OS priority (``BACKGROUND_NICE``), through a copy of the model that computes on that
-thread alone (``OneThread.one_thread``), so the build takes what the queries leave and never
-holds a core a query wants. The query embeddings keep the model and its threads as they were.
+every new entry: 1,800 short entries are about 15 s of a core on 2 busy cores). Run like a
+query's, that work takes the cores the queries need: its batches run on every core (the model's
+own thread pool) at the priority of the queries. A ``BackgroundEmbedder`` runs them instead on
+one thread of its own, at a lower OS priority (``lgent.priority``), through a copy of the model
+that computes on that thread alone (``OneThread.one_thread``), so the build takes what the
+queries leave. The query embeddings keep the model and its threads as they were.
 
 Only an embedder that can make such a copy is run this way (the ONNX one); another one's
 threads are shared with its queries (torch's pool is one per process), so lowering the priority
@@ -15,20 +15,11 @@ of the thread that first starts them would slow its queries too: its builds run 
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, runtime_checkable
 
 from lgent.brains.semantic.embedders import Embedder, Vectors
-
-BACKGROUND_NICE = 10
-"""How much lower a background build's thread is scheduled (``nice``): on Linux a thread at
-nice 10 gets about a tenth of a core another thread of the process at nice 0 also wants, and all
-of a core nobody else wants."""
+from lgent.priority import background_thread
 
 
 @runtime_checkable
@@ -39,31 +30,15 @@ class OneThread(Protocol):
     def one_thread(self) -> Embedder: ...
 
 
-def lower_priority(nice: int) -> None:
-    """Lower the calling thread's OS priority by ``nice`` (Linux schedules each thread on its
-    own; elsewhere the call would reach the whole process, so nothing is done)."""
-    if sys.platform != "linux":
-        return
-    tid = threading.get_native_id()
-    # a sandbox may refuse it: the build then runs at the queries' priority, as it used to
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
-
-
 class BackgroundEmbedder:
     """``embed_batch`` on one low-priority thread through a one-thread copy of ``embedder``;
     ``close()`` stops the thread and drops the copy (its model is loaded on first use)."""
 
-    def __init__(self, embedder: Embedder, nice: int = BACKGROUND_NICE) -> None:
+    def __init__(self, embedder: Embedder) -> None:
         if not isinstance(embedder, OneThread):
             raise TypeError(f"{type(embedder).__name__} cannot make a one-thread copy")
         self.embedder = embedder.one_thread()
-        self._thread = ThreadPoolExecutor(
-            1,
-            thread_name_prefix="lgent-embed-background",
-            initializer=lower_priority,
-            initargs=(nice,),
-        )
+        self._thread = background_thread("lgent-embed-background")
 
     @classmethod
     def of(cls, embedder: Embedder) -> BackgroundEmbedder | None:

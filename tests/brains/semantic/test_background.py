@@ -14,10 +14,11 @@ import pytest
 from lgent.brains.base import ChangeSet
 from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainContext
-from lgent.brains.semantic.background import BACKGROUND_NICE, BackgroundEmbedder
+from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.brain import EMBED_CHUNK, SemanticBrain
 from lgent.brains.semantic.embedders import Embedder, HashingEmbedder, Vectors
 from lgent.config import Settings
+from lgent.priority import BACKGROUND_NICE
 from tests.conftest import make_entry
 
 
