@@ -328,12 +328,12 @@ class GraphBrain:
             paths = self.composition.find_paths(
                 PathSearch(op.source, op.target, max_length, max(limit, 5), include_unusable)
             )
-            rows = _path_members(paths)
-            floor = min((r.score for r in rows), default=1.0)
+            scores = _path_scores(paths)
+            floor = min(scores, default=1.0)
             more = self._member_rows(
                 op.source, op.target, max_length, include_unusable, floor, paths
             )
-            ranked = itertools.chain(_by_score(rows), more)
+            ranked = itertools.chain(_path_members(paths, scores), more)
             return self._admitted(ranked, filters, limit), op, op.describe(), paths
         if isinstance(op, TypeQuery):
             found: list[CompositionPath] = []
@@ -428,9 +428,9 @@ class GraphBrain:
             PathSearch(op.input, op.output, 3, max(limit, 5), include_unusable)
         )
         paths.extend(p for p in found if len(p) > 1)
-        rows = _path_members(paths, 0.2)
-        yield from _by_score(rows)
-        floor = min((last, *(r.score for r in rows)))
+        scores = _path_scores(paths, 0.2)
+        yield from _path_members(paths, scores)
+        floor = min((last, *scores))
         yield from self._member_rows(op.input, op.output, 3, include_unusable, floor, found)
 
     @_locked
@@ -776,17 +776,24 @@ def _ties_by_id(keys: Iterator[tuple[float, str]]) -> Iterator[tuple[float, str]
     yield from run
 
 
-def _path_members(paths: list[CompositionPath], scale: float = 1.0) -> list[_Row]:
-    """A row for each step of each path, scored ``scale * (health / (n + 1) / length)`` for
-    the ``n``-th path."""
-    rows: list[_Row] = []
-    for n, path in enumerate(paths):
-        length = len(path.ids)
-        score = scale * (path.health / (n + 1) / length)
-        where = f" of {length} in {' -> '.join(path.ids)} ({' -> '.join(path.types)})"
+def _path_scores(paths: list[CompositionPath], scale: float = 1.0) -> list[float]:
+    """The score of the steps of each path: ``scale * (health / (n + 1) / length)`` for the
+    ``n``-th path."""
+    return [scale * (p.health / (n + 1) / len(p.ids)) for n, p in enumerate(paths)]
+
+
+def _path_members(paths: list[CompositionPath], scores: list[float]) -> Iterator[_Row]:
+    """A row for each step of each path, highest score first (equal scores in path order,
+    steps in order), made only when reached; an artifact on several paths comes once, at its
+    first (best) row, the only one a caller keeps."""
+    seen: set[str] = set()
+    for n in sorted(range(len(paths)), key=lambda n: -scores[n]):
+        path = paths[n]
+        where = f" of {len(path.ids)} in {' -> '.join(path.ids)} ({' -> '.join(path.types)})"
         for step, artifact_id in enumerate(path.ids, start=1):
-            rows.append(_Row(artifact_id, score, "composition", path.ids, f"step {step}{where}"))
-    return rows
+            if artifact_id not in seen:
+                seen.add(artifact_id)
+                yield _Row(artifact_id, scores[n], "composition", path.ids, f"step {step}{where}")
 
 
 def _lineage_reason(hit: LineageHit, start: str) -> str:

@@ -16,6 +16,7 @@ embedding cache makes that rebuild cheap.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -795,11 +796,18 @@ def _shared_words(info: EntryInfo, words: list[str]) -> tuple[tuple[str, ...], l
         ("description", info.description),
         ("keywords", " ".join(info.keywords)),
     ):
-        hits = wanted.keys() & {stem(w) for w in content_words(text)}
+        hits = wanted.keys() & _content_stems(text)
         if hits:
             fields.append(field)
             found |= hits
     return tuple(fields), [w for s, w in wanted.items() if s in found][:5]
+
+
+@functools.lru_cache(maxsize=4096)
+def _content_stems(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words (memoized: the same results are explained to
+    query after query)."""
+    return frozenset(stem(w) for w in content_words(text))
 
 
 def _best_of(
