@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -542,10 +543,10 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
     )
 
 
-async def warm_up(lg: LGent) -> list[str]:
+async def warm_up(lg: LGent, *, freeze: bool = False) -> list[str]:
     """Bring every brain current (the one that loads a model last); returns what could not.
     Queries meanwhile are answered from what is ready (a server opens its home in snapshot
-    mode), and say what is still building."""
+    mode), and say what is still building. ``freeze``: then ``freeze_heap`` (a server process)."""
     problems: list[str] = []
     order = sorted(lg.registry, key=lambda spec: spec.own_thread)
     for spec in order:
@@ -553,7 +554,21 @@ async def warm_up(lg: LGent) -> list[str]:
             await lg.ready(spec.name)
         except LGentError as err:
             problems.append(f"{spec.name}: {err}")
+    if freeze:
+        freeze_heap()
     return problems
+
+
+def freeze_heap() -> None:
+    """For a server process, at start and once warm: move every object alive now (modules, the
+    model, the open indexes) out of the garbage collector's sight (``gc.freeze``), so that a
+    full collection walks only what was made since. Without it, under 8 HTTP clients on 2 busy
+    cores, a full collection came every 1.5 s and stopped every thread for 60 to 250 ms (half
+    of a query's p99); after it, about 1 ms. Frozen objects are still freed when no longer
+    referenced (a replaced index is); only garbage cycles among them would stay, and replacing
+    every brain leaves none."""
+    gc.collect()
+    gc.freeze()
 
 
 async def health(lg: LGent) -> HealthAnswer:
