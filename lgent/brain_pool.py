@@ -27,9 +27,12 @@ catalog holds at the response's change number (fusion reads them from a catalog 
 
 Waiting is deadlock-free: a query waits only for a brain behind its own target, and holds only
 brains at or past it; a query that already holds a brain does not queue behind a waiting
-catch-up to take its next one (``yield_to_writers=False``); and a query waits (for a catch-up,
-for a hold) on the event loop, never on a worker thread, so waiting queries cannot take the
-threads that the queries holding brains need to finish.
+catch-up to take its next one (``yield_to_writers=False``), except in ``SNAPSHOT`` mode, where
+a query waits for no catch-up and may queue behind one for a brain later in the pool's order
+than every brain it holds (so a stream of queries cannot starve a catch-up, and every chain of
+waits leads up the order); and a query waits (for a catch-up, for a hold) on the event loop,
+never on a worker thread, so waiting queries cannot take the threads that the queries holding
+brains need to finish.
 
 **Processes.** Catch-ups of a brain kept on disk take ``<home>/indexes/.<brain>.lock`` (an
 advisory file lock), so two processes never write one index at once. A read-only home never
@@ -467,6 +470,12 @@ class BrainPool:
             spec.name: BrainSlot(spec.name, self, on_disk=spec.index_files is not None)
             for spec in registry
         }
+        first = [registry.question_reader] if registry.question_reader else []
+        names = [*first, *(n for n in registry.names if n not in first)]
+        self.order = {name: n for n, name in enumerate(names)}
+        """The order queries pin brains in most often (the question reader first: it
+        classifies): a ``SNAPSHOT`` query holding only earlier brains yields to a waiting
+        catch-up of a later one (``BrainView._may_yield``)."""
 
     def slot(self, name: str) -> BrainSlot:
         self.registry.spec(name)  # an unknown name is a QueryError naming the known ones
@@ -585,12 +594,26 @@ class BrainView:
             waited = time.monotonic() - started
             if waited > 0.05:
                 self.waited[name] = waited
-            brain = await slot.pin(yield_to_writers=not self._pinned)
+            brain = await slot.pin(yield_to_writers=self._may_yield(name))
             if self._released:  # the query ended (cancelled) while this part of it waited
                 slot.unpin(brain)
                 raise BuildStoppedError(f"the query that asked for the {name} brain has ended")
             self._pinned[name] = brain
             return brain
+
+    def _may_yield(self, name: str) -> bool:
+        """Whether pinning ``name`` may wait behind a catch-up waiting for its write hold (so
+        that a steady stream of queries cannot starve it): for a query's first brain; in a
+        ``SNAPSHOT`` home also when every brain this query holds comes before ``name`` in the
+        pool's ``order``. Each wait behind a writer then leads up the order, and a writer waits
+        only for readers: no cycle of waits. (A ``WAIT`` query may also wait for a brain's
+        catch-up while it holds others, so it never queues behind a writer once it holds one.)"""
+        if not self._pinned:
+            return True
+        if self.pool.freshness != Freshness.SNAPSHOT:
+            return False
+        order = self.pool.order
+        return all(order[held] < order[name] for held in self._pinned)
 
     def question_reader(self) -> str | None:
         return self.pool.registry.question_reader

@@ -306,3 +306,51 @@ async def test_a_rebuild_swaps_in_beside_a_query_and_closes_the_old_once_it_ends
             view.release()
         await asyncio.to_thread(slot.settle)
         assert closed == [True] and slot.brain is fresh
+
+
+@pytest.mark.parametrize("freshness", ["snapshot", "wait"])
+async def test_a_stream_of_queries_cannot_starve_a_catch_up_in_snapshot_mode(
+    freshness: str,
+) -> None:
+    """A query that holds the graph (every query does: it classifies) and then pins the keyword
+    brain queues behind a keyword catch-up waiting for its write hold in a snapshot home, so
+    overlapping queries cannot hold it off for ever; it never queues behind a catch-up of a
+    brain earlier in the pool's order than one it holds (no cycle of waits), nor, in a wait
+    home, behind any catch-up once it holds a brain."""
+    async with LGent.open(None, embedder=HashingEmbedder(64), freshness=freshness) as lg:
+        await lg.register_many([make_entry(f"Tool{i}") for i in range(5)])
+        pool = lg.brains
+        assert pool.order["graph"] < pool.order["keyword"]
+        target = await lg.change_number()
+        for name in ("graph", "keyword"):
+            await asyncio.to_thread(pool.slot(name).wait_for, target)
+
+        async def held_off(view_brains: Sequence[str], writer_on: str, wanted: str) -> bool:
+            """Whether a query holding ``view_brains`` waits to pin ``wanted`` while a catch-up
+            waits for the write hold on ``writer_on`` (held off by another query's pin)."""
+            reader = pool.view(target)
+            await reader.acquire(writer_on)
+            slot = pool.slot(writer_on)
+            writer = threading.Thread(
+                target=lambda: (slot.lock.acquire_write(), slot.lock.release_write())
+            )
+            writer.start()
+            while not slot.lock.writers_waiting:
+                await asyncio.sleep(0.005)
+            query = pool.view(target)
+            try:
+                for name in view_brains:
+                    await query.acquire(name)
+                pinning = asyncio.ensure_future(query.acquire(wanted))
+                await asyncio.sleep(0.2)
+                waited = not pinning.done()
+                reader.release()  # the catch-up gets its hold, then the query its pin
+                await asyncio.wait_for(pinning, 5)
+                return waited
+            finally:
+                reader.release()
+                query.release()
+                await asyncio.to_thread(writer.join)
+
+        assert await held_off(["graph"], "keyword", "keyword") == (freshness == "snapshot")
+        assert await held_off(["keyword"], "graph", "graph") is False
