@@ -2,11 +2,12 @@
 
 A server answers queries while its semantic index catches up with a large write (embedding
 every new entry: 1,800 short entries are about 15 s of a core on 2 busy cores). Run like a
-query's, that work takes the cores the queries need: its batches run on every core (the model's
-own thread pool) at the priority of the queries. A ``BackgroundEmbedder`` runs them instead on
-one thread of its own, at a lower OS priority (``lgent.priority``), through a copy of the model
-that computes on that thread alone (``OneThread.one_thread``), so the build takes what the
-queries leave. The query embeddings keep the model and its threads as they were.
+query's, that work takes the cores the queries need, at their priority, on the model's thread
+pool that the query embeddings use too. A ``BackgroundEmbedder`` runs it instead on a thread of
+its own at a lower OS priority (``lgent.priority``), through a copy of the model made on that
+thread (``BackgroundCopy.background_copy``), whose own thread pool inherits the priority: the
+build takes what the queries leave, on every core when they leave them all. The query
+embeddings keep the model and its threads as they were.
 
 Only an embedder that can make such a copy is run this way (the ONNX one); another one's
 threads are shared with its queries (torch's pool is one per process), so lowering the priority
@@ -23,27 +24,27 @@ from lgent.priority import background_thread
 
 
 @runtime_checkable
-class OneThread(Protocol):
-    """An embedder that can make a copy of itself computing on the calling thread alone (same
-    name, same vectors)."""
+class BackgroundCopy(Protocol):
+    """An embedder that can copy itself (same name, same vectors) with a model and threads of
+    its own, made by the thread that first uses the copy."""
 
-    def one_thread(self) -> Embedder: ...
+    def background_copy(self) -> Embedder: ...
 
 
 class BackgroundEmbedder:
-    """``embed_batch`` on one low-priority thread through a one-thread copy of ``embedder``;
-    ``close()`` stops the thread and drops the copy (its model is loaded on first use)."""
+    """``embed_batch`` on one low-priority thread through a copy of ``embedder`` loaded there;
+    ``close()`` stops the thread and drops the copy."""
 
     def __init__(self, embedder: Embedder) -> None:
-        if not isinstance(embedder, OneThread):
-            raise TypeError(f"{type(embedder).__name__} cannot make a one-thread copy")
-        self.embedder = embedder.one_thread()
+        if not isinstance(embedder, BackgroundCopy):
+            raise TypeError(f"{type(embedder).__name__} cannot make a background copy")
+        self.embedder = embedder.background_copy()
         self._thread = background_thread("lgent-embed-background")
 
     @classmethod
     def of(cls, embedder: Embedder) -> BackgroundEmbedder | None:
         """A background embedder for ``embedder``, or None when it cannot make one."""
-        return cls(embedder) if isinstance(embedder, OneThread) else None
+        return cls(embedder) if isinstance(embedder, BackgroundCopy) else None
 
     @property
     def name(self) -> str:

@@ -205,7 +205,7 @@ class SemanticBrain:
         cached). ``fresh``: do not read the persisted index (a build follows). ``read_only``:
         write nothing; an index that is not usable as it is raises ``IndexError_``.
         ``background``: queries are answered meanwhile, so a build of more than one batch embeds
-        on a low-priority thread of its own (``background.BackgroundEmbedder``)."""
+        at a lower OS priority, on a copy of the model of its own (``BackgroundEmbedder``)."""
         self.settings = settings or SemanticSettings()
         self.embedder: Embedder = embedder or configured_embedder(self.settings)
         self.path = path

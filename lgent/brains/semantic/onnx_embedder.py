@@ -145,12 +145,12 @@ class OnnxEmbedder:
         self._lock = threading.Lock()
         self.load_seconds: float | None = None
 
-    def one_thread(self) -> OnnxEmbedder:
-        """A copy with its own session that computes on the calling thread alone (one
-        intra-op thread): the same model, name and vectors, loaded on its first use
-        (``background.BackgroundEmbedder``: a build that leaves the other cores to queries)."""
+    def background_copy(self) -> OnnxEmbedder:
+        """A copy with a session of its own, made on its first use by the thread using it: its
+        thread pool is made there too, and so runs at that thread's OS priority (a background
+        build's: ``background.BackgroundEmbedder``). The same model, name and vectors."""
         twin = copy.copy(self)
-        twin.threads, twin.progress = 1, None
+        twin.progress = None
         twin._runtime, twin._lock, twin.load_seconds = None, threading.Lock(), None
         return twin
 
