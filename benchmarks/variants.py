@@ -34,6 +34,9 @@ ATOMS = {
     "clauses": "semantic.clauses: 1 searches a request clause by clause too",
     "scope": "fusion.coverage_scope: artifact or query (WORD_COVERAGE)",
     "ftexact": "keyword.free_text_boosts name_exact and keywords_exact",
+    "long": "fusion.long_requests: 0 turns LONG_REQUESTS off",
+    "share": "fusion.long_request_share (LONG_REQUESTS)",
+    "words": "fusion.short_request_words-long_request_words, e.g. 8-20 (LONG_REQUESTS)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -59,6 +62,13 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             if value not in ENTRY_TEXTS:
                 raise SystemExit(f"entry={value}: expected plain, basic or rich")
             entry = ENTRY_TEXTS[value]
+        elif name == "long":
+            fusion["long_requests"] = value == "1"
+        elif name == "share":
+            fusion["long_request_share"] = float(value)
+        elif name == "words":
+            short, _, long = value.partition("-")
+            fusion["short_request_words"], fusion["long_request_words"] = int(short), int(long)
         elif name == "clauses":
             semantic["clauses"] = value == "1"
         elif name == "scope":

@@ -202,6 +202,19 @@ class BrainSlot:
         self.lock.release_read()  # closed meanwhile
         raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
 
+    def try_pin(self, *, yield_to_writers: bool) -> Brain | None:
+        """``pin`` when that needs no waiting: the instance held, or None (nothing taken: the
+        hold is not free, or the home is closing)."""
+        if not self.lock.try_acquire_read(yield_to_writers=yield_to_writers):
+            return None
+        with self._state:
+            brain = self.brain
+            if brain is not None and not self.pool.closing:
+                self._pins[id(brain)] = self._pins.get(id(brain), 0) + 1
+                return brain
+        self.lock.release_read()
+        return None
+
     def unpin(self, brain: Brain) -> None:
         """Release a hold ``pin`` returned with ``brain``."""
         with self._state:
@@ -466,6 +479,7 @@ class BrainPool:
         self.closing = False
         self.reading = 0
         """Queries (views) in flight: builds give way to them at each batch boundary."""
+        self._reading_lock = threading.Lock()
         self._slots = {
             spec.name: BrainSlot(spec.name, self, on_disk=spec.index_files is not None)
             for spec in registry
@@ -524,9 +538,15 @@ class BrainPool:
             raise failures[0]
 
     def view(self, target: int) -> BrainView:
-        """The brains as one query at catalog change ``target`` reads them."""
-        self.reading += 1
+        """The brains as one query at catalog change ``target`` reads them (from any thread)."""
+        with self._reading_lock:
+            self.reading += 1
         return BrainView(self, target)
+
+    def view_ended(self) -> None:
+        """A view was released: one query fewer in flight."""
+        with self._reading_lock:
+            self.reading -= 1
 
     def between_batches(self, name: str | None = None) -> bool:
         """What brain ``name``'s build asks at each batch boundary: True when the home is
@@ -615,6 +635,26 @@ class BrainView:
         order = self.pool.order
         return all(order[held] < order[name] for held in self._pinned)
 
+    def try_acquire(self, name: str) -> Brain | None:
+        """Brain ``name`` for this query when that needs no waiting (a sync call, from any one
+        thread at a time): it is open and has not failed, reflects ``target`` (``WAIT``) or
+        has been built (``SNAPSHOT``: one behind is asked to catch up, as ``acquire`` does),
+        and its read hold is free. None otherwise: ``acquire`` on the event loop waits."""
+        brain = self._pinned.get(name)
+        if brain is not None:
+            return brain
+        slot = self.pool.slot(name)
+        if slot.brain is None or slot.failure is not None or self._released:
+            return None
+        if slot.change_number < self.target:
+            if self.pool.freshness == Freshness.WAIT or slot.change_number < 0:
+                return None
+            slot.request()
+        brain = slot.try_pin(yield_to_writers=self._may_yield(name))
+        if brain is not None:
+            self._pinned[name] = brain
+        return brain
+
     def question_reader(self) -> str | None:
         return self.pool.registry.question_reader
 
@@ -644,7 +684,7 @@ class BrainView:
     def release(self) -> None:
         """Release every hold this query took (a part of it still waiting takes none)."""
         if not self._released:
-            self.pool.reading -= 1
+            self.pool.view_ended()
         self._released = True
         pinned, self._pinned = self._pinned, {}
         for name, brain in pinned.items():

@@ -180,7 +180,8 @@ class FusionSettings:
     docs/quality.md)."""
     rrf_k: int = 60
     overfetch: int = 3
-    min_brain_hits: int = 30
+    min_brain_hits: int = 50
+    """Hits each brain is asked for at least (``limit * overfetch`` when that is more)."""
     serendipity: int = 3
     free_text_min_match: float = 0.0
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
@@ -192,6 +193,13 @@ class FusionSettings:
     """``artifact``: each vote is scaled by its artifact's coverage; ``query``: every vote of
     the brain is scaled by the best coverage among its hits (how lexical the query is)."""
     """The least ``WORD_COVERAGE`` leaves of a vote: the scale is ``floor + (1 - floor) * s``."""
+    long_requests: bool = True
+    """``LONG_REQUESTS`` (``lgent/fusion/length.py``): on a plain-language query the
+    word-matching brains' share of the vote grows from their class weight at
+    ``short_request_words`` content words to ``long_request_share`` at ``long_request_words``."""
+    short_request_words: int = 8
+    long_request_words: int = 20
+    long_request_share: float = 0.6
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)
@@ -225,7 +233,23 @@ class FusionSettings:
             raise SettingsError(
                 f"fusion.free_text_min_match: must be a number from 0 to 1, got {self.free_text_min_match!r}"
             )
-        for name in ("coverage_saturation", "coverage_floor"):
+        if not isinstance(self.long_requests, bool):
+            raise SettingsError(
+                f"fusion.long_requests: must be true or false, got {self.long_requests!r}"
+            )
+        if (
+            isinstance(self.short_request_words, bool)
+            or not isinstance(self.short_request_words, int)
+            or isinstance(self.long_request_words, bool)
+            or not isinstance(self.long_request_words, int)
+            or not 0 <= self.short_request_words < self.long_request_words <= 1000
+        ):
+            raise SettingsError(
+                "fusion.short_request_words and fusion.long_request_words: must be integers "
+                f"with 0 <= short < long <= 1000, got {self.short_request_words!r} and "
+                f"{self.long_request_words!r}"
+            )
+        for name in ("coverage_saturation", "coverage_floor", "long_request_share"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
                 raise SettingsError(f"fusion.{name}: must be a number from 0 to 1, got {value!r}")

@@ -23,15 +23,13 @@ from cachetools import TTLCache
 
 from lgent import limits
 from lgent.arguments import QueryArguments
-from lgent.brain_pool import BrainPool, BrainSlot, Freshness
+from lgent.brain_pool import BrainPool, BrainSlot, BrainView, Freshness
 from lgent.brains.base import Brain, BrainQuery, BrainStatus
 from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainContext, BrainRegistry
 from lgent.catalog.backends import open_catalog
 from lgent.catalog.checks import BatchReport, check_batch
-from lgent.catalog.loaders import LoadedBatch, Progress, read_path
 from lgent.catalog.protocol import Catalog
-from lgent.catalog.reconcile import plan_sync, preview
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import LoadSettings, Settings, load_settings
 from lgent.errors import LGentError, LoadError, QueryError, ReadOnlyHomeError
@@ -58,6 +56,7 @@ if TYPE_CHECKING:
     from lgent.brains.graph.compose import CompositionPath, Signature
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.semantic.embedders import Embedder
+    from lgent.catalog.loaders import LoadedBatch, Progress
     from lgent.catalog.replica import Follower, PullReport
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -427,31 +426,49 @@ class LGent:
             filters = as_model(filters, SearchFilters, "filters")
         self.registry.spec(brain)
         asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
-
+        # One hop: where the brain is open, current enough and free to read, the whole search
+        # runs in one call where the brain's calls run; otherwise (it must be opened, caught
+        # up or waited for) the view waits on the event loop, as every query's does.
+        at_once = await self._run_brain(brain, lambda: self._search_at_once(brain, asked))
+        if at_once is not None:
+            return at_once
         view = self.brains.view(await self.change_number())
         try:
             found = await view.acquire(brain)
-
-            def search() -> SearchResult:
-                answer = found.answer(asked)
-                ids = [i for i, _ in answer.ranking]
-                entries = self.store.get_many(ids)
-                made = (answer.explain(i, entries[i]) for i in ids if i in entries)
-                note = self.catalog_note()
-                return SearchResult(
-                    query=query,
-                    hits=tuple(hit for hit in made if hit is not None),
-                    total=answer.total,
-                    warnings=(*answer.warnings, *view.notes(), *((note,) if note else ())),
-                )
-
-            try:
-                return await self._run_brain(brain, search)
-            except LGentError as err:
-                view.failed(brain, err)
-                raise
+            return await self._run_brain(brain, lambda: self._search_in(view, brain, found, asked))
         finally:
             view.release()
+
+    def _search_at_once(self, name: str, asked: BrainQuery) -> SearchResult | None:
+        """``search`` in one sync call when brain ``name`` can be read without waiting (see
+        ``BrainView.try_acquire``) at the catalog's current change number; else None."""
+        view = self.brains.view(self.store.change_number())
+        try:
+            found = view.try_acquire(name)
+            return None if found is None else self._search_in(view, name, found, asked)
+        finally:
+            view.release()
+
+    def _search_in(
+        self, view: BrainView, name: str, found: Brain, asked: BrainQuery
+    ) -> SearchResult:
+        """The answer of brain ``found`` (pinned in ``view``), its hits explained from the text
+        of the entries the catalog holds (an artifact removed since is left out)."""
+        try:
+            answer = found.answer(asked)
+            ids = [i for i, _ in answer.ranking]
+            held = self.store.snapshot(ids)
+            made = (answer.explain(i, held.text(i)) for i in ids if i in held)
+            note = self.catalog_note()
+            return SearchResult(
+                query=asked.text,
+                hits=tuple(hit for hit in made if hit is not None),
+                total=answer.total,
+                warnings=(*answer.warnings, *view.notes(), *((note,) if note else ())),
+            )
+        except LGentError as err:
+            view.failed(name, err)
+            raise
 
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
         """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""
@@ -713,9 +730,13 @@ class LGent:
         dry_run: bool,
         options: LoadSettings,
     ) -> BatchReport:
+        from lgent.catalog.loaders import read_path
+
         return self._commit_loaded(read_path(path, progress, kind=kind, options=options), dry_run)
 
     def _commit_loaded(self, batch: LoadedBatch, dry_run: bool) -> BatchReport:
+        from lgent.catalog.reconcile import plan_sync, preview
+
         native = [r.record for r in batch.records if r.source not in batch.synced]
         synced = [r.record for r in batch.records if r.source in batch.synced]
         plan = plan_sync(

@@ -11,7 +11,7 @@ import re
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any, NamedTuple, Protocol, Self
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -254,6 +254,99 @@ class CatalogEntry(_Model):
     def relation_targets(self, kind: RelationType) -> list[str]:
         """Ids this entry points at with relations of ``kind``."""
         return [r.target for r in self.relations if r.type == kind]
+
+
+class EntryText(Protocol):
+    """The fields of an entry that explanations read (highlights and matched fields). A
+    ``CatalogEntry`` is one; so is ``StoredText``, which a search decodes for the hits it
+    shows without validating each whole entry again."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def entity_type(self) -> EntityType: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def keywords(self) -> tuple[str, ...]: ...
+    @property
+    def author(self) -> str | None: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def input_type(self) -> str | None: ...
+    @property
+    def output_type(self) -> str | None: ...
+    @property
+    def execution(self) -> Execution | None: ...
+
+
+_DEFAULT_TYPE = CatalogEntry.model_fields["entity_type"].default
+_DEFAULT_VERSION = CatalogEntry.model_fields["version"].default
+_DEFAULT_STATUS = CatalogEntry.model_fields["status"].default
+
+
+class StoredText(NamedTuple):
+    """An ``EntryText`` read from a stored record (``CatalogEntry.to_record()``), which was
+    validated when it was stored: the same values as the decoded entry, without its other
+    fields and without validating it again (``StoredText.of``)."""
+
+    id: str
+    name: str
+    entity_type: EntityType
+    version: str
+    description: str
+    keywords: tuple[str, ...]
+    author: str | None
+    status: Status
+    input_type: str | None
+    output_type: str | None
+    execution: Execution | None
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> StoredText:
+        """The text fields of a stored record; ValueError when one is missing or of the wrong
+        type (the record was not written by ``to_record``)."""
+        get = record.get
+        name, version, description = (
+            record["name"],
+            get("version", _DEFAULT_VERSION),
+            get("description", ""),
+        )
+        keywords = get("keywords", [])
+        if type(keywords) is not list:
+            raise ValueError("the keywords are not a list")
+        keywords = tuple(keywords)
+        author, input_type, output_type = get("author"), get("input_type"), get("output_type")
+        execution = get("execution")
+        if not (
+            type(name) is str
+            and type(version) is str
+            and type(description) is str
+            and all(type(k) is str for k in keywords)
+            and (author is None or type(author) is str)
+            and (input_type is None or type(input_type) is str)
+            and (output_type is None or type(output_type) is str)
+            and type(record["id"]) is str
+        ):
+            raise ValueError("a text field holds something other than text")
+        return cls(
+            record["id"],
+            name,
+            EntityType(get("entity_type", _DEFAULT_TYPE)),
+            version,
+            description,
+            keywords,
+            author,
+            Status(get("status", _DEFAULT_STATUS)),
+            input_type,
+            output_type,
+            None if execution is None else Execution(execution),
+        )
 
 
 class TypeDecl(_Model):

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from lgent import LGent
+from lgent.brains.base import BrainQuery
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder, Vectors
 from lgent.catalog.records import Snapshot
 from lgent.doctor import check_home
-from lgent.models import BrainRun, QueryResponse
+from lgent.models import BrainRun, QueryResponse, SearchResult
 from tests.conftest import FIXTURES, make_entry
 
 
@@ -301,7 +302,7 @@ async def test_a_rebuild_swaps_in_beside_a_query_and_closes_the_old_once_it_ends
             assert not slot.lock.writers_waiting
             answer = await asyncio.wait_for(lg.query("tool", limit=3), 5)
             assert answer.results and not closed
-            assert held.answer is not None and view.reflects("keyword") == held.change_number
+            assert view.reflects("keyword") == held.change_number
         finally:
             view.release()
         await asyncio.to_thread(slot.settle)
@@ -354,3 +355,44 @@ async def test_a_stream_of_queries_cannot_starve_a_catch_up_in_snapshot_mode(
 
         assert await held_off(["graph"], "keyword", "keyword") == (freshness == "snapshot")
         assert await held_off(["keyword"], "graph", "graph") is False
+
+
+async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``LGent.search`` answers in one call where the brain is open, current and free, and the
+    same answer after waiting where a catch-up holds it; the pool's count of queries in flight
+    comes back to zero either way, also after many searches at once from worker threads."""
+    from lgent.brain_pool import BrainView
+
+    home = await built_home(tmp_path)
+    queries = ["pdf", "author:ToolForge type:agent", "pars~1", "news*", "sentiment -twitter"]
+    answered_at_once: list[bool] = []
+    search_at_once = LGent._search_at_once
+
+    def spy(lg: LGent, name: str, asked: BrainQuery) -> SearchResult | None:
+        found = search_at_once(lg, name, asked)
+        answered_at_once.append(found is not None)
+        return found
+
+    monkeypatch.setattr(LGent, "_search_at_once", spy)
+    async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
+        await lg.search("warm up", lenient=True)  # opens the brain: waits
+        assert answered_at_once == [False]
+        at_once = [await lg.search(q, lenient=True) for q in queries]
+        assert answered_at_once[1:] == [True] * len(queries)
+        slot = lg.brains.slot("keyword")
+        slot.lock.acquire_write()  # a catch-up applying its changes
+        pending = asyncio.ensure_future(lg.search("pdf", lenient=True))
+        await asyncio.sleep(0.2)
+        assert not pending.done()  # it waits on the event loop, not on a worker thread
+        slot.lock.release_write()
+        assert await pending == at_once[0]
+        assert answered_at_once[-1] is False
+        with monkeypatch.context() as patch:
+            patch.setattr(BrainView, "try_acquire", lambda self, name: None)
+            waited = [await lg.search(q, lenient=True) for q in queries]
+        assert waited == at_once
+        many = await asyncio.gather(*(lg.search(q, lenient=True) for q in queries * 20))
+        assert list(many) == at_once * 20
+        assert lg.brains.reading == 0 and slot.lock.readers == 0

@@ -1,10 +1,14 @@
-"""`import lgent` must stay cheap: no torch, sentence_transformers, faiss or tantivy."""
+"""`import lgent` must stay cheap: no torch, sentence_transformers, faiss or tantivy; and a cold
+command loads only what it uses."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 HEAVY = [
     "torch",
@@ -38,3 +42,62 @@ def test_cli_help_loads_no_heavy_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+MODEL = ["torch", "sentence_transformers", "transformers", "onnxruntime", "tokenizers"]
+"""The embedding model's runtimes: a name lookup ranks by the named artifact's stored vector."""
+NEVER_ON_A_QUERY = [
+    "networkx",
+    "yaml",  # the catalog readers: only load and import read files
+    "rich.progress",  # drawn only when a build shows progress
+    "fastapi",
+    "uvicorn",
+    "mcp",
+]
+
+
+def modules_after(home: Path, *args: str) -> list[str]:
+    """The top-level modules (and ``rich.progress``) a cold ``lgent`` process had loaded when
+    it finished ``args`` on ``home``."""
+    code = (
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: sys.__stderr__.write('MODULES ' + json.dumps(sorted(sys.modules)) "
+        "+ '\\n'))\n"
+        "from lgent.cli.app import console_main\n"
+        f"sys.argv = ['lgent', '--home', {str(home)!r}, *{list(args)!r}]\n"
+        "console_main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    line = next(x for x in run.stderr.splitlines() if x.startswith("MODULES "))
+    loaded: list[str] = json.loads(line.removeprefix("MODULES "))
+    return loaded
+
+
+def test_a_cold_name_lookup_loads_no_model_runtime(example_home: Path) -> None:
+    loaded = set(modules_after(example_home, "query", "PDFParser_v2"))
+    assert "lgent.brains.semantic.brain" in loaded  # it did ask the semantic brain
+    assert sorted(loaded & {*MODEL, *NEVER_ON_A_QUERY}) == []
+
+
+def test_a_cold_keyword_search_loads_no_vector_library(example_home: Path) -> None:
+    loaded = set(modules_after(example_home, "search", "pdf", "--brain", "keyword"))
+    assert "tantivy" in loaded
+    assert sorted(loaded & {*MODEL, *NEVER_ON_A_QUERY, "faiss", "numpy"}) == []
+
+
+def test_main_leaves_the_garbage_collector_as_it_found_it(
+    example_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``main()`` (what tests and scripts call) changes no process-wide state: only the console
+    script freezes the garbage collector, in a process that ends with the command."""
+    import gc
+
+    from lgent.cli.app import main
+
+    before = gc.get_freeze_count()
+    monkeypatch.setattr(sys, "argv", ["lgent", "--home", str(example_home), "stats"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code in (0, None)
+    assert gc.get_freeze_count() == before

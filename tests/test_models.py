@@ -106,3 +106,29 @@ def test_type_declarations() -> None:
 def test_naive_timestamps_are_utc() -> None:
     entry = make_entry("X", last_used="2026-01-01T00:00:00")
     assert entry.last_used is not None and entry.last_used.utcoffset() is not None
+
+
+def test_stored_text_reads_a_record_and_refuses_what_to_record_never_writes() -> None:
+    from lgent.catalog.records import decode_text
+    from lgent.errors import CatalogCorruptError
+    from lgent.models import StoredText
+
+    entry = CatalogEntry.parse(
+        {"id": "A", "name": "A", "keywords": ["x"], "execution": "cloud", "author": "Me"}
+    )
+    text = StoredText.of(entry.to_record())
+    assert {f: getattr(text, f) for f in text._fields} == {
+        f: getattr(entry, f) for f in text._fields
+    }
+    for junk in (
+        "not json",
+        "[1, 2]",
+        '{"name": "no id"}',
+        '{"id": "A", "name": 3}',
+        '{"id": "A", "name": "A", "keywords": "x"}',
+        '{"id": "A", "name": "A", "keywords": [1]}',
+        '{"id": "A", "name": "A", "status": "lost"}',
+        '{"id": "A", "name": "A", "author": ["x"]}',
+    ):
+        with pytest.raises(CatalogCorruptError, match="stored entry is unreadable"):
+            decode_text(junk)

@@ -15,7 +15,7 @@ from functools import lru_cache
 MAX_MERGE_PARTS = 8
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 _JOINERS = re.compile(r"[_\-]+")
-_ASCII_PART = re.compile(
+ASCII_PART = re.compile(
     r"[0-9]+"  # a digit run
     r"|[A-Z]{2,}s(?![a-z])"  # an acronym keeps a plural s: PDFs
     r"|[A-Z]+(?=[A-Z][a-z])"  # it yields its last capital to a capitalised word: PDF|Parser
@@ -30,7 +30,7 @@ def part_spans(word: str, *, attach_digits: bool = False) -> list[tuple[int, int
     """Spans of the parts of ``word``. ``attach_digits`` keeps a digit run on the letters
     before it (``v2``, ``Base64``), as display text wants; the index splits them."""
     if not attach_digits and word.isascii():
-        return [m.span() for m in _ASCII_PART.finditer(word)]
+        return [m.span() for m in ASCII_PART.finditer(word)]
     return part_spans_by_character(word, attach_digits=attach_digits)
 
 

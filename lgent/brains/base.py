@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from lgent.models import BrainHit, CatalogEntry, QueryType, SearchFilters, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, EntryText, QueryType, SearchFilters, TypeDecl
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +96,9 @@ class RankedAnswer(Protocol):
     @property
     def warnings(self) -> Sequence[str]: ...
 
-    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
-        """The hit for ``artifact_id`` with its explanation subtree; None if not ranked."""
+    def explain(self, artifact_id: str, entry: EntryText) -> BrainHit | None:
+        """The hit for ``artifact_id`` with its explanation subtree; None if not ranked
+        (``entry``: the catalog's entry, or the text fields of it that explanations read)."""
         ...
 
 
@@ -116,7 +117,7 @@ class HitList:
     def total(self) -> int:
         return len(self.hits)
 
-    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
+    def explain(self, artifact_id: str, entry: EntryText) -> BrainHit | None:
         return next((h for h in self.hits if h.id == artifact_id), None)
 
 

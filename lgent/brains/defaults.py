@@ -25,8 +25,8 @@ _CLASSES = (
     QueryType.SEMANTIC_INTENT,
 )
 _WEIGHTS = {  # exact_name, keyword_syntax, type_query, relationship, semantic_intent
-    "keyword": (0.8, 1.0, 0.2, 0.1, 0.3),
-    "semantic": (0.1, 0.3, 0.0, 0.0, 0.7),
+    "keyword": (0.8, 1.0, 0.2, 0.1, 0.2),
+    "semantic": (0.1, 0.3, 0.0, 0.0, 0.8),
     "graph": (0.1, 0.0, 0.6, 0.7, 0.2),
 }
 """The semantic brain has no say in type and relationship questions: the graph's answer leads

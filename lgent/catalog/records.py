@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from lgent.errors import CatalogCorruptError
-from lgent.models import CatalogEntry, EntityType, Status
+from lgent.models import CatalogEntry, EntityType, Status, StoredText
 
 ChangeKind = Literal["entry", "type"]
 ChangeOp = Literal["upsert", "remove"]
@@ -97,6 +97,15 @@ def decode_entry(data: str) -> CatalogEntry:
         raise CatalogCorruptError(f"stored entry is unreadable: {err}") from err
 
 
+def decode_text(data: str) -> StoredText:
+    """The text fields of an entry from its stored JSON (``StoredText``: what explanations
+    read, without validating the whole entry again); unreadable JSON is catalog corruption."""
+    try:
+        return StoredText.of(json.loads(data))
+    except (ValueError, TypeError, KeyError, AttributeError) as err:
+        raise CatalogCorruptError(f"stored entry is unreadable: {err!r}") from err
+
+
 class Snapshot:
     """Latest entries of some ids as the catalog held them at ``change_number``. Each entry is
     decoded when first asked for (decoding is most of the cost of a read, and a caller often
@@ -123,3 +132,7 @@ class Snapshot:
         if artifact_id not in self._entries:
             self._entries[artifact_id] = decode_entry(self._rows[artifact_id][1])
         return self._entries[artifact_id]
+
+    def text(self, artifact_id: str) -> StoredText:
+        """The entry's text fields (``decode_text``; KeyError for an id the snapshot lacks)."""
+        return decode_text(self._rows[artifact_id][1])

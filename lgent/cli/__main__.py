@@ -1,5 +1,5 @@
 """``python -m lgent.cli`` runs the command line."""
 
-from lgent.cli.app import main
+from lgent.cli.app import console_main
 
-main()
+console_main()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import gc
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -856,9 +857,17 @@ def _command_index(args: Sequence[str]) -> int:
     return -1
 
 
+@functools.cache
+def _click_command() -> Any:
+    """The click group typer builds from ``app``, built once per process: typer builds it by
+    reading every command's signature, which took a tenth of a cold ``lgent query`` when the
+    option helpers below and the call itself each built their own."""
+    return typer.main.get_command(app)
+
+
 def _own_options(command: str | None) -> set[str]:
     """The option names the subcommand ``command`` defines itself."""
-    root = typer.main.get_command(app)
+    root = _click_command()
     found = getattr(root, "commands", {}).get(command) if command else None
     if found is None:
         return set()
@@ -897,7 +906,7 @@ TEXT_COMMANDS = ("query", "search")
 
 def _option_arity(command: str) -> dict[str, int]:
     """Each option name of ``command`` (and ``--help``) and how many values it takes."""
-    root = typer.main.get_command(app)
+    root = _click_command()
     found = getattr(root, "commands", {}).get(command)
     arity = {"--help": 0}
     for param in getattr(found, "params", ()):
@@ -943,5 +952,21 @@ def query_text_arguments(args: Sequence[str]) -> list[str]:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app(args=query_text_arguments(hoist_global_options(sys.argv[1:])), prog_name="lgent")
+    """Run the command ``sys.argv`` names: what ``app()`` does, with the click group built once."""
+    args = query_text_arguments(hoist_global_options(sys.argv[1:]))
+    _click_command()(args=args, prog_name="lgent")
+
+
+def console_main() -> None:
+    """The ``lgent`` console script and ``python -m lgent.cli``: ``main()`` in a process that
+    ends with it.
+
+    What is alive when the command starts (modules, classes, settings) lives until the process
+    exits, and what the command leaves is dropped with it, so both are frozen out of the garbage
+    collector's scans: otherwise the collections while the interpreter shuts down traversed every
+    object again, a fifth of the CPU time of a cold name lookup (0.66 -> 0.51 s)."""
+    gc.freeze()
+    try:
+        main()
+    finally:
+        gc.freeze()

@@ -1,20 +1,15 @@
-"""Progress of long index builds on stderr: a bar on a terminal, a line per tenth in a log."""
+"""Progress of long index builds on stderr: a bar on a terminal, a line per tenth in a log.
+
+rich's progress bar is imported when a bar is first drawn: most commands build nothing."""
 
 from __future__ import annotations
 
 import sys
 import threading
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 LOG_MIN_TOTAL = 5_000
 """Off a terminal, builds of fewer entries than this are quick and print nothing."""
@@ -43,6 +38,15 @@ class StderrBuildProgress:
 
     def _draw(self, brain: str, done: int, total: int) -> None:
         if self._bar is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
             self._bar = Progress(
                 TextColumn("building the {task.description} index"),
                 BarColumn(),

@@ -27,6 +27,7 @@ from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.coverage import coverage_scales, query_words
 from lgent.fusion.interpret import interpretation
+from lgent.fusion.length import long_request_weights
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, Plan, leader_settles, plan_query
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
 from lgent.fusion.serendipity import suggest
@@ -127,6 +128,7 @@ class QueryFusion:
         )
         weights = self.settings.weights_for(classification.query_type.value, self.registry)
         plan = plan_query(classification, self.registry, weights, self.unavailable)
+        self._long_request(plan, classification, query)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
         asked = brain_query(query, classification, fetch, _filters(parsed), self.settings)
         answers, warnings = await self._ask(asked, classification, plan, limit, parsed)
@@ -357,6 +359,21 @@ class QueryFusion:
             if isinstance(brain, GrammarFilter):
                 return brain
         return None
+
+    def _long_request(self, plan: Plan, c: Classification, text: str) -> None:
+        """``LONG_REQUESTS`` (``length.py``): on a plain-language query the word-matching
+        brains' share of the vote grows with the number of its content words."""
+        s = self.settings
+        if not s.long_requests or c.query_type != QueryType.SEMANTIC_INTENT:
+            return
+        plan.weights = long_request_weights(
+            plan.weights,
+            {spec.name for spec in self.registry if spec.matches_words},
+            len(query_words(c.plain or text)),
+            short=s.short_request_words,
+            long=s.long_request_words,
+            share=s.long_request_share,
+        )
 
     def _word_coverage(
         self,

@@ -147,6 +147,30 @@ def test_snapshot_reads_together_and_decodes_on_demand(store: Catalog) -> None:
     assert "A" in snap and "A" not in store.snapshot(["A"])  # a snapshot keeps its moment
 
 
+def test_snapshot_text_holds_the_entry_fields_explanations_read(store: Catalog) -> None:
+    full = make_entry(
+        "PDFParser_v2",
+        name="PDF Parser",
+        entity_type="agent",
+        version="2.1.0",
+        description="Extracts text.",
+        keywords=["pdf", "ocr"],
+        author="ToolForge",
+        status="deprecated",
+        input_type="List[PDF]",
+        output_type="Text",
+        execution="local",
+        success_rate=0.9,
+    )
+    store.register_batch([full, make_entry("Bare")], [])
+    snap = store.snapshot(["PDFParser_v2", "Bare"])
+    for artifact_id in ("PDFParser_v2", "Bare"):
+        text, entry = snap.text(artifact_id), snap.entry(artifact_id)
+        assert {f: getattr(text, f) for f in text._fields} == {
+            f: getattr(entry, f) for f in text._fields
+        }
+
+
 def test_backend_implements_the_protocol_and_checks_clean(store: Catalog) -> None:
     assert isinstance(store, Catalog)
     assert store.location

@@ -67,7 +67,8 @@ async def test_weighted_rrf_by_hand_with_each_brain_explained() -> None:
         assert set(children) == {s.brain for s in result.sources}
         assert all(c["reason"].endswith("says so") for c in children.values())
     assert response.query_type == Q.SEMANTIC_INTENT and ran(response) == {"one": "", "two": ""}
-    assert one.asked[0].query_type == Q.SEMANTIC_INTENT and one.asked[0].limit == 30
+    assert one.asked[0].query_type == Q.SEMANTIC_INTENT
+    assert one.asked[0].limit == FusionSettings().min_brain_hits  # more than limit * overfetch
 
 
 async def test_a_zero_weight_brain_is_not_asked_and_a_failing_one_is_reported() -> None:

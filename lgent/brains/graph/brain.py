@@ -47,7 +47,7 @@ from lgent.brains.graph.query import (
 )
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
-from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, EntryText, SearchFilters, TypeDecl
 from lgent.typeexpr import canonical
 
 T = TypeVar("T")
@@ -728,7 +728,7 @@ class GraphRanking:
     def total(self) -> int:
         return len(self.rows)
 
-    def explain(self, artifact_id: str, entry: CatalogEntry | None = None) -> BrainHit | None:
+    def explain(self, artifact_id: str, entry: EntryText | None = None) -> BrainHit | None:
         if self._ranks is None:
             self._ranks = {r.id: n for n, r in enumerate(self.rows)}
         n = self._ranks.get(artifact_id)

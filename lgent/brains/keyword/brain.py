@@ -18,9 +18,9 @@ from lgent.brains.keyword.highlight import Match, describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.config import KeywordSettings
 from lgent.errors import IndexCorruptError, IndexError_
-from lgent.models import BrainHit, CatalogEntry, QueryType, SearchFilters, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, EntryText, QueryType, SearchFilters, TypeDecl
 
-EntryLookup = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
+EntryLookup = Callable[[Sequence[str]], Mapping[str, EntryText]]
 """Catalog entries by id (the facade passes the store's ``get_many``): the text highlights use."""
 
 
@@ -88,7 +88,7 @@ class KeywordResult:
             },
         )
 
-    def explain(self, artifact_id: str, entry: CatalogEntry) -> BrainHit | None:
+    def explain(self, artifact_id: str, entry: EntryText) -> BrainHit | None:
         """The hit for ``artifact_id`` with its highlights and matched fields, worked out from
         its catalog entry; None when the ranking does not hold it."""
         if artifact_id in self.explained:
@@ -295,7 +295,7 @@ class KeywordBrain:
         try:
             found = searcher.search(compiled, limit=max(limit, 1), count=True)
             ranking = [
-                (str(searcher.doc(address)["id"][0]), float(score))
+                (str(searcher.doc(address).get_first("id")), float(score))
                 for score, address in found.hits[:limit]
             ]
         except ValueError as err:

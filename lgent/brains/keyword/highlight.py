@@ -7,29 +7,36 @@ Only the hits a caller shows need this; the search itself returns ids and scores
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import compress
+from operator import not_
 
 from lgent.analysis.identifiers import merged_forms
 from lgent.analysis.tokens import WORD_RE, word_tokens
 from lgent.brains.keyword.compile import MatchTerms
 from lgent.brains.keyword.typefields import type_tokens
-from lgent.models import CatalogEntry
+from lgent.models import EntryText
 
 SNIPPET_CHARS = 160
+_WORDS_SPLIT = re.compile(f"({WORD_RE.pattern})")
+"""Splits a text into the text between words and the words (``WORD_RE``'s), alternately."""
 HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "<mark>", "</mark>"
 
 # displayed field -> the index fields whose terms can match its text
 NAME_FIELDS = ("name", "name_exact", "name_prefix", "all")
 DESCRIPTION_FIELDS = ("description", "all")
 KEYWORD_FIELDS = ("keywords", "keywords_exact", "all")
-TEXT_FIELDS: tuple[tuple[str, tuple[str, ...], Callable[[CatalogEntry], str | None]], ...] = (
+TEXT_FIELDS: tuple[tuple[str, tuple[str, ...], Callable[[EntryText], str | None]], ...] = (
     ("author", ("author_text", "all"), lambda e: e.author),
     ("input_type", ("input_text", "all"), lambda e: e.input_type),
     ("output_type", ("output_text", "all"), lambda e: e.output_type),
 )
 # displayed field -> (exact index field, the value it holds), checked whole
-EXACT_FIELDS: tuple[tuple[str, str, Callable[[CatalogEntry], str | None]], ...] = (
+EXACT_FIELDS: tuple[tuple[str, str, Callable[[EntryText], str | None]], ...] = (
     ("author", "author", lambda e: e.author.lower() if e.author else None),
     ("input_type", "input", lambda e: e.input_type.lower() if e.input_type else None),
     ("output_type", "output", lambda e: e.output_type.lower() if e.output_type else None),
@@ -54,7 +61,7 @@ class Match:
             self.fields.append(name)
 
 
-def describe_match(entry: CatalogEntry, terms: MatchTerms) -> Match:
+def describe_match(entry: EntryText, terms: MatchTerms) -> Match:
     """Where ``terms`` match ``entry``: name, description and keywords highlighted, the other
     fields (author, types, entity type, status, version, execution, id) named when they match."""
     match = Match()
@@ -76,15 +83,25 @@ def describe_match(entry: CatalogEntry, terms: MatchTerms) -> Match:
         text = text_of(entry)
         if text and highlight(text, terms, fields) is not None:
             match.add(name)
+    asked = _asked_fields(terms)
     for name, index_field, value_of in EXACT_FIELDS:
+        if index_field not in asked:
+            continue
         value = value_of(entry)
         if value and terms.matches(index_field, value):
             match.add(name)
     for name, index_field in TYPE_NAME_FIELDS:
+        if index_field not in asked:
+            continue
         text = getattr(entry, name)
         if text and any(terms.matches(index_field, t.text) for t in type_tokens(text)):
             match.add(name)
     return match
+
+
+def _asked_fields(terms: MatchTerms) -> set[str]:
+    """The index fields ``terms`` look for anything in (a field outside it matches nothing)."""
+    return {*terms.tokens, *terms.patterns, *terms.fuzzy}
 
 
 def highlight(
@@ -97,24 +114,63 @@ def highlight(
     match = terms.matcher_for(fields)
     if match is None or not text:
         return None
-    spans: list[tuple[int, int]] = []
-    for found in WORD_RE.finditer(text):
-        word = found.group()
-        lower = word.lower()
-        if match(lower) or (len(word) > 3 and any(match(form) for form in merged_forms(word))):
-            spans.append((found.start(), found.end()))
-            continue
-        for tok in word_tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
-            if match(tok.text) or match(lower[tok.start : tok.end]):
-                spans.append((found.start() + tok.start, found.start() + tok.end))
-    if not spans:
-        return None
+    pieces = _WORDS_SPLIT.split(text)  # text between words, a word, text between words ...
+    found = pieces[1::2]
+    # plain words (the common case) match through one set's ``__contains__``: only the words
+    # one of whose forms is in that set can be marked (the test runs in C, word by word)
+    plain = getattr(match, "__self__", None)
+    if not isinstance(plain, set | frozenset):
+        plain = None
+    if plain is not None:
+        missed = list(map(plain.isdisjoint, map(_forms, found)))
+        if all(missed):
+            return None
+        candidates: Iterable[int] = compress(range(len(found)), map(not_, missed))
+    else:
+        candidates = range(len(found))
+    marked = False
+    for n in candidates:
+        word = _mark(found[n], match, plain, stemmed_stop)
+        if word is not None:
+            pieces[2 * n + 1] = word
+            marked = True
+    return "".join(pieces) if marked else None
+
+
+def _mark(
+    word: str, match: Callable[[str], bool], plain: AbstractSet[str] | None, stemmed_stop: bool
+) -> str | None:
+    """``word`` with ``<mark>`` around it or around its matching parts; None if none match
+    (``plain``: the set ``match`` looks words up in, if it is one)."""
+    lower = word.lower()
+    if plain is not None:
+        whole = lower in plain or (len(word) > 3 and not plain.isdisjoint(merged_forms(word)))
+    else:
+        whole = match(lower) or (len(word) > 3 and any(match(form) for form in merged_forms(word)))
+    if whole:
+        return HIGHLIGHT_OPEN + word + HIGHLIGHT_CLOSE
     out, last = [], 0
-    for start, end in spans:
-        out += [text[last:start], HIGHLIGHT_OPEN, text[start:end], HIGHLIGHT_CLOSE]
-        last = end
-    out.append(text[last:])
+    for tok in word_tokens(word, stemmed=True, drop_stop_words=stemmed_stop):
+        if match(tok.text) or match(lower[tok.start : tok.end]):
+            out += [word[last : tok.start], HIGHLIGHT_OPEN, word[tok.start : tok.end]]
+            out.append(HIGHLIGHT_CLOSE)
+            last = tok.end
+    if not out:
+        return None
+    out.append(word[last:])
     return "".join(out)
+
+
+@lru_cache(maxsize=65536)
+def _forms(word: str) -> frozenset[str]:
+    """Every form of ``word`` that ``highlight`` tests: lowercased, its merged forms, each
+    analyzed token and each part lowercased (a superset of the stop-word-dropping case)."""
+    lower = word.lower()
+    forms = {lower, *merged_forms(word)}
+    for tok in word_tokens(word, stemmed=True, drop_stop_words=False):
+        forms.add(tok.text)
+        forms.add(lower[tok.start : tok.end])
+    return frozenset(forms)
 
 
 def snippet(marked: str, width: int = SNIPPET_CHARS) -> str:

@@ -63,6 +63,7 @@ from lgent.errors import (
 from lgent.models import (
     BrainHit,
     CatalogEntry,
+    EntryText,
     QueryType,
     RelationType,
     SearchFilters,
@@ -173,7 +174,7 @@ class SemanticRanking:
         )
         return [hit for hit in made if hit is not None]
 
-    def explain(self, artifact_id: str, entry: CatalogEntry | None = None) -> BrainHit | None:
+    def explain(self, artifact_id: str, entry: EntryText | None = None) -> BrainHit | None:
         """The hit for ``artifact_id`` with its reason; None when the ranking does not hold it
         (or the artifact left the index since)."""
         for rank, (ranked_id, score) in enumerate(self.ranking, start=1):

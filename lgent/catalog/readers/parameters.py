@@ -15,7 +15,7 @@ from lgent.catalog.readers.schema_types import clean_line
 
 MAX_PARAMETERS = 20
 """Parameters (and result fields) listed at most; the rest are counted."""
-MAX_PARAMETER_TEXT = 160
+MAX_PARAMETER_TEXT = 1000
 """Characters kept of one parameter's description."""
 MAX_ENUM_VALUES = 8
 """Allowed values listed at most for one parameter."""

@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import tantivy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lgent.analysis.identifiers import merged_forms, split_identifier
-from lgent.analysis.tokens import Token, name_prefixes, tokens, words
-from lgent.brains.keyword.documents import DocumentMaker, entry_document
+from lgent.analysis.stemming import stem
+from lgent.analysis.stopwords import STOP_WORDS
+from lgent.analysis.tokens import Token, name_prefixes, tokens, word_parts, words
+from lgent.brains.keyword.documents import DocumentMaker, analyze_word, entry_document
 from lgent.brains.keyword.index import EXACT_FIELDS, TOKEN_FIELDS, KeywordIndex, build_schema
 from lgent.brains.keyword.typefields import type_tokens
 from lgent.models import CatalogEntry, author_key
@@ -30,6 +34,7 @@ ENTRIES = [
         "straße-ümlaut", name="Straße Ümlaut", description="日本語ツール for ½ of Ünïcode 2²"
     ),
     make_entry("XMLsToJSON", description="", keywords=["XMLs", "json"]),
+    make_entry("half", name="a½ x½y ½ Über_2²", keywords=["b½", "PDFs", "½"]),
     make_entry("long", description="word " + "x" * 300 + " after it, and " + "Ab" * 150),
     make_entry("stop-only", name="The And Of", description="the of and to it is"),
 ]
@@ -152,3 +157,25 @@ def test_whitespace_fields_index_like_pre_tokenized_text() -> None:
                     assert scored(ours._index, phrase) == scored(reference, phrase), (field, pair)
                 checked += 1
     assert checked > 100
+
+
+WORD_PIECES = ["a", "A", "s", "PDF", "Parser", "the", "The", "THE", "ANs", "IT", "x", "2", "v2"]
+WORD_PIECES += ["_", "-", ".", "'", "’", "/", "+", " ", ", ", "é", "Ü", "ß", "½", "²", "日本"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(WORD_PIECES), max_size=8).map("".join))
+def test_texts_and_words_are_analyzed_as_the_analyzer_does(text: str) -> None:
+    """Whatever the text: a description's field holds the stemmed tokens of ``tokens`` with stop
+    words dropped, and every word's analysis (the fast paths included) is ``word_parts``'s."""
+    maker = DocumentMaker()
+    expected = " ".join(t.text for t in tokens(text, stemmed=True, drop_stop_words=True))
+    assert maker.text(words(text)) == expected
+    assert maker.text(words(text)) == expected  # the second time from the maker's memo
+    for word in words(text):
+        parts = word_parts(word)
+        assert analyze_word(word) == (
+            " ".join(stem(part) for part, _, _ in parts),
+            len(parts) == 1 and parts[0][0] in STOP_WORDS,
+            tuple(word[a:b].lower() for _, a, b in parts),
+        )

@@ -194,3 +194,25 @@ def test_threads_loading_and_embedding_at_once_get_the_same_vectors() -> None:
     alone = embedder.embed_batch(texts)
     for i, got in enumerate(results):
         np.testing.assert_allclose(got, alone[i:], atol=1e-5)
+
+
+@pytest.mark.real_model
+def test_runs_capped_by_word_pieces_give_the_vectors_of_whole_batches() -> None:
+    """``run_tokens`` only splits the work: every run stays within the cap (one text at least),
+    and each text's vector is the one it gets in a batch of 32."""
+    texts = [f"tool {i} parses {'scanned pdf files and tables ' * (i % 9)}" for i in range(70)]
+    whole = OnnxEmbedder(run_tokens=1 << 30).embed_batch(texts)
+    capped = OnnxEmbedder(run_tokens=32)
+    runs: list[tuple[int, int]] = []
+    encode = capped._encode
+
+    def spy(runtime: object, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        runs.append(ids.shape)
+        return encode(runtime, ids, mask)  # type: ignore[arg-type]
+
+    capped._encode = spy  # type: ignore[method-assign]
+    np.testing.assert_array_equal(capped.embed_batch(texts), whole)
+    assert sum(n for n, _ in runs) == len(texts)
+    assert all(n * width <= 32 or n == 1 for n, width in runs)
+    assert max(width for _, width in runs) > 32  # a text longer than the cap runs alone
+    np.testing.assert_array_equal(OnnxEmbedder().embed_batch(texts), whole)
