@@ -4,13 +4,19 @@ current with the catalog by its own background indexer.
 **Pins.** A query reads each brain it asks through a read hold on that brain's lock, taken when
 it first needs the brain and kept until it ends, so every call it makes (classify, answer,
 lineage notes, suggestions) sees one state of that brain. A catch-up changes a brain only under
-the write hold, between queries; a rebuild makes a new brain beside the old one and swaps it in.
-A query therefore never sees a brain change under it (an artifact removed between two calls).
+the write hold, between queries. A rebuild makes a new brain beside the old one and swaps it in
+without any hold: the queries that pinned the old one finish on it, new ones get the new one,
+and the old one is closed once the last query reading it lets go (so a swap never waits for a
+gap between queries, nor makes a query wait). A query therefore never sees a brain change under
+it (an artifact removed between two calls).
 
 **Indexers.** Each brain has one indexer thread. After a write, or when a query finds the brain
 behind the catalog, the indexer plans the catch-up (``indexing.plan_sync``), does its slow part
 without any hold (embedding new texts, or building the replacement), and takes the write hold
-only to apply the result. Progress is kept per brain (``Building``) for the responses.
+only to apply the result. Progress is kept per brain (``Building``) for the responses. In a
+``SNAPSHOT`` home the replacement is built on a thread at a lower OS priority
+(``lgent.priority``), so the queries answered meanwhile get the cores first; a catch-up applied
+under the write hold stays at the queries' priority (they wait for it).
 
 **Freshness.** ``WAIT`` (scripts, the one-shot CLI): a query waits until each brain it asks
 reflects the catalog as it was when the query began. ``SNAPSHOT`` (servers): a query answers at
@@ -21,9 +27,12 @@ catalog holds at the response's change number (fusion reads them from a catalog 
 
 Waiting is deadlock-free: a query waits only for a brain behind its own target, and holds only
 brains at or past it; a query that already holds a brain does not queue behind a waiting
-catch-up to take its next one (``yield_to_writers=False``); and a query waits (for a catch-up,
-for a hold) on the event loop, never on a worker thread, so waiting queries cannot take the
-threads that the queries holding brains need to finish.
+catch-up to take its next one (``yield_to_writers=False``), except in ``SNAPSHOT`` mode, where
+a query waits for no catch-up and may queue behind one for a brain later in the pool's order
+than every brain it holds (so a stream of queries cannot starve a catch-up, and every chain of
+waits leads up the order); and a query waits (for a catch-up, for a hold) on the event loop,
+never on a worker thread, so waiting queries cannot take the threads that the queries holding
+brains need to finish.
 
 **Processes.** Catch-ups of a brain kept on disk take ``<home>/indexes/.<brain>.lock`` (an
 advisory file lock), so two processes never write one index at once. A read-only home never
@@ -54,6 +63,7 @@ from lgent.errors import (
     LGentError,
 )
 from lgent.indexing import SyncPlan, SyncReport, plan_sync, rebuild_from
+from lgent.priority import background_thread
 from lgent.rwlock import ReadWriteLock
 
 if TYPE_CHECKING:
@@ -133,6 +143,10 @@ class BrainSlot:
         self._dirty = False
         self._rebuild = False
         self._thread: ThreadPoolExecutor | None = None
+        self._builder: ThreadPoolExecutor | None = None
+        """Where a ``SNAPSHOT`` home's rebuilds run: a thread at a lower OS priority."""
+        self._pins: dict[int, int] = {}
+        """Queries holding each instance (by ``id``): a replaced one is closed at zero."""
 
     # -- opening -------------------------------------------------------------------------
 
@@ -173,20 +187,43 @@ class BrainSlot:
 
     async def pin(self, *, yield_to_writers: bool) -> Brain:
         """Take a read hold (waiting on the event loop) and return the instance it holds
-        (``unpin`` releases it)."""
+        (``unpin(brain)`` releases it)."""
         pause = _FIRST_PAUSE
         while not self.lock.try_acquire_read(yield_to_writers=yield_to_writers):
             if self.pool.closing:
                 raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
             await asyncio.sleep(pause)
             pause = min(pause * 2, _LAST_PAUSE)
-        brain = self.brain
-        if brain is None or self.pool.closing:  # closed meanwhile
-            self.lock.release_read()
-            raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
-        return brain
+        with self._state:
+            brain = self.brain
+            if brain is not None and not self.pool.closing:
+                self._pins[id(brain)] = self._pins.get(id(brain), 0) + 1
+                return brain
+        self.lock.release_read()  # closed meanwhile
+        raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
 
-    def unpin(self) -> None:
+    def try_pin(self, *, yield_to_writers: bool) -> Brain | None:
+        """``pin`` when that needs no waiting: the instance held, or None (nothing taken: the
+        hold is not free, or the home is closing)."""
+        if not self.lock.try_acquire_read(yield_to_writers=yield_to_writers):
+            return None
+        with self._state:
+            brain = self.brain
+            if brain is not None and not self.pool.closing:
+                self._pins[id(brain)] = self._pins.get(id(brain), 0) + 1
+                return brain
+        self.lock.release_read()
+        return None
+
+    def unpin(self, brain: Brain) -> None:
+        """Release a hold ``pin`` returned with ``brain``."""
+        with self._state:
+            left = self._pins[id(brain)] - 1
+            if left:
+                self._pins[id(brain)] = left
+            else:
+                del self._pins[id(brain)]
+                self._state.notify_all()
         self.lock.release_read()
 
     @property
@@ -335,15 +372,23 @@ class BrainSlot:
             self.in_memory = True
         fresh = self.pool.make(self, True, in_memory)
         try:
-            report = rebuild_from(fresh, self.pool.store, plan)
+            if self.pool.freshness == Freshness.SNAPSHOT:  # queries go on: build behind them
+                if self._builder is None:
+                    self._builder = background_thread(f"lgent-build-{self.name}")
+                report = self._builder.submit(rebuild_from, fresh, self.pool.store, plan).result()
+            else:
+                report = rebuild_from(fresh, self.pool.store, plan)
         except BaseException:
             fresh.close()
             raise
-        with self.lock.writing():
+        with self._state:  # no hold: queries on the old instance finish on it
             old, self.brain = self.brain, fresh
+            self._state.notify_all()
+            if old is not None:
+                while self._pins.get(id(old)):
+                    self._state.wait(0.5)
         if old is not None:
             old.close()
-        self._notify()
         return report
 
     def _notify(self) -> None:
@@ -402,6 +447,8 @@ class BrainSlot:
                 job.result()
         if thread is not None:
             thread.shutdown(wait=True)
+        if self._builder is not None:
+            self._builder.shutdown(wait=True)
         with self.lock.writing():
             brain, self.brain = self.brain, None
         if brain is not None:
@@ -437,6 +484,12 @@ class BrainPool:
             spec.name: BrainSlot(spec.name, self, on_disk=spec.index_files is not None)
             for spec in registry
         }
+        first = [registry.question_reader] if registry.question_reader else []
+        names = [*first, *(n for n in registry.names if n not in first)]
+        self.order = {name: n for n, name in enumerate(names)}
+        """The order queries pin brains in most often (the question reader first: it
+        classifies): a ``SNAPSHOT`` query holding only earlier brains yields to a waiting
+        catch-up of a later one (``BrainView._may_yield``)."""
 
     def slot(self, name: str) -> BrainSlot:
         self.registry.spec(name)  # an unknown name is a QueryError naming the known ones
@@ -561,12 +614,26 @@ class BrainView:
             waited = time.monotonic() - started
             if waited > 0.05:
                 self.waited[name] = waited
-            brain = await slot.pin(yield_to_writers=not self._pinned)
+            brain = await slot.pin(yield_to_writers=self._may_yield(name))
             if self._released:  # the query ended (cancelled) while this part of it waited
-                slot.unpin()
+                slot.unpin(brain)
                 raise BuildStoppedError(f"the query that asked for the {name} brain has ended")
             self._pinned[name] = brain
             return brain
+
+    def _may_yield(self, name: str) -> bool:
+        """Whether pinning ``name`` may wait behind a catch-up waiting for its write hold (so
+        that a steady stream of queries cannot starve it): for a query's first brain; in a
+        ``SNAPSHOT`` home also when every brain this query holds comes before ``name`` in the
+        pool's ``order``. Each wait behind a writer then leads up the order, and a writer waits
+        only for readers: no cycle of waits. (A ``WAIT`` query may also wait for a brain's
+        catch-up while it holds others, so it never queues behind a writer once it holds one.)"""
+        if not self._pinned:
+            return True
+        if self.pool.freshness != Freshness.SNAPSHOT:
+            return False
+        order = self.pool.order
+        return all(order[held] < order[name] for held in self._pinned)
 
     def try_acquire(self, name: str) -> Brain | None:
         """Brain ``name`` for this query when that needs no waiting (a sync call, from any one
@@ -583,13 +650,9 @@ class BrainView:
             if self.pool.freshness == Freshness.WAIT or slot.change_number < 0:
                 return None
             slot.request()
-        if not slot.lock.try_acquire_read(yield_to_writers=not self._pinned):
-            return None
-        brain = slot.brain
-        if brain is None or self.pool.closing:  # closed meanwhile
-            slot.unpin()
-            return None
-        self._pinned[name] = brain
+        brain = slot.try_pin(yield_to_writers=self._may_yield(name))
+        if brain is not None:
+            self._pinned[name] = brain
         return brain
 
     def question_reader(self) -> str | None:
@@ -623,6 +686,6 @@ class BrainView:
         if not self._released:
             self.pool.view_ended()
         self._released = True
-        names, self._pinned = list(self._pinned), {}
-        for name in names:
-            self.pool.slot(name).unpin()
+        pinned, self._pinned = self._pinned, {}
+        for name, brain in pinned.items():
+            self.pool.slot(name).unpin(brain)

@@ -262,6 +262,8 @@ class LGent:
             fresh=fresh,
             read_only=self.read_only and not in_memory,
             cancelled=lambda: self.brains.between_batches(slot.name),
+            background=self.freshness == Freshness.SNAPSHOT,
+            replacing=slot.brain if fresh else None,
         )
         return spec.factory(context)
 
@@ -490,6 +492,7 @@ class LGent:
         *,
         lenient: bool = False,
         strict: bool = False,
+        shown: range | None = None,
     ) -> QueryResponse:
         """Understand the query, ask the right brains at once, fuse, explain and suggest.
 
@@ -497,9 +500,14 @@ class LGent:
         clearly meant (``author:F-gent type:agent``, ``"exact phrase" AND pdf``) and restricts
         the results; everything else is plain words. ``strict=True`` reads any grammar operator
         as grammar and raises QuerySyntaxError (with its position) for a malformed query;
-        ``lenient=True`` never reads the grammar."""
+        ``lenient=True`` never reads the grammar.
+
+        ``shown`` (a page: ``range(20, 30)``) returns only the results at those positions of
+        the first ``limit``, made without making the others; the total, the order and the
+        suggestions are those of the whole answer (``lgent.serving.query_page``)."""
         started = time.perf_counter()
         check_query(query, limit)
+        check_shown(shown)
         if not query.strip():
             raise QueryError("the query is empty")
         constraints = as_texts(constraints, "constraints")
@@ -524,6 +532,7 @@ class LGent:
             change_number,
             lenient,
             strict,
+            shown,
         )
         if self._responses is not None and key in self._responses:
             elapsed = round((time.perf_counter() - started) * 1000, 3)
@@ -542,7 +551,7 @@ class LGent:
                 runners={name: self._runner(name) for name in self._threads},
             )
             response = await fusion.query(
-                query, constraints, context, limit, lenient=lenient, strict=strict
+                query, constraints, context, limit, lenient=lenient, strict=strict, shown=shown
             )
         finally:
             view.release()
@@ -833,6 +842,18 @@ def _changed(result: BatchResult) -> int:
 def stable_id(artifact_id: str) -> str:
     """``artifact_id`` as the catalog stores it: itself if valid, else its normal form."""
     return normalise_id(artifact_id) or artifact_id
+
+
+def check_shown(shown: range | None) -> None:
+    """``shown`` is None or a range of positions (step 1) from 0 to ``limits.MAX_LIMIT``."""
+    if shown is None:
+        return
+    if not isinstance(shown, range) or shown.step != 1 or not 0 <= shown.start < shown.stop:
+        raise QueryError(
+            f"shown must be a range of result positions such as range(0, 10), got {shown!r}"
+        )
+    if shown.stop > limits.MAX_LIMIT:
+        raise QueryError(f"shown reaches position {shown.stop}; the limit is {limits.MAX_LIMIT}")
 
 
 def check_query(query: str, limit: int) -> None:

@@ -7,14 +7,16 @@ resolver would hold against it), why it matched, one line of its description, it
 Paging: a page of a query is a slice of one answer, the query asked for its first
 ``PAGE_DEPTH`` results. Fusion asks each brain for a number of hits that grows with the results
 wanted, so the artifacts it finds (``total_matches``) would change with the page size; asking
-for a fixed depth keeps ``total`` and the order the same for every page size, and the response
-cache answers the next pages of a query without running it again.
+for a fixed depth keeps ``total`` and the order the same for every page size. Only the page's
+own results are made (``LGent.query``'s ``shown``): reading, explaining and highlighting all
+``PAGE_DEPTH`` results to return ten of them cost most of a query's time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -330,18 +332,30 @@ async def query_page(
     """Results ``offset`` to ``offset + limit`` of the fused query, with a stable total."""
     check_page(offset, limit)
     response = await lg.query(
-        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+        query,
+        constraints,
+        context,
+        PAGE_DEPTH,
+        lenient=lenient,
+        strict=strict,
+        shown=range(offset, offset + limit),
     )
-    page = response.results[offset : offset + limit]
+    page = response.results
     if not explain:
         page = tuple(r.model_copy(update={"explanation": {}}) for r in page)
-    end = offset + len(page)
     fields = {name: getattr(response, name) for name in QueryResponse.model_fields}
-    return QueryPage(
+    return QueryPage.model_construct(
         **{**fields, "results": page},
         offset=offset,
-        next_offset=end if end < len(response.results) else None,
+        next_offset=_next_offset(response, offset),
     )
+
+
+def _next_offset(response: QueryResponse, offset: int) -> int | None:
+    """Where the page after this one starts, None when this one is the last: the query has
+    ``min(total_matches, PAGE_DEPTH)`` results."""
+    end = offset + len(response.results)
+    return end if end < min(response.total_matches, PAGE_DEPTH) else None
 
 
 async def search_page(
@@ -359,10 +373,14 @@ async def search_page(
     explanation, which is then left out)."""
     check_page(offset, limit)
     response = await lg.query(
-        query, constraints, context, PAGE_DEPTH, lenient=lenient, strict=strict
+        query,
+        constraints,
+        context,
+        PAGE_DEPTH,
+        lenient=lenient,
+        strict=strict,
+        shown=range(offset, offset + limit),
     )
-    page = response.results[offset : offset + limit]
-    end = offset + len(page)
     return SearchPage(
         query=response.query,
         query_type=response.query_type,
@@ -370,8 +388,8 @@ async def search_page(
         reading=reading(response),
         total=response.total_matches,
         offset=offset,
-        next_offset=end if end < len(response.results) else None,
-        results=tuple(result_card(r) for r in page),
+        next_offset=_next_offset(response, offset),
+        results=tuple(result_card(r) for r in response.results),
         suggestions=tuple(suggestion(s) for s in response.serendipity),
         constraints=response.constraints,
         warnings=response.warnings,
@@ -525,10 +543,10 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
     )
 
 
-async def warm_up(lg: LGent) -> list[str]:
+async def warm_up(lg: LGent, *, freeze: bool = False) -> list[str]:
     """Bring every brain current (the one that loads a model last); returns what could not.
     Queries meanwhile are answered from what is ready (a server opens its home in snapshot
-    mode), and say what is still building."""
+    mode), and say what is still building. ``freeze``: then ``freeze_heap`` (a server process)."""
     problems: list[str] = []
     order = sorted(lg.registry, key=lambda spec: spec.own_thread)
     for spec in order:
@@ -536,7 +554,21 @@ async def warm_up(lg: LGent) -> list[str]:
             await lg.ready(spec.name)
         except LGentError as err:
             problems.append(f"{spec.name}: {err}")
+    if freeze:
+        freeze_heap()
     return problems
+
+
+def freeze_heap() -> None:
+    """For a server process, at start and once warm: move every object alive now (modules, the
+    model, the open indexes) out of the garbage collector's sight (``gc.freeze``), so that a
+    full collection walks only what was made since. Without it, under 8 HTTP clients on 2 busy
+    cores, a full collection came every 1.5 s and stopped every thread for 60 to 250 ms (half
+    of a query's p99); after it, about 1 ms. Frozen objects are still freed when no longer
+    referenced (a replaced index is); only garbage cycles among them would stay, and replacing
+    every brain leaves none."""
+    gc.collect()
+    gc.freeze()
 
 
 async def health(lg: LGent) -> HealthAnswer:

@@ -83,7 +83,8 @@ async def test_a_catch_up_never_changes_a_brain_under_a_running_query(tmp_path: 
     """The race that let ``NotFoundError`` escape ``query()``: another writer removes a result
     after fusion read the catalog, and the graph brain is caught up before fusion's suggestions
     ask it about that result. The query holds the graph for its whole run, so the catch-up
-    waits for it (deterministically: the removal happens inside the query)."""
+    waits for it, or (a rebuild, as here: half the catalog changed) swaps a new instance in
+    beside the one the query holds (deterministically: the removal happens inside the query)."""
     async with LGent.open(tmp_path / "home", embedder=HashingEmbedder(64)) as lg:
         await lg.register_many(
             [
@@ -99,13 +100,14 @@ async def test_a_catch_up_never_changes_a_brain_under_a_running_query(tmp_path: 
             snap = read_catalog(ids)
             if "Feeder" in snap and not removed.is_set():
                 removed.set()
+                held = graph.brain  # the instance this query pinned when it classified
                 lg.store.remove("Feeder")  # a write lands between fusion's reads
                 graph.request()  # and the graph's indexer is asked to catch up
                 deadline = time.monotonic() + 10
-                while not graph.lock.writers_waiting:  # it waits for this query's hold
+                # it waits for this query's hold, or swaps a rebuilt instance in beside it
+                while not graph.lock.writers_waiting and graph.brain is held:
                     assert time.monotonic() < deadline
                     time.sleep(0.01)
-                held = graph.brain
                 assert isinstance(held, GraphBrain) and held.knows("Feeder")
                 assert held.change_number == snap.change_number < lg.store.change_number()
             return snap
@@ -278,6 +280,84 @@ async def test_a_slow_build_waits_for_the_quick_brains_unless_a_query_is_in_flig
             view.release()
         assert time.monotonic() - started < 1.0
         keyword.building = None
+
+
+async def test_a_rebuild_swaps_in_beside_a_query_and_closes_the_old_once_it_ends(
+    tmp_path: Path,
+) -> None:
+    """A rebuilt instance is swapped in while a query still holds the old one: the swap waits
+    for no gap between queries, a new query reads the new instance at once, and the old one is
+    closed only when the query holding it lets go."""
+    async with LGent.open(tmp_path / "home", embedder=HashingEmbedder(64)) as lg:
+        await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(9)])
+        slot = lg.brains.slot("keyword")
+        view = lg.brains.view(await lg.change_number())
+        held = await view.acquire("keyword")
+        closed: list[bool] = []
+        held.close = lambda: closed.append(True)  # type: ignore[method-assign]
+        try:
+            slot.request(rebuild=True)
+            deadline = time.monotonic() + 10
+            while slot.brain is held:  # swapped in while this query holds the old one
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            fresh = slot.brain
+            assert not slot.lock.writers_waiting
+            answer = await asyncio.wait_for(lg.query("tool", limit=3), 5)
+            assert answer.results and not closed
+            assert view.reflects("keyword") == held.change_number
+        finally:
+            view.release()
+        await asyncio.to_thread(slot.settle)
+        assert closed == [True] and slot.brain is fresh
+
+
+@pytest.mark.parametrize("freshness", ["snapshot", "wait"])
+async def test_a_stream_of_queries_cannot_starve_a_catch_up_in_snapshot_mode(
+    freshness: str,
+) -> None:
+    """A query that holds the graph (every query does: it classifies) and then pins the keyword
+    brain queues behind a keyword catch-up waiting for its write hold in a snapshot home, so
+    overlapping queries cannot hold it off for ever; it never queues behind a catch-up of a
+    brain earlier in the pool's order than one it holds (no cycle of waits), nor, in a wait
+    home, behind any catch-up once it holds a brain."""
+    async with LGent.open(None, embedder=HashingEmbedder(64), freshness=freshness) as lg:
+        await lg.register_many([make_entry(f"Tool{i}") for i in range(5)])
+        pool = lg.brains
+        assert pool.order["graph"] < pool.order["keyword"]
+        target = await lg.change_number()
+        for name in ("graph", "keyword"):
+            await asyncio.to_thread(pool.slot(name).wait_for, target)
+
+        async def held_off(view_brains: Sequence[str], writer_on: str, wanted: str) -> bool:
+            """Whether a query holding ``view_brains`` waits to pin ``wanted`` while a catch-up
+            waits for the write hold on ``writer_on`` (held off by another query's pin)."""
+            reader = pool.view(target)
+            await reader.acquire(writer_on)
+            slot = pool.slot(writer_on)
+            writer = threading.Thread(
+                target=lambda: (slot.lock.acquire_write(), slot.lock.release_write())
+            )
+            writer.start()
+            while not slot.lock.writers_waiting:
+                await asyncio.sleep(0.005)
+            query = pool.view(target)
+            try:
+                for name in view_brains:
+                    await query.acquire(name)
+                pinning = asyncio.ensure_future(query.acquire(wanted))
+                await asyncio.sleep(0.2)
+                waited = not pinning.done()
+                reader.release()  # the catch-up gets its hold, then the query its pin
+                await asyncio.wait_for(pinning, 5)
+                return waited
+            finally:
+                reader.release()
+                query.release()
+                await asyncio.to_thread(writer.join)
+
+        assert await held_off(["graph"], "keyword", "keyword") == (freshness == "snapshot")
+        assert await held_off(["keyword"], "graph", "graph") is False
 
 
 async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is_not(

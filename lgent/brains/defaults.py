@@ -57,15 +57,19 @@ def _keyword(context: BrainContext) -> Brain:
 def _semantic(context: BrainContext) -> Brain:
     from lgent.brains.semantic.brain import SemanticBrain
 
+    embedder = context.embedder
+    if embedder is None and isinstance(context.replacing, SemanticBrain):
+        embedder = context.replacing.embedder  # a rebuild keeps the model loaded for queries
     return SemanticBrain(
         context.index_dir,
         context.settings.semantic,
-        context.embedder,
+        embedder,
         progress=context.progress,
         stage=context.stage,
         cancelled=context.cancelled,
         fresh=context.fresh,
         read_only=context.read_only,
+        background=context.background,
     )
 
 

@@ -49,7 +49,10 @@ class BrainContext:
     changing a file (a brain that needs to write says so with an ``IndexError_``).
     ``cancelled()``: asked at each batch boundary of a long build: true once the owner wants it
     to stop (raise ``BuildStoppedError``); the owner may also pause there a moment to let the
-    queries in flight go first."""
+    queries in flight go first. ``background``: queries are answered from the brain's last
+    state while it builds or catches up (a server), so a long build should leave the cores to
+    them rather than hurry. ``replacing``: the instance this one is made to replace (a rebuild
+    beside it), whose loaded resources (an embedding model) it may take over."""
 
     index_dir: Path | None
     settings: Settings
@@ -60,6 +63,8 @@ class BrainContext:
     fresh: bool = False
     read_only: bool = False
     cancelled: Callable[[], bool] = field(default=lambda: False)
+    background: bool = False
+    replacing: Brain | None = None
 
 
 @dataclass(frozen=True, slots=True)

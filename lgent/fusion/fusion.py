@@ -49,6 +49,9 @@ from lgent.models import (
 T = TypeVar("T")
 Runner = Callable[[Callable[[], T]], Awaitable[T]]
 
+SUGGESTED_FROM = 3
+"""Suggestions start from this many of the best results (``serendipity.suggest``)."""
+
 
 class QueryFusion:
     """One query in, one explained ``QueryResponse`` out."""
@@ -109,7 +112,11 @@ class QueryFusion:
         *,
         lenient: bool = False,
         strict: bool = False,
+        shown: range | None = None,
     ) -> QueryResponse:
+        """The fused answer's first ``limit`` results; with ``shown`` (positions, step 1), only
+        the results at those positions are made (entries read, explained) and returned: the
+        ranking, the total and the suggestions are still those of the first ``limit``."""
         started = time.perf_counter()
         original = query
         parsed = parse_constraints(constraints)
@@ -165,21 +172,24 @@ class QueryFusion:
             fused.sort(key=lambda f: (leader_rank.get(f.id, len(leader_rank)), -f.score))
         ordered, notes = await self._lineage_order(fused, snap, classification)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
-        entries = {f.id: snap.entry(f.id) for f in top}
-        by_brain = {b: _explained(answer, top, entries) for b, answer in answers.items()}
+        page = top if shown is None else top[shown.start : shown.stop]
+        leading = top[:SUGGESTED_FROM]
+        entries = {f.id: snap.entry(f.id) for f in (*page, *leading)}
+        by_brain = {b: _explained(answer, page, entries) for b, answer in answers.items()}
         results = [
-            self._result(f, entries[f.id], by_brain, notes.get(f.id, ()), method) for f in top
+            self._result(f, entries[f.id], by_brain, notes.get(f.id, ()), method) for f in page
         ]
         serendipity = []
         graph = await self._graph()
         if graph is not None:
             serendipity = await self.run(
                 lambda: suggest(
-                    [r.entry for r in results],
+                    [entries[f.id] for f in leading],
                     context,
                     graph,
                     limit=self.settings.serendipity,
                     violations=self._violations(parsed),
+                    result_ids=[f.id for f in top],
                 )
             )
         else:

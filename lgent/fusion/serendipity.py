@@ -19,7 +19,7 @@ constraint it breaks (the caller asked to fill that hole).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lgent.brains.graph.compose import PathSearch
@@ -40,18 +40,22 @@ def suggest(
     *,
     limit: int = 3,
     violations: Callable[[str], list[str]] | None = None,
+    result_ids: Iterable[str] | None = None,
 ) -> list[SerendipityItem]:
     """Up to ``limit`` suggestions, none of them a result id, best first.
 
+    ``results``: the best results, best first (suggestions start from the first three);
+    ``result_ids``: every result's id, when there are more results than ``results``.
     ``violations(id)`` names the query constraints an artifact breaks: such artifacts are not
     suggested, unless they fill a hole of the caller's pipeline (then they come last, at half
     confidence, and say what they break).
     """
-    taken = {e.id for e in results}
+    every = {e.id for e in results} | set(result_ids or ())
+    taken = set(every)
     holes: list[SerendipityItem] = []
     others: list[SerendipityItem] = []
     if context is not None:
-        holes = _hole_suggestions(results, context.current_pipeline, graph)
+        holes = _hole_suggestions(results, every, context.current_pipeline, graph)
         others = _history_suggestions(results, context.user_history, graph)
     others += _downstream_partners(results, graph)
     kept: list[tuple[bool, int, SerendipityItem]] = []
@@ -75,10 +79,12 @@ def suggest(
 
 
 def _hole_suggestions(
-    results: Sequence[CatalogEntry], pipeline: Sequence[str], graph: GraphBrain
+    results: Sequence[CatalogEntry],
+    result_ids: set[str],
+    pipeline: Sequence[str],
+    graph: GraphBrain,
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
-    result_ids = {e.id for e in results}
     for index, step in enumerate(pipeline):
         if step.strip() != HOLE or index == 0 or index == len(pipeline) - 1:
             continue

@@ -55,6 +55,7 @@ from lgent.serving import (
     artifact_answer,
     compatible_answer,
     doctor,
+    freeze_heap,
     get_entry,
     health,
     lineage_answer,
@@ -464,7 +465,8 @@ async def serve_http(
             lifespan="off",
             http=guarded_protocol(security.header_timeout, security.body_timeout),
         )
-        warming = asyncio.create_task(warm_up(lg))
+        freeze_heap()
+        warming = asyncio.create_task(warm_up(lg, freeze=True))
         try:
             await uvicorn.Server(config).serve()
         finally:

@@ -38,6 +38,7 @@ from lgent.serving import (
     artifact_answer,
     cards_of,
     compatible_answer,
+    freeze_heap,
     lineage_answer,
     list_page,
     paths_answer,
@@ -275,12 +276,15 @@ def build_mcp_server(
     *,
     allow_writes: bool = False,
     warm: bool = False,
+    freeze: bool = False,
 ) -> MCPServer[Any]:
-    """An MCP server over the open ``lg``. ``warm`` loads the brains in the background at start."""
+    """An MCP server over the open ``lg``. ``warm`` loads the brains in the background at start;
+    ``freeze`` then keeps what is alive out of the garbage collector's sight (a server process:
+    ``serving.freeze_heap``)."""
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
-        task = asyncio.create_task(warm_up(lg)) if warm else None
+        task = asyncio.create_task(warm_up(lg, freeze=freeze)) if warm else None
         try:
             yield {}
         finally:
@@ -455,7 +459,9 @@ async def serve_stdio(
 ) -> None:
     """Serve over stdin/stdout until the client hangs up, with one LGent open throughout."""
     async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
-        await build_mcp_server(lg, allow_writes=allow_writes, warm=True).run_stdio_async()
+        server = build_mcp_server(lg, allow_writes=allow_writes, warm=True, freeze=True)
+        freeze_heap()
+        await server.run_stdio_async()
 
 
 def run_stdio(

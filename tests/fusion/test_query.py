@@ -220,3 +220,33 @@ async def test_a_graph_question_with_an_unknown_name_says_which_name(
     )
     assert typo.results  # still answered, as plain words
     assert "'NoSuchThing' is no artifact's name or id" in unknown.query_interpretation
+
+
+async def test_a_shown_range_is_that_slice_of_the_whole_answer(open_example: OpenHome) -> None:
+    """``shown`` makes only the results at those positions; they, the total, the order and the
+    suggestions are exactly those of the whole answer."""
+    pipeline = QueryContext(
+        user_history=("previously used Summarizer_v4",),
+        current_pipeline=("DataSource", "???", "Database"),
+    )
+    asked = [
+        ("process financial PDFs and extract sentiment", ["local execution"], pipeline),
+        ("PDF -> SentimentScore", [], None),
+        ("pdf parser", [], pipeline),  # a deprecated result: its lineage note and order
+        ("author:ToolForge", [], None),
+    ]
+    async with open_example() as lg:
+        for query, constraints, context in asked:
+            whole = await lg.query(query, constraints, context, limit=40)
+            assert len(whole.results) > 6, query
+            for start, stop in ((0, 3), (3, 7), (len(whole.results) - 2, 45)):
+                page = await lg.query(
+                    query, constraints, context, limit=40, shown=range(start, stop)
+                )
+                assert page.results == whole.results[start:stop], (query, start)
+                same = {"results", "search_time_ms"}
+                assert page.model_dump(exclude=same) == whole.model_dump(exclude=same), query
+        with pytest.raises(QueryError, match="shown must be a range"):
+            await lg.query("pdf", shown=range(5, 2))
+        with pytest.raises(QueryError, match="shown must be a range"):
+            await lg.query("pdf", shown=(0, 3))  # type: ignore[arg-type]

@@ -286,11 +286,12 @@ def test_binding_beyond_loopback_without_a_token_warns(
     async def serve(self: Any, sockets: Any = None) -> None:  # binds nothing
         served.append(self.config)
 
-    async def no_warm_up(_lg: LGent) -> list[str]:
+    async def no_warm_up(_lg: LGent, **_: object) -> list[str]:
         return []
 
     monkeypatch.setattr(uvicorn.Server, "serve", serve)
     monkeypatch.setattr(http_app, "warm_up", no_warm_up)
+    monkeypatch.setattr(http_app, "freeze_heap", lambda: None)  # not this test process's heap
     for host, token, warned in (
         ("10.1.2.3", None, True),
         ("10.1.2.3", TOKEN, False),

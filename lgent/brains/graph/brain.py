@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet, HitList, Reading
+from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet, Reading
 from lgent.brains.graph.artifacts import (
     ArtifactInfo,
     ArtifactTable,
@@ -47,7 +47,7 @@ from lgent.brains.graph.query import (
 )
 from lgent.brains.graph.types import TypeLattice
 from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
-from lgent.models import BrainHit, CatalogEntry, SearchFilters, TypeDecl
+from lgent.models import BrainHit, CatalogEntry, EntryText, SearchFilters, TypeDecl
 from lgent.typeexpr import canonical
 
 T = TypeVar("T")
@@ -252,13 +252,14 @@ class GraphBrain:
             return Reading("relationship", op.describe(), artifact=op.artifact_id, detail=op)
         return None
 
-    def answer(self, query: BrainQuery) -> HitList:
-        """The graph's answer to the question ``query`` was read as (or that its text asks)."""
+    def answer(self, query: BrainQuery) -> GraphRanking:
+        """The graph's answer to the question ``query`` was read as (or that its text asks);
+        each hit is made (explained) only when fusion asks for it."""
         detail = query.reading.detail if query.reading is not None else None
         operation = detail if isinstance(detail, Composition | TypeQuery | Relationship) else None
-        result = self.search(query.text, query.filters, query.limit, operation=operation)
+        rows, op, reason, _ = self._rows(query.text, query.filters, query.limit, operation)
         direct = query.query_type is None  # asked by name: say when no question was read
-        return HitList(result.hits, [result.reason] if direct and not result.operation else [])
+        return GraphRanking(rows, [reason] if direct and not op else [])
 
     @_locked
     def unread(self, text: str) -> str | None:
@@ -299,70 +300,63 @@ class GraphBrain:
 
         Rows are produced lazily in rank order and only until ``limit`` are admitted, so a
         question with thousands of matches costs what its first ``limit`` answers cost."""
+        rows, op, reason, paths = self._rows(text, filters, limit, operation, include_unusable)
+        hits = [_hit(row, rank) for rank, row in enumerate(rows, start=1)]
+        return GraphResult(hits, op, reason, paths)
+
+    @_locked
+    def _rows(
+        self,
+        text: str,
+        filters: SearchFilters | None,
+        limit: int,
+        operation: GraphQuery | None,
+        include_unusable: bool = False,
+    ) -> tuple[list[_Row], GraphQuery | None, str, list[CompositionPath]]:
+        """``search``'s answer as rows (a hit each, not made yet), the operation, the reason
+        and the paths."""
         op = operation if operation is not None else self.interpret(text)
         if op is None:
             named = self.artifact_id(text, fuzzy=False)
             if named is None:
-                return GraphResult(
-                    [], None, "no type, composition or relationship question recognised"
-                )
-            return self._finish(
-                _by_score(self._named(named)), None, filters, limit, "the query names an artifact"
-            )
+                return [], None, "no type, composition or relationship question recognised", []
+            named_rows = _by_score(self._named(named))
+            reason = "the query names an artifact"
+            return self._admitted(named_rows, filters, limit), None, reason, []
         if isinstance(op, Composition):
             max_length = op.max_length or 4
             paths = self.composition.find_paths(
                 PathSearch(op.source, op.target, max_length, max(limit, 5), include_unusable)
             )
-            rows = _path_members(paths)
-            floor = min((r.score for r in rows), default=1.0)
+            scores = _path_scores(paths)
+            floor = min(scores, default=1.0)
             more = self._member_rows(
                 op.source, op.target, max_length, include_unusable, floor, paths
             )
-            ranked = itertools.chain(_by_score(rows), more)
-            return self._finish(ranked, op, filters, limit, op.describe(), paths)
+            ranked = itertools.chain(_path_members(paths, scores), more)
+            return self._admitted(ranked, filters, limit), op, op.describe(), paths
         if isinstance(op, TypeQuery):
             found: list[CompositionPath] = []
             direct = self._type_rows(op, limit, include_unusable, found)
-            return self._finish(direct, op, filters, limit, op.describe(), found)
-        return self._finish(self._relationship_rows(op), op, filters, limit, op.describe())
+            return self._admitted(direct, filters, limit), op, op.describe(), found
+        rows = self._admitted(self._relationship_rows(op), filters, limit)
+        return rows, op, op.describe(), []
 
-    def _finish(
-        self,
-        ranked: Iterable[_Row],
-        op: GraphQuery | None,
-        filters: SearchFilters | None,
-        limit: int,
-        reason: str,
-        paths: list[CompositionPath] | None = None,
-    ) -> GraphResult:
+    def _admitted(
+        self, ranked: Iterable[_Row], filters: SearchFilters | None, limit: int
+    ) -> list[_Row]:
         """The first ``limit`` admitted rows of ``ranked`` (in its order; each id once), read
         lazily: nothing past the last row needed is computed."""
-        hits: list[BrainHit] = []
+        rows: list[_Row] = []
         seen: set[str] = set()
         for row in ranked:
             if row.id in seen or not self.info.admits(row.id, filters):
                 continue
             seen.add(row.id)
-            rank = len(hits) + 1
-            hits.append(
-                BrainHit(
-                    id=row.id,
-                    score=row.score,
-                    brain=self.name,
-                    rank=rank,
-                    explanation={
-                        "brain": self.name,
-                        "rank": rank,
-                        "relationship": row.relationship,
-                        "path": list(row.path),
-                        "reason": row.reason,
-                    },
-                )
-            )
-            if len(hits) >= limit:  # before asking ``ranked`` for another row
+            rows.append(row)
+            if len(rows) >= limit:  # before asking ``ranked`` for another row
                 break
-        return GraphResult(hits, op, reason, paths or [])
+        return rows
 
     def _member_rows(
         self,
@@ -434,9 +428,9 @@ class GraphBrain:
             PathSearch(op.input, op.output, 3, max(limit, 5), include_unusable)
         )
         paths.extend(p for p in found if len(p) > 1)
-        rows = [r._replace_score(0.2 * r.score) for r in _path_members(paths)]
-        yield from _by_score(rows)
-        floor = min((last, *(r.score for r in rows)))
+        scores = _path_scores(paths, 0.2)
+        yield from _path_members(paths, scores)
+        floor = min((last, *scores))
         yield from self._member_rows(op.input, op.output, 3, include_unusable, floor, found)
 
     @_locked
@@ -700,6 +694,47 @@ class _Row:
         return _Row(self.id, score, self.relationship, self.path, self.reason)
 
 
+def _hit(row: _Row, rank: int) -> BrainHit:
+    """The explained hit of ``row`` at ``rank``."""
+    return BrainHit(
+        id=row.id,
+        score=row.score,
+        brain=GraphBrain.name,
+        rank=rank,
+        explanation={
+            "brain": GraphBrain.name,
+            "rank": rank,
+            "relationship": row.relationship,
+            "path": list(row.path),
+            "reason": row.reason,
+        },
+    )
+
+
+@dataclass(slots=True)
+class GraphRanking:
+    """The graph's answer to one question (a ``RankedAnswer``): its rows in rank order, each
+    made into an explained hit only when asked for (fusion shows a page of a deep answer)."""
+
+    rows: list[_Row]
+    warnings: list[str] = field(default_factory=list)
+    _ranks: dict[str, int] | None = None
+
+    @property
+    def ranking(self) -> list[tuple[str, float]]:
+        return [(r.id, r.score) for r in self.rows]
+
+    @property
+    def total(self) -> int:
+        return len(self.rows)
+
+    def explain(self, artifact_id: str, entry: EntryText | None = None) -> BrainHit | None:
+        if self._ranks is None:
+            self._ranks = {r.id: n for n, r in enumerate(self.rows)}
+        n = self._ranks.get(artifact_id)
+        return None if n is None else _hit(self.rows[n], n + 1)
+
+
 def _by_score(rows: list[_Row]) -> list[_Row]:
     """``rows`` by score, highest first; equal scores keep their order."""
     return sorted(rows, key=lambda r: -r.score)
@@ -741,21 +776,24 @@ def _ties_by_id(keys: Iterator[tuple[float, str]]) -> Iterator[tuple[float, str]
     yield from run
 
 
-def _path_members(paths: list[CompositionPath]) -> list[_Row]:
-    rows: list[_Row] = []
-    for n, path in enumerate(paths):
-        chain = " -> ".join(path.ids)
-        for step, artifact_id in enumerate(path.ids):
-            rows.append(
-                _Row(
-                    artifact_id,
-                    path.health / (n + 1) / len(path.ids),
-                    "composition",
-                    path.ids,
-                    f"step {step + 1} of {len(path.ids)} in {chain} ({' -> '.join(path.types)})",
-                )
-            )
-    return rows
+def _path_scores(paths: list[CompositionPath], scale: float = 1.0) -> list[float]:
+    """The score of the steps of each path: ``scale * (health / (n + 1) / length)`` for the
+    ``n``-th path."""
+    return [scale * (p.health / (n + 1) / len(p.ids)) for n, p in enumerate(paths)]
+
+
+def _path_members(paths: list[CompositionPath], scores: list[float]) -> Iterator[_Row]:
+    """A row for each step of each path, highest score first (equal scores in path order,
+    steps in order), made only when reached; an artifact on several paths comes once, at its
+    first (best) row, the only one a caller keeps."""
+    seen: set[str] = set()
+    for n in sorted(range(len(paths)), key=lambda n: -scores[n]):
+        path = paths[n]
+        where = f" of {len(path.ids)} in {' -> '.join(path.ids)} ({' -> '.join(path.types)})"
+        for step, artifact_id in enumerate(path.ids, start=1):
+            if artifact_id not in seen:
+                seen.add(artifact_id)
+                yield _Row(artifact_id, scores[n], "composition", path.ids, f"step {step}{where}")
 
 
 def _lineage_reason(hit: LineageHit, start: str) -> str:

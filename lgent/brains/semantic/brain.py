@@ -16,6 +16,7 @@ embedding cache makes that rebuild cheap.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -34,6 +35,7 @@ from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.integrity import atomic_write_text
+from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
@@ -197,11 +199,14 @@ class SemanticBrain:
         cancelled: Callable[[], bool] | None = None,
         fresh: bool = False,
         read_only: bool = False,
+        background: bool = False,
     ) -> None:
         """``progress(done, total)`` and ``stage(name)`` hear how a build goes; ``cancelled()``
         is asked between batches (true: raise ``BuildStoppedError``, keeping the batches already
         cached). ``fresh``: do not read the persisted index (a build follows). ``read_only``:
-        write nothing; an index that is not usable as it is raises ``IndexError_``."""
+        write nothing; an index that is not usable as it is raises ``IndexError_``.
+        ``background``: queries are answered meanwhile, so a build of more than one batch embeds
+        at a lower OS priority, on a copy of the model of its own (``BackgroundEmbedder``)."""
         self.settings = settings or SemanticSettings()
         self.embedder: Embedder = embedder or configured_embedder(self.settings)
         self.path = path
@@ -209,6 +214,7 @@ class SemanticBrain:
         self.stage = stage
         self.cancelled = cancelled or (lambda: False)
         self.read_only = read_only
+        self.background = background
         self.counters = SemanticCounters()
         self._lock = threading.RLock()
         self._query_lock = threading.Lock()
@@ -467,9 +473,9 @@ class SemanticBrain:
 
     # -- embedding -------------------------------------------------------------------------
 
-    def _embed(self, texts: Sequence[str]) -> Vectors:
+    def _embed(self, texts: Sequence[str], embedder: Embedder | None = None) -> Vectors:
         self.counters.embed_calls += 1
-        vectors = self.embedder.embed_batch(texts)
+        vectors = (embedder or self.embedder).embed_batch(texts)
         if not isinstance(vectors, np.ndarray) or vectors.shape != (len(texts), self._dimensions):
             shape = getattr(vectors, "shape", type(vectors).__name__)
             raise ModelUnavailableError(
@@ -491,25 +497,33 @@ class SemanticBrain:
         if self.progress is not None:
             self.progress(done, total)
         pending = sorted(missing.items(), key=lambda item: (len(item[1]), item[0]))
-        if pending and not _model_loaded(self.embedder):
+        builder = None
+        if self.background and len(pending) > EMBED_CHUNK:
+            builder = BackgroundEmbedder.of(self.embedder)
+        if pending and (builder is not None or not _model_loaded(self.embedder)):
             self._report_stage("loading the model")
-        for start in range(0, len(pending), EMBED_CHUNK):
-            self._let_queries_first()
-            if self.cancelled():
-                raise BuildStoppedError(
-                    f"stopped after embedding {done} of {total} entries (kept for the next build)"
-                )
-            chunk = pending[start : start + EMBED_CHUNK]
-            vectors = self._embed([t for _, t in chunk])
-            if start == 0:
-                self._report_stage("embedding")
-            fresh = {k: vectors[i] for i, (k, _) in enumerate(chunk)}
-            self._cache.put_many(fresh)
-            cached.update(fresh)
-            self.counters.texts_embedded += len(chunk)
-            done += len(chunk)
-            if self.progress is not None:
-                self.progress(done, total)
+        try:
+            for start in range(0, len(pending), EMBED_CHUNK):
+                self._let_queries_first()
+                if self.cancelled():
+                    raise BuildStoppedError(
+                        f"stopped after embedding {done} of {total} entries "
+                        "(kept for the next build)"
+                    )
+                chunk = pending[start : start + EMBED_CHUNK]
+                vectors = self._embed([t for _, t in chunk], builder)
+                if start == 0:
+                    self._report_stage("embedding")
+                fresh = {k: vectors[i] for i, (k, _) in enumerate(chunk)}
+                self._cache.put_many(fresh)
+                cached.update(fresh)
+                self.counters.texts_embedded += len(chunk)
+                done += len(chunk)
+                if self.progress is not None:
+                    self.progress(done, total)
+        finally:
+            if builder is not None:
+                builder.close()
         if not keys:
             return np.zeros((0, self._dimensions), dtype=np.float32)
         return np.ascontiguousarray(np.stack([cached[k] for k in keys]), dtype=np.float32)
@@ -783,11 +797,18 @@ def _shared_words(info: EntryInfo, words: list[str]) -> tuple[tuple[str, ...], l
         ("description", info.description),
         ("keywords", " ".join(info.keywords)),
     ):
-        hits = wanted.keys() & {stem(w) for w in content_words(text)}
+        hits = wanted.keys() & _content_stems(text)
         if hits:
             fields.append(field)
             found |= hits
     return tuple(fields), [w for s, w in wanted.items() if s in found][:5]
+
+
+@functools.lru_cache(maxsize=4096)
+def _content_stems(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words (memoized: the same results are explained to
+    query after query)."""
+    return frozenset(stem(w) for w in content_words(text))
 
 
 def _best_of(

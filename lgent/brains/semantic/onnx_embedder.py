@@ -16,6 +16,7 @@ failure to import or load raises ``ModelUnavailableError`` saying what to instal
 
 from __future__ import annotations
 
+import copy
 import importlib.metadata
 import json
 import threading
@@ -150,6 +151,15 @@ class OnnxEmbedder:
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
         self.load_seconds: float | None = None
+
+    def background_copy(self) -> OnnxEmbedder:
+        """A copy with a session of its own, made on its first use by the thread using it: its
+        thread pool is made there too, and so runs at that thread's OS priority (a background
+        build's: ``background.BackgroundEmbedder``). The same model, name and vectors."""
+        twin = copy.copy(self)
+        twin.progress = None
+        twin._runtime, twin._lock, twin.load_seconds = None, threading.Lock(), None
+        return twin
 
     @property
     def name(self) -> str:
