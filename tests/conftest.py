@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
+import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -15,7 +18,7 @@ from lgent import LGent
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.store import CatalogStore
 from lgent.models import CatalogEntry
-from tests.examples import FRACTION
+from tests import examples
 
 if TYPE_CHECKING:
     from lgent.brains.semantic.embedders import Embedder
@@ -23,6 +26,65 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parent.parent
 MODEL_FIXTURES = frozenset({"real_embedder", "example_home", "open_example"})
 """Fixtures that load the real model: a test that uses one is marked ``real_model``."""
+
+
+MODEL_BLOCKER = REPO / "tests" / "model_blocker"
+"""Its ``sitecustomize`` refuses the model's packages in a process started with it on PYTHONPATH
+and ``LGENT_TEST_NO_MODEL=1``."""
+
+
+def quick_run(config: pytest.Config) -> bool:
+    """Whether this is the model-free run: its mark expression says ``not real_model``."""
+    return re.search(r"\bnot\s+real_model\b", config.option.markexpr or "") is not None
+
+
+def refuse_the_model() -> None:
+    """Make loading the model an error in this process and in every process it starts."""
+    os.environ["LGENT_TEST_NO_MODEL"] = "1"
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if str(MODEL_BLOCKER) not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(MODEL_BLOCKER), *paths) if p)
+    if not any(type(finder).__name__ == "ModelBlocker" for finder in sys.meta_path):
+        spec = importlib.util.spec_from_file_location(
+            "lgent_test_model_blocker", MODEL_BLOCKER / "sitecustomize.py"
+        )
+        assert spec is not None and spec.loader is not None
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))  # installs the finder
+
+
+QUICK_WORKERS = 4
+"""At most this many processes for the quick run (one per core the process may use)."""
+
+
+def spread_over_cores(config: pytest.Config) -> None:
+    """Run the tests in one pytest-xdist worker per core (at most ``QUICK_WORKERS``) when
+    pytest-xdist is installed, there are several cores and ``-n`` was not given: the settings
+    xdist's own ``pytest_cmdline_main`` makes of ``-n N``, before its ``pytest_configure``
+    (trylast) starts the workers. A worker (``workerinput``) never starts workers of its own."""
+    cores = min(len(os.sched_getaffinity(0)), QUICK_WORKERS)
+    if (
+        hasattr(config, "workerinput")
+        or not config.pluginmanager.hasplugin("xdist")
+        or getattr(config.option, "numprocesses", 0) is not None
+        or config.option.collectonly
+        or cores < 2
+    ):
+        return
+    config.option.numprocesses = cores
+    config.option.dist = "load"
+    config.option.tx = ["popen"] * cores
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The model-free run (``-m "not real_model"``) is the quick one: loading the model is an
+    error in it, in every process; property tests make a tenth of their examples (unless
+    ``LGENT_TEST_EXAMPLES`` says otherwise); its tests spread over the cores (unless ``-n`` is
+    given). Every other run makes the full counts in the processes it is told."""
+    quick = quick_run(config)
+    if quick:
+        refuse_the_model()
+        spread_over_cores(config)
+    examples.scale(quick)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -35,9 +97,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say so at the end of a run whose property tests generated fewer than their full counts."""
-    if FRACTION != 1:
+    share = examples.fraction()
+    if share != 1:
         terminalreporter.write_line(
-            f"property tests ran {FRACTION:.0%} of their examples (LGENT_TEST_EXAMPLES={FRACTION:g})",
+            f"property tests ran {share:.0%} of their examples (LGENT_TEST_EXAMPLES={share:g})",
             yellow=True,
         )
 

@@ -3,8 +3,10 @@
 By default every property test runs its full count (``@settings(max_examples=examples(10_000))``
 is 10,000 examples): that is what ``python -m pytest`` and CI run. ``LGENT_TEST_EXAMPLES=0.1``
 scales every count by that fraction (at least 10 examples each, and the 100 Hypothesis gives a
-test that names no count becomes 10 too): the quick model-free run in the README uses it. It
-changes how many strings are generated, never what a test checks.
+test that names no count becomes 10 too). The quick model-free run (``-m "not real_model"``)
+makes a tenth unless ``LGENT_TEST_EXAMPLES`` says otherwise (tests/conftest.py calls ``scale``
+before any test module is collected). It changes how many strings are generated, never what a
+test checks.
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ import os
 from hypothesis import settings
 
 
-def _fraction() -> float:
-    given = os.environ.get("LGENT_TEST_EXAMPLES", "1")
+QUICK_FRACTION = 0.1
+"""The share of examples of the quick model-free run, unless ``LGENT_TEST_EXAMPLES`` is set."""
+
+
+def _fraction(default: float) -> float:
+    given = os.environ.get("LGENT_TEST_EXAMPLES", str(default))
     try:
         fraction = float(given)
     except ValueError:
@@ -25,16 +31,28 @@ def _fraction() -> float:
     return fraction
 
 
-FRACTION = _fraction()
 MINIMUM = 10
+_scale = {"fraction": 1.0}
+
+
+def scale(quick: bool) -> float:
+    """Set the share of examples for this run: ``LGENT_TEST_EXAMPLES``, else a tenth in the quick
+    run and the full counts otherwise. Returns the share."""
+    fraction = _fraction(QUICK_FRACTION if quick else 1.0)
+    _scale["fraction"] = fraction
+    if fraction != 1:  # tests that name no count (Hypothesis' default, 100) are scaled too
+        default = settings.get_profile("default").max_examples
+        settings.register_profile("lgent-scaled", max_examples=examples(default))
+        settings.load_profile("lgent-scaled")
+    return fraction
+
+
+def fraction() -> float:
+    """The share of examples this run makes (1 for the full counts)."""
+    return _scale["fraction"]
 
 
 def examples(full: int) -> int:
-    """A property test's example count: ``full``, or its share under ``LGENT_TEST_EXAMPLES``."""
-    return full if FRACTION == 1 else max(MINIMUM, round(full * FRACTION))
-
-
-if FRACTION != 1:  # tests that name no count (Hypothesis' default, 100) are scaled too
-    default = settings.get_profile("default").max_examples
-    settings.register_profile("lgent-scaled", max_examples=examples(default))
-    settings.load_profile("lgent-scaled")
+    """A property test's example count: ``full``, or this run's share of it."""
+    share = fraction()
+    return full if share == 1 else max(MINIMUM, round(full * share))

@@ -4,6 +4,7 @@ loads it, in the test process or in a process it starts."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 import subprocess
@@ -19,6 +20,21 @@ BLOCKER = HERE / "model_blocker"
 def blocked_env() -> dict[str, str]:
     path = os.pathsep.join(p for p in (str(BLOCKER), os.environ.get("PYTHONPATH", "")) if p)
     return {**os.environ, "PYTHONPATH": path, "LGENT_TEST_NO_MODEL": "1"}
+
+
+def test_the_model_free_run_refuses_the_model_in_its_own_process(
+    pytestconfig: pytest.Config,
+) -> None:
+    """``-m "not real_model"`` alone turns the blocker on (tests/conftest.py), in this process
+    too: the run itself is the proof that no test it selects loads the model."""
+    from tests.conftest import quick_run
+
+    if not quick_run(pytestconfig):
+        pytest.skip("only in the model-free run (-m 'not real_model')")
+    assert os.environ.get("LGENT_TEST_NO_MODEL") == "1"
+    assert str(BLOCKER) in os.environ["PYTHONPATH"].split(os.pathsep)
+    with pytest.raises(ImportError, match="model-free test run"):
+        importlib.import_module("sentence_transformers")
 
 
 def test_the_blocker_refuses_the_model_in_a_child_process() -> None:
@@ -49,9 +65,9 @@ def test_the_model_free_run_never_loads_the_model() -> None:
             "not real_model",
         ],
         cwd=HERE.parent,
-        # which tests load the model does not hang on how many examples a property test makes
-        # (this run checks the former; the run around it makes the full counts)
-        env={"LGENT_TEST_EXAMPLES": "0.1", **blocked_env()},
+        # the blocker and a tenth of the examples are what "-m 'not real_model'" turns on by
+        # itself (tests/conftest.py); the environment says the former again for clarity
+        env=blocked_env(),
         capture_output=True,
         text=True,
         timeout=900,
