@@ -15,7 +15,6 @@ import os
 
 from hypothesis import settings
 
-
 QUICK_FRACTION = 0.1
 """The share of examples of the quick model-free run, unless ``LGENT_TEST_EXAMPLES`` is set."""
 
