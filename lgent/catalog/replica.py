@@ -51,7 +51,7 @@ class Mirror(CatalogStore):
 
     Reads are ``CatalogStore``'s. A file mirror applies on a second connection, so readers keep
     reading the last applied state while a long pull is written (WAL); ``snapshot`` reads in one
-    SQLite read transaction for the same reason."""
+    SQLite read transaction (``CatalogStore``'s) for the same reason."""
 
     def __init__(self, path: str | Path | None) -> None:
         super().__init__(path)
@@ -70,14 +70,6 @@ class Mirror(CatalogStore):
             if self._apply_conn is not self._conn:
                 self._apply_conn.close()
         super().close()
-
-    def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
-        with self._lock:
-            self._conn.execute("BEGIN")
-            try:
-                return super().snapshot(artifact_ids)
-            finally:
-                self._conn.execute("COMMIT")
 
     def source(self) -> str | None:
         """The id of the catalog this mirror copies (None for a new mirror)."""

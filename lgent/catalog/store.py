@@ -459,8 +459,25 @@ class CatalogStore:
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         """The change number and the latest versions of ``artifact_ids``, read together: no write
         can fall between them, so every entry returned is in the catalog at that number."""
-        with self._lock:
+        with self._lock, self._read_transaction():
             return Snapshot(self.change_number(), self._latest_rows(artifact_ids))
+
+    @contextmanager
+    def _read_transaction(self) -> Iterator[None]:
+        """One read transaction around the reads inside (the caller holds the lock): in WAL mode
+        they all see the catalog as it was at the first, even when another process commits
+        meanwhile (the lock only keeps this process's writer out)."""
+        try:
+            self._conn.execute("BEGIN")
+        except sqlite3.Error as err:
+            raise CatalogError(f"catalog read failed: {err}") from err
+        try:
+            yield
+        finally:
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                raise CatalogError(f"catalog read failed to end: {err}") from err
 
     def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
         """For each of ``whole_ids``, the ids of the artifacts whose latest version declares

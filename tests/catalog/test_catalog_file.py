@@ -91,3 +91,30 @@ def test_a_writer_gives_up_after_its_wait_with_a_typed_error(tmp_path: Path) -> 
         other.close()
     with CatalogStore(path) as store:
         assert store.count() == 0
+
+
+def test_a_snapshot_is_one_moment_while_another_process_commits(tmp_path: Path) -> None:
+    """Another process's commit that lands between a snapshot's reads (its change number, then
+    its rows) is not seen by either: the entries are the ones the catalog held at that number."""
+    path = tmp_path / "catalog.db"
+    reader, other = CatalogStore(path), CatalogStore(path)  # two connections, as two processes
+    try:
+        other.register_batch([make_entry("A", version="1.0.0", description="old")], [])
+        before = reader.change_number()
+        read_rows = reader._latest_rows
+
+        def rows_after_a_commit_elsewhere(ids: list[str]) -> dict[str, tuple[str, str]]:
+            other.register_batch([make_entry("A", version="2.0.0", description="new")], [])
+            return read_rows(ids)
+
+        reader._latest_rows = rows_after_a_commit_elsewhere  # type: ignore[method-assign]
+        snap = reader.snapshot(["A"])
+        assert other.change_number() == before + 1  # the commit landed, between the two reads
+        assert snap.change_number == before and snap.entry("A").version == "1.0.0"
+        del reader._latest_rows
+        later = reader.snapshot(["A"])
+        assert later.change_number == before + 1 and later.entry("A").version == "2.0.0"
+        reader.register_batch([make_entry("B")], [])  # the read transaction ended
+    finally:
+        reader.close()
+        other.close()
