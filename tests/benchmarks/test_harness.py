@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks import keyword_bench
 from benchmarks.harness import pypi, runner, synthetic
 from benchmarks.keyword_bench import Fts5System, make_queries
 from lgent.brains.graph.types import TypeLattice
@@ -146,6 +147,23 @@ def test_queries_are_deterministic_plain_words() -> None:
     assert len(queries) == len(set(queries)) == 40
     assert not any(w in {"and", "or", "not"} for q in queries for w in q.lower().split())
     assert Fts5System.match_expression('say "hi" now') == '"say" """hi""" "now"'
+
+
+def test_the_premade_row_indexes_the_same_documents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The row whose documents are made before its clock starts answers every query as the
+    L-gent row does: only the time of making the documents is left out of its build."""
+    from lgent.brains.keyword import index
+
+    monkeypatch.setattr(index, "DocumentMaker", index.DocumentMaker)  # restored afterwards
+    entries, types = synthetic.generate(300, seed=3)
+    corpus = keyword_bench.Corpus("synthetic", entries, types)
+    corpus.parse()
+    queries = make_queries(entries, n=30, seed=2)
+    plain = keyword_bench.measure(keyword_bench.LGentSystem(), corpus, 300, queries, repeat=1)
+    premade = keyword_bench.LGentPremadeSystem()
+    made = keyword_bench.measure(premade, corpus, 300, queries, repeat=1)
+    assert index.DocumentMaker.__name__ == "Premade"  # the brain looked its documents up
+    assert made["answers"] == plain["answers"] and any(made["answers"])
 
 
 # -- the results file -----------------------------------------------------------------------------
