@@ -195,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    info = runner.machine_info()  # before any work: its load average shows competing work
     home = build_home(args.size)
     rows = asyncio.run(measure(home, args.queries, args.embedder))
     table = runner.Table(
@@ -236,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(text)
     if not args.no_write:
-        runner.write_results("Fusion and resolver", text)
+        runner.write_results("Fusion and resolver", text, info=info)
     return 0
 
 

@@ -294,6 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--load-entries", type=int, default=2000)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
+    info = runner.machine_info()  # before any work: its load average shows competing work
     with tempfile.TemporaryDirectory(prefix="lgent-write-load-") as tmp:
         work = Path(tmp)
         during = queries_during_a_write(work, args.clients, args.entries, args.quiet)
@@ -307,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.no_write:
         print(block)
     else:
-        runner.write_results(SECTION, block)
+        runner.write_results(SECTION, block, info=info)
     ok = not during["errors"] and loads["committed"] == loads["loads"]
     return 0 if ok else 1
 
