@@ -174,7 +174,10 @@ def _forms(word: str) -> frozenset[str]:
 
 
 def snippet(marked: str, width: int = SNIPPET_CHARS) -> str:
-    """A window of ``marked`` text around its first highlight, with ellipses where cut."""
+    """A window of ``marked`` text around its first highlight, on one line (runs of whitespace,
+    line breaks and a source's indentation included, become one space), with ellipses where
+    cut."""
+    marked = " ".join(marked.split())
     first = marked.find(HIGHLIGHT_OPEN)
     if len(marked) <= width or first < 0:
         return marked

@@ -178,6 +178,20 @@ def test_hits_carry_fields_highlights_and_explanation(brain: KeywordBrain) -> No
     assert hit.rank == 1
 
 
+def test_a_description_snippet_is_one_line_whatever_the_source_indentation() -> None:
+    """Descriptions imported from MCP servers keep their source's line breaks and indentation;
+    the highlighted snippet shows them as single spaces (fewer tokens, a readable line)."""
+    text = "List all running processes.\n\n                        Returns each\tprocess ID."
+    entries = [make_entry("ps", description=text)]
+    small = KeywordBrain(None, entries=entry_lookup(entries))
+    small.build(entries, [], change_number=1)
+    (hit,) = small.search("processes").hits
+    snippet = hit.highlights["description"]
+    assert snippet == (
+        "List all running <mark>processes</mark>. Returns each <mark>process</mark> ID."
+    )
+
+
 def test_strict_errors_and_lenient_repairs(brain: KeywordBrain) -> None:
     with pytest.raises(QuerySyntaxError) as info:
         brain.search("pdf AND (parser")
