@@ -299,6 +299,15 @@ def test_a_new_format_is_one_reader_in_the_registry(tmp_path: Path) -> None:
     assert [r.line for r in batch.records] == [1, 2]
 
 
+def test_a_description_from_a_docstring_loses_its_source_indentation(tmp_path: Path) -> None:
+    """A tool description taken from a docstring keeps its lines and their relative
+    indentation, without the indentation its source code gave every line after the first."""
+    text = "Start a process.\n\n        Rules:\n          - never as root\n        Done.\n    "
+    tools = {"tools": [{"name": "start", "description": text, "inputSchema": {"type": "object"}}]}
+    tool = entries(write(tmp_path / "shell.json", tools))["shell/start"]
+    assert tool.description == "Start a process.\n\nRules:\n  - never as root\nDone."
+
+
 def test_parameters_and_results_become_a_paragraph_of_the_description(tmp_path: Path) -> None:
     tools = {
         "tools": [

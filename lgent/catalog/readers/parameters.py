@@ -8,6 +8,7 @@ paragraph stays the tool's own description, which compact answers show.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -86,5 +87,10 @@ def results_paragraph(schema: Any) -> str:
 
 
 def with_paragraphs(description: str, *paragraphs: str) -> str:
-    """``description`` followed by the non-empty ``paragraphs``, a blank line between each."""
-    return "\n\n".join(p for p in (description.strip(), *paragraphs) if p)
+    """``description`` followed by the non-empty ``paragraphs``, a blank line between each.
+
+    The description is cleaned as Python cleans a docstring (``inspect.cleandoc``): many tools
+    take theirs from one, so every line after the first carries the source's indentation; it
+    is removed (the lines' indentation relative to each other stays), as are blank lines at
+    either end."""
+    return "\n\n".join(p for p in (inspect.cleandoc(description), *paragraphs) if p)
