@@ -24,6 +24,11 @@ EntryLookup = Callable[[Sequence[str]], Mapping[str, EntryText]]
 """Catalog entries by id (the facade passes the store's ``get_many``): the text highlights use."""
 
 
+MENTION_FIELDS = ("description", "keywords")
+"""Where ``KeywordBrain.mentions`` looks for an artifact's name: the text that says what an
+artifact works with (a name field would find its namesakes instead)."""
+
+
 @dataclass(slots=True)
 class KeywordResult:
     """The ranking (id and BM25 score, best first) and what the caller should know: total
@@ -173,6 +178,8 @@ class KeywordBrain:
         syntax: strict grammar, words ANDed (a syntax error is the answer). A type or
         composition question: the artifacts whose input names the source type or whose output
         names the target (its words would match every entry that mentions the types). A
+        relationship question: the artifacts whose text mentions the one it is about
+        (``mentions``). A
         name: the words ANDed, then ORed if nothing matched. Plain language: lenient, ORed,
         and a hit must match ``query.min_should_match`` of the words."""
         text, filters, limit = query.text, query.filters, query.limit
@@ -183,6 +190,8 @@ class KeywordBrain:
             typed = _typed_query(reading.input_type, reading.output_type)
             if typed is not None:
                 return self.search(typed, filters, limit, default_operator="OR", explain_top=0)
+        if reading is not None and reading.kind == "relationship" and reading.artifact:
+            return self.mentions(reading.artifact, filters, limit)
         if query.query_type == QueryType.KEYWORD_SYNTAX:
             return self.search(
                 text, filters, limit, lenient=False, default_operator="AND", explain_top=0
@@ -208,6 +217,23 @@ class KeywordBrain:
             explain_top=0,
             free_text=True,
         )
+
+    def mentions(
+        self, artifact_id: str, filters: SearchFilters | None, limit: int
+    ) -> KeywordResult:
+        """The artifacts whose description or keywords name ``artifact_id`` (its id or its
+        name, each as a phrase), the artifact itself left out: what words can add to a question
+        about its relations. The question's own words ("what", "depends", "output") would
+        match every entry that happens to use them."""
+        entry = self.entries([artifact_id]).get(artifact_id)
+        names = dict.fromkeys([artifact_id, *([entry.name] if entry is not None else [])])
+        tree = ast.Or(
+            tuple(ast.Phrase(name, field) for name in names for field in MENTION_FIELDS)
+        )
+        found = self.search_tree(tree, f"mentions of {artifact_id}", filters, limit + 1)
+        found.ranking = [hit for hit in found.ranking if hit[0] != artifact_id][:limit]
+        found.explained.pop(artifact_id, None)
+        return found
 
     def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
         """The ids among ``artifact_ids`` that the grammar query ``text`` matches (strict; a

@@ -304,3 +304,35 @@ def test_free_text_boosts_replace_the_name_boost_for_plain_language() -> None:
         assert b.search("NewsDigest").ids == ["NewsDigest"]  # names still found by name
     assert first[False] == "NewsDigest"  # its name parts carry the boost 4
     assert first[True] == "HeadlineCollector"  # three words of its text match
+
+
+def test_a_relationship_question_finds_mentions_of_its_artifact_not_its_words() -> None:
+    """Asked what can take an artifact's output, the keyword brain answers with the artifacts
+    whose text names it (not the artifact itself, nor entries that merely say "output")."""
+    from lgent.brains.base import BrainQuery, Reading
+    from lgent.models import QueryType
+
+    entries = [
+        make_entry("start_process", description="Starts a process; its output is a PID."),
+        make_entry("interact", description="Sends input to a process from start_process."),
+        make_entry("Converter", description="Writes any output you can take to PDF."),
+        make_entry("Sibling", name="start_process_v2", description="Starts a job."),
+    ]
+    b = KeywordBrain(None, entries=entry_lookup(entries))
+    b.build(entries, [], change_number=4)
+    question = "what can take start_process's output"
+    asked = BrainQuery(
+        question,
+        10,
+        query_type=QueryType.RELATIONSHIP,
+        reading=Reading("relationship", "consumers of start_process", artifact="start_process"),
+    )
+    found = b.answer(asked)
+    assert found.ids == ["interact"]
+    (hit,) = found.hits
+    assert hit.matched_fields == ("description",) and "<mark>" in hit.highlights["description"]
+    nowhere = Reading("relationship", "consumers of Converter", artifact="Converter")
+    assert (
+        b.answer(BrainQuery(question, 10, reading=nowhere, query_type=QueryType.RELATIONSHIP)).ids
+        == []
+    )
