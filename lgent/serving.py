@@ -206,17 +206,17 @@ def one_line(text: str, limit: int = DESCRIPTION_CHARS) -> str:
 
 def health_flags(entry: CatalogEntry, successors: Sequence[str] = ()) -> tuple[str, ...]:
     """Short warnings for what the resolver would hold against ``entry`` (none when healthy):
-    a status other than active (naming what succeeds a deprecated or retired artifact), a low or
-    missing success rate."""
+    a status other than active (naming what succeeds a deprecated or retired artifact), a low
+    success rate. An artifact with no recorded success rate is not flagged: the resolver reads
+    it as healthy (nothing imported from MCP, OpenAPI or A2A carries one, and a flag on every
+    result would say nothing and cost every answer tokens)."""
     flags: list[str] = []
     if entry.status != Status.ACTIVE:
         flag = entry.status.value
         if successors and entry.status in (Status.DEPRECATED, Status.RETIRED):
             flag += f", use {' or '.join(successors)}"
         flags.append(flag)
-    if entry.success_rate is None:
-        flags.append("no success rate recorded")
-    elif entry.success_rate <= LOW_SUCCESS:
+    if entry.success_rate is not None and entry.success_rate <= LOW_SUCCESS:
         flags.append(f"low success rate {entry.success_rate:.0%}")
     return tuple(flags)
 
