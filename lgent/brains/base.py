@@ -39,6 +39,8 @@ class BrainStatus:
 
 
 ReadingKind = Literal["type", "composition", "relationship"]
+SIMILAR_RELATION = "similar"
+"""``Reading.relation`` of a question about alternatives to an artifact ("similar to X")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,9 @@ class Reading:
     output_type: str | None = None
     artifact: str | None = None
     detail: object = None
+    relation: str | None = None
+    """For a relationship question, which relation it asks about: ``similar`` (alternatives to
+    the artifact), ``dependents``, ``downstream`` ... (the reading brain's names)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from lgent.brains.base import SIMILAR_RELATION
 from lgent.brains.integrity import CHECKSUMS
 from lgent.brains.registry import BrainContext, BrainRegistry, BrainSpec, SkipRule
 from lgent.models import QueryType
@@ -26,13 +27,15 @@ _CLASSES = (
 )
 _WEIGHTS = {  # exact_name, keyword_syntax, type_query, relationship, semantic_intent
     "keyword": (0.8, 1.0, 0.2, 0.1, 0.2),
-    "semantic": (0.1, 0.3, 0.0, 0.0, 0.8),
+    "semantic": (0.1, 0.3, 0.0, 0.1, 0.8),
     "graph": (0.1, 0.0, 0.6, 0.7, 0.2),
 }
-"""The semantic brain has no say in type and relationship questions: the graph's answer leads
-them, and on the 205 labeled queries its votes there changed no result (fused nDCG@10 0.914
-either way), while asking it meant loading the embedding model for a graph question. For an
-exact name it ranks by the named artifact's stored vector, which needs no model either. A
+"""The semantic brain has no say in type questions: the graph's answer leads them, and on the
+205 labeled queries its votes there changed no result (fused nDCG@10 0.914 either way), while
+asking it meant loading the embedding model for a graph question. In a relationship question
+it only orders the answers the graph scores alike (``LEADER_TIES``), by closeness in meaning to
+the artifact asked about: it ranks by that artifact's stored vector, as for an exact name,
+which needs no model. A
 keyword-grammar query that has words to compare asks it (0.3: natural text read as grammar
 keeps its meaning), so that one does load the model."""
 
@@ -101,6 +104,7 @@ SEMANTIC = BrainSpec(
     weights=_weights("semantic"),
     skip=SkipRule.AFTER_LEADER,
     own_thread=True,
+    relations=frozenset({SIMILAR_RELATION}),
     slow_build=True,
     index_files=_checksummed_files,
 )

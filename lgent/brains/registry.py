@@ -83,7 +83,8 @@ class BrainSpec:
     them an artifact holds (fusion's ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``).
     ``slow_build``: its builds are long (embedding every entry): between batches they wait
     while another brain's build or catch-up runs, so the quick brains answer a large load
-    first."""
+    first. ``relations``: the relations of relationship questions it has something to say
+    about (``Reading.relation``; None: every one); it is not asked about the others."""
 
     name: str
     summary: str
@@ -97,6 +98,7 @@ class BrainSpec:
     reads_questions: bool = False
     matches_words: bool = False
     slow_build: bool = False
+    relations: frozenset[str] | None = None
 
     def weight(self, query_type: QueryType) -> float:
         return float(self.weights.get(query_type, 0.0))

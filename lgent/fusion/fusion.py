@@ -31,6 +31,7 @@ from lgent.fusion.length import long_request_weights
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, Plan, leader_settles, plan_query
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
 from lgent.fusion.serendipity import suggest
+from lgent.fusion.ties import has_ties, order_by_leader
 from lgent.models import (
     BrainHit,
     BrainRun,
@@ -167,9 +168,8 @@ class QueryFusion:
         scales = self._word_coverage(asked, classification, rankings, snap)
         method = self.settings.method_for(classification.query_type.value)
         fused = self._fuse(method, rankings, plan.weights, scales)
-        if leader is not None:
-            leader_rank = {i: n for n, (i, _) in enumerate(rankings[leader])}
-            fused.sort(key=lambda f: (leader_rank.get(f.id, len(leader_rank)), -f.score))
+        if leader is not None:  # LEADER_TIES (ties.py): its runs of equal scores by the others
+            order_by_leader(fused, leader, rankings[leader])
         ordered, notes = await self._lineage_order(fused, snap, classification)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
         page = top if shown is None else top[shown.start : shown.stop]
@@ -319,14 +319,18 @@ class QueryFusion:
         """Why the deferred brains cannot change the leader's answer, or "" if they can."""
         if leading.exception() is not None or plan.leader is None:
             return ""
-        ids = [i for i, _ in leading.result().ranking]
+        ranking = leading.result().ranking
+        ids = [i for i, _ in ranking]
         admitted: int | None = None
         if c.query_type not in CANDIDATE_SET_CLASSES and len(ids) >= limit:
             snap = await self.run(lambda: self.snapshot(ids))
             admitted = sum(
                 1 for i in ids if i in snap and all(x.admits(snap.entry(i)) for x in constraints)
             )
-        return leader_settles(c.query_type, plan.leader, len(ids), admitted, limit)
+        # LEADER_TIES: the other votes still order the leader's equal scores among the shown
+        # results (one more than the page: the subject of a relationship question is dropped)
+        ties = has_ties(ranking, limit + 1)
+        return leader_settles(c.query_type, plan.leader, len(ids), admitted, limit, ties=ties)
 
     async def _grammar_restricts(
         self,

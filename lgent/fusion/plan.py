@@ -12,9 +12,12 @@ The rules, in the order they apply (the first that leaves a brain out gives the 
    themselves, the restriction does it for them.
 4. ``NEEDS_READING`` (the brain's ``SkipRule``): a brain that answers questions about types
    and relations is asked only when the query names an artifact or was read as such a question.
+   ``OTHER_RELATION``: a brain that declares the relations it can speak to
+   (``BrainSpec.relations``: the semantic one, alternatives) is not asked about the others.
 5. ``AFTER_LEADER`` (the brain's ``SkipRule``, applied once the leader answered, see
    ``leader_settles``): for query classes a brain leads, the expensive brain is asked only when
-   the leader's answer leaves room for its votes.
+   the leader's answer leaves room for its votes: fewer answers than the page holds, or answers
+   the leader scored alike, which the other votes order (``LEADER_TIES``, ``ties.py``).
 """
 
 from __future__ import annotations
@@ -72,18 +75,35 @@ def plan_query(
             and c.query_type != QueryType.EXACT_NAME
         ):
             plan.skip(name, "no type, composition or relationship question recognised")
+        elif (
+            spec.relations is not None
+            and c.reading is not None
+            and c.reading.kind == "relationship"
+            and c.reading.relation not in spec.relations
+        ):
+            plan.skip(name, f"it has nothing to say about {c.reading.description}")
     return plan
 
 
 def leader_settles(
-    query_type: QueryType, leader: str, answered: int, admitted: int | None, limit: int
+    query_type: QueryType,
+    leader: str,
+    answered: int,
+    admitted: int | None,
+    limit: int,
+    *,
+    ties: bool = False,
 ) -> str:
     """Rule 5: why a brain asked only after the leader cannot change its answer ("" if it can).
 
     The leader's order leads the classes it leads, and for ``CANDIDATE_SET_CLASSES`` its answer
     is also the whole candidate set; so later votes matter only past the leader's admitted
-    hits, when those are fewer than ``limit``. ``admitted`` (hits that pass the constraints)
-    is None when it was not worth counting."""
+    hits, when those are fewer than ``limit``, or where the leader scored some of its first
+    ``limit`` answers alike (``ties``: the later votes order those, ``LEADER_TIES`` in
+    ``ties.py``). ``admitted`` (hits that pass the constraints) is None when it was not worth
+    counting."""
+    if ties:
+        return ""
     question = _QUESTIONS.get(query_type, "this question")
     if query_type in CANDIDATE_SET_CLASSES:
         return f"the {leader}'s answer is the whole answer to {question}" if answered else ""

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet, HitList, Reading
+from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet, HitList, Reading
 from lgent.brains.registry import BrainContext, BrainSpec, SkipRule
 from lgent.catalog.records import Snapshot
 from lgent.errors import LGentError
@@ -79,6 +79,9 @@ class FakeReader(FakeBrain):
             return Reading("type", f"{source} -> {target}", source, target)
         if text.startswith("after "):
             return Reading("relationship", text, artifact=text.removeprefix("after "))
+        if text.startswith("like "):
+            about = text.removeprefix("like ")
+            return Reading("relationship", text, artifact=about, relation=SIMILAR_RELATION)
         return None
 
     def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
@@ -106,6 +109,7 @@ def spec(
     leads: Iterable[QueryType] = (),
     honours_grammar: bool = False,
     matches_words: bool = False,
+    relations: Iterable[str] | None = None,
 ) -> BrainSpec:
     """A registry entry whose factory hands out ``brain``."""
 
@@ -121,6 +125,7 @@ def spec(
         leads=frozenset(leads),
         honours_grammar=honours_grammar,
         matches_words=matches_words,
+        relations=None if relations is None else frozenset(relations),
     )
 
 

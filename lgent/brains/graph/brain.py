@@ -249,7 +249,13 @@ class GraphBrain:
         if isinstance(op, TypeQuery):
             return Reading("type", op.describe(), op.input, op.output, detail=op)
         if isinstance(op, Relationship):
-            return Reading("relationship", op.describe(), artifact=op.artifact_id, detail=op)
+            return Reading(
+                "relationship",
+                op.describe(),
+                artifact=op.artifact_id,
+                detail=op,
+                relation=op.kind,
+            )
         return None
 
     def answer(self, query: BrainQuery) -> GraphRanking:

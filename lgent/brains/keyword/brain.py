@@ -10,7 +10,7 @@ from typing import Literal
 
 import tantivy
 
-from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
+from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
 from lgent.brains.keyword.grammar import ast, parse, parse_lenient
 from lgent.brains.keyword.grammar.reading import read_words
@@ -25,8 +25,11 @@ EntryLookup = Callable[[Sequence[str]], Mapping[str, EntryText]]
 
 
 MENTION_FIELDS = ("description", "keywords")
-"""Where ``KeywordBrain.mentions`` looks for an artifact's name: the text that says what an
-artifact works with (a name field would find its namesakes instead)."""
+"""Where ``KeywordBrain.mentions`` looks for an artifact's name by default: the text that says
+what an artifact works with (a name field would find its namesakes instead)."""
+NAMESAKE_FIELDS = ("name",)
+"""Where it looks for alternatives to an artifact: names that hold its name (``read_file`` of
+another server), not texts that merely mention it ("use read_file first")."""
 
 
 @dataclass(slots=True)
@@ -178,8 +181,8 @@ class KeywordBrain:
         syntax: strict grammar, words ANDed (a syntax error is the answer). A type or
         composition question: the artifacts whose input names the source type or whose output
         names the target (its words would match every entry that mentions the types). A
-        relationship question: the artifacts whose text mentions the one it is about
-        (``mentions``). A
+        relationship question: the artifacts whose text mentions the one it is about, or for
+        alternatives to it, whose name holds its name (``mentions``). A
         name: the words ANDed, then ORed if nothing matched. Plain language: lenient, ORed,
         and a hit must match ``query.min_should_match`` of the words."""
         text, filters, limit = query.text, query.filters, query.limit
@@ -191,7 +194,9 @@ class KeywordBrain:
             if typed is not None:
                 return self.search(typed, filters, limit, default_operator="OR", explain_top=0)
         if reading is not None and reading.kind == "relationship" and reading.artifact:
-            return self.mentions(reading.artifact, filters, limit)
+            similar = reading.relation == SIMILAR_RELATION
+            fields = NAMESAKE_FIELDS if similar else MENTION_FIELDS
+            return self.mentions(reading.artifact, filters, limit, fields)
         if query.query_type == QueryType.KEYWORD_SYNTAX:
             return self.search(
                 text, filters, limit, lenient=False, default_operator="AND", explain_top=0
@@ -219,17 +224,20 @@ class KeywordBrain:
         )
 
     def mentions(
-        self, artifact_id: str, filters: SearchFilters | None, limit: int
+        self,
+        artifact_id: str,
+        filters: SearchFilters | None,
+        limit: int,
+        fields: Sequence[str] = (),
     ) -> KeywordResult:
-        """The artifacts whose description or keywords name ``artifact_id`` (its id or its
-        name, each as a phrase), the artifact itself left out: what words can add to a question
-        about its relations. The question's own words ("what", "depends", "output") would
-        match every entry that happens to use them."""
+        """The artifacts whose ``fields`` (default ``MENTION_FIELDS``) name ``artifact_id`` (its
+        id or its name, each as a phrase), the artifact itself left out: what words can add to
+        a question about its relations. The question's own words ("what", "depends",
+        "output") would match every entry that happens to use them."""
+        fields = fields or MENTION_FIELDS
         entry = self.entries([artifact_id]).get(artifact_id)
         names = dict.fromkeys([artifact_id, *([entry.name] if entry is not None else [])])
-        tree = ast.Or(
-            tuple(ast.Phrase(name, field) for name in names for field in MENTION_FIELDS)
-        )
+        tree = ast.Or(tuple(ast.Phrase(name, field) for name in names for field in fields))
         found = self.search_tree(tree, f"mentions of {artifact_id}", filters, limit + 1)
         found.ranking = [hit for hit in found.ranking if hit[0] != artifact_id][:limit]
         found.explained.pop(artifact_id, None)

@@ -33,7 +33,7 @@ from lgent.analysis.clauses import clauses
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
-from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet
+from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.integrity import atomic_write_text
 from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
@@ -628,9 +628,19 @@ class SemanticBrain:
         """The ranking of ``query.text`` (its plain words, when it was read in the keyword
         grammar) by meaning, hits explained on demand.
 
-        A query that names an artifact this index holds is answered with that artifact's own
-        stored vector as the query: what is closest in meaning to the artifact named, with no
-        query embedding, so a name lookup never needs the model."""
+        A query that names an artifact this index holds (a name lookup, or a question about
+        an artifact's relations) is answered with that artifact's own stored vector as the
+        query: what is closest in meaning to the artifact named, with no query embedding, so
+        neither needs the model."""
+        reading = query.reading
+        if reading is not None and reading.kind == "relationship":
+            # alternatives to an artifact are what is closest to it in meaning; for the other
+            # relations, and in the question's own words ("what depends on"), there is
+            # nothing to compare
+            like = None
+            if reading.relation == SIMILAR_RELATION and reading.artifact:
+                like = self.rank_like(reading.artifact, query.text, query.filters, query.limit)
+            return like if like is not None else SemanticRanking([], lambda *_: None)
         if query.query_type == QueryType.EXACT_NAME and query.named_artifact is not None:
             named = self.rank_like(query.named_artifact, query.text, query.filters, query.limit)
             if named is not None:

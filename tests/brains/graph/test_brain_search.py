@@ -105,6 +105,18 @@ def test_alternatives_are_declared_ones_then_substitutes_usable_first() -> None:
     assert [h.id for h in brain().search("alternatives to finscorer", None, 50).hits] == []
 
 
+def test_a_relationship_reading_names_its_relation() -> None:
+    """Other brains read the relation from the reading's plain fields, not the graph's own
+    parsed form: "similar to X" is ``SIMILAR_RELATION``."""
+    from lgent.brains.base import SIMILAR_RELATION
+
+    alike = brain().read_question("alternatives to scorer")
+    assert alike is not None and alike.kind == "relationship"
+    assert (alike.relation, alike.artifact) == (SIMILAR_RELATION, "scorer")
+    after = brain().read_question("what depends on scorer")
+    assert after is not None and after.relation == "dependents"
+
+
 def test_unread_names_what_kept_a_graph_question_from_being_read() -> None:
     b = brain()
     assert b.interpret("Doc -> Scor") is None

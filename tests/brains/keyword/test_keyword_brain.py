@@ -336,3 +336,24 @@ def test_a_relationship_question_finds_mentions_of_its_artifact_not_its_words() 
         b.answer(BrainQuery(question, 10, reading=nowhere, query_type=QueryType.RELATIONSHIP)).ids
         == []
     )
+
+
+def test_a_question_about_alternatives_finds_namesakes_not_mentions() -> None:
+    """For "alternatives to X" a name holding X's name is evidence (another server's
+    ``read_file``); a text that merely mentions X is not."""
+    from lgent.brains.base import SIMILAR_RELATION, BrainQuery, Reading
+    from lgent.models import QueryType
+
+    entries = [
+        make_entry("files/read_file", name="read_file", description="Reads a file."),
+        make_entry("disk/read_file", name="read_file", description="Reads a file from disk."),
+        make_entry("config", description="Call read_file first, then set a value."),
+        make_entry("memory/read_file_lines", name="read_file_lines", description="Lines."),
+    ]
+    b = KeywordBrain(None, entries=entry_lookup(entries))
+    b.build(entries, [], change_number=4)
+    reading = Reading(
+        "relationship", "alternatives", artifact="files/read_file", relation=SIMILAR_RELATION
+    )
+    asked = BrainQuery("alternatives to read_file", 10, QueryType.RELATIONSHIP, reading=reading)
+    assert set(b.answer(asked).ids) == {"disk/read_file", "memory/read_file_lines"}

@@ -223,3 +223,28 @@ def test_closed_brain_refuses_work(brain: SemanticBrain) -> None:
     brain.close()
     with pytest.raises(IndexError_, match="closed"):
         brain.search("pdf")
+
+
+def test_a_question_about_alternatives_ranks_by_the_artifacts_own_vector(
+    brain: SemanticBrain,
+) -> None:
+    """ "Similar to X" is answered with X's stored vector (no query embedding); a question about
+    another relation has nothing to compare, and the question's words are never embedded."""
+    from lgent.brains.base import SIMILAR_RELATION, BrainQuery, Reading
+    from lgent.models import QueryType
+
+    def ask(relation: str, about: str = "pdf-reader") -> list[str]:
+        reading = Reading("relationship", f"{relation} {about}", artifact=about, relation=relation)
+        query = BrainQuery(
+            f"what is {relation} to {about}",
+            5,
+            query_type=QueryType.RELATIONSHIP,
+            reading=reading,
+        )
+        return [i for i, _ in brain.answer(query).ranking]
+
+    calls = brain.counters.embed_calls
+    alike = ask(SIMILAR_RELATION)
+    assert alike[0] == "pdf-reader" and alike[1:3] == ids(brain.find_similar("pdf-reader", 2))
+    assert ask("dependents") == [] and ask(SIMILAR_RELATION, about="nope") == []
+    assert brain.counters.embed_calls == calls
