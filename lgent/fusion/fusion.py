@@ -42,6 +42,7 @@ from lgent.models import (
     QueryResponse,
     QueryResult,
     QueryType,
+    RelationType,
     SearchFilters,
     SourceHit,
     Status,
@@ -100,6 +101,11 @@ class QueryFusion:
         reader = await self._reader()
         return reader if isinstance(reader, GraphBrain) else None
 
+    def _wholes(self, artifact_id: str) -> set[str]:
+        """What ``artifact_id``'s latest version declares itself ``part_of``."""
+        entry = self.entry(artifact_id)
+        return set() if entry is None else set(entry.relation_targets(RelationType.PART_OF))
+
     def entry(self, artifact_id: str) -> CatalogEntry | None:
         snap = self.snapshot([artifact_id])
         return snap.entry(artifact_id) if artifact_id in snap else None
@@ -157,11 +163,17 @@ class QueryFusion:
             if classification.query_type == QueryType.RELATIONSHIP
             else None
         )
+        # nor is what the subject is part of (an MCP server, an API), which names its parts in
+        # its description, unless the leader itself answers with it
+        wholes = set() if subject is None else await self.run(lambda: self._wholes(subject))
         rankings = {
             b: [
                 (i, s)
                 for i, s in r
-                if admitted.get(i) and i != subject and (not candidates or i in candidates)
+                if admitted.get(i)
+                and i != subject
+                and (not candidates or i in candidates)
+                and (i not in wholes or i in candidates)
             ]
             for b, r in rankings.items()
         }

@@ -82,3 +82,30 @@ async def test_a_brain_is_asked_only_about_the_relations_it_declares() -> None:
     assert [r.id for r in after.results] == ["b", "c", "e"]  # the graph's order, by id
     alike_x = await f.query("like x", limit=3)
     assert ran(alike_x)["semantic"] == "" and alike_x.results[0].id == "e"
+
+
+async def test_what_the_subject_is_part_of_is_no_answer_unless_the_leader_says_so() -> None:
+    """An MCP server names its tools in its description, so words find it for every question
+    about one of them; it answers a question about its part only if the graph says so."""
+    from tests.conftest import make_entry
+
+    entries = [
+        make_entry("srv", entity_type="other"),
+        make_entry("x", relations=[{"type": "part_of", "target": "srv"}]),
+        make_entry("b"),
+    ]
+
+    def fused(graph_answer: Ranking) -> QueryFusion:
+        graph = FakeReader("graph", lambda text: graph_answer, known=("x",))
+        words = FakeBrain("words", lambda text: [("srv", 2.0), ("b", 1.0)])
+        specs = (
+            spec(words, {Q.RELATIONSHIP: 0.1}),
+            spec(graph, {Q.RELATIONSHIP: 0.7}, skip=SkipRule.NEEDS_READING, leads=[Q.RELATIONSHIP]),
+        )
+        brains = {s.name: s.factory(None) for s in specs}
+        return QueryFusion(brains, BrainRegistry(specs), snapshot_of(entries), RRF, run)
+
+    alone = await fused([]).query("after x")
+    assert [r.id for r in alone.results] == ["b"]
+    said = await fused([("srv", 0.9)]).query("after x")
+    assert [r.id for r in said.results] == ["srv"]
