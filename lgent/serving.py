@@ -317,6 +317,30 @@ def check_page(offset: int, limit: int) -> None:
         )
 
 
+async def _page_of(
+    lg: LGent,
+    query: str,
+    constraints: Sequence[str] | None,
+    context: QueryContext | None,
+    offset: int,
+    limit: int,
+    lenient: bool,
+    strict: bool,
+) -> QueryResponse:
+    """The fused query answered for its first ``PAGE_DEPTH`` results, with only those at
+    ``offset`` to ``offset + limit`` made (the page is checked first)."""
+    check_page(offset, limit)
+    return await lg.query(
+        query,
+        constraints,
+        context,
+        PAGE_DEPTH,
+        lenient=lenient,
+        strict=strict,
+        shown=range(offset, offset + limit),
+    )
+
+
 async def query_page(
     lg: LGent,
     query: str,
@@ -330,16 +354,7 @@ async def query_page(
     explain: bool = False,
 ) -> QueryPage:
     """Results ``offset`` to ``offset + limit`` of the fused query, with a stable total."""
-    check_page(offset, limit)
-    response = await lg.query(
-        query,
-        constraints,
-        context,
-        PAGE_DEPTH,
-        lenient=lenient,
-        strict=strict,
-        shown=range(offset, offset + limit),
-    )
+    response = await _page_of(lg, query, constraints, context, offset, limit, lenient, strict)
     page = response.results
     if not explain:
         page = tuple(r.model_copy(update={"explanation": {}}) for r in page)
@@ -371,16 +386,7 @@ async def search_page(
 ) -> SearchPage:
     """The same page as ``query_page``, as cards (each result's reasons come from its
     explanation, which is then left out)."""
-    check_page(offset, limit)
-    response = await lg.query(
-        query,
-        constraints,
-        context,
-        PAGE_DEPTH,
-        lenient=lenient,
-        strict=strict,
-        shown=range(offset, offset + limit),
-    )
+    response = await _page_of(lg, query, constraints, context, offset, limit, lenient, strict)
     return SearchPage(
         query=response.query,
         query_type=response.query_type,
