@@ -238,9 +238,10 @@ class KeywordBrain:
         entry = self.entries([artifact_id]).get(artifact_id)
         names = dict.fromkeys([artifact_id, *([entry.name] if entry is not None else [])])
         tree = ast.Or(tuple(ast.Phrase(name, field) for name in names for field in fields))
-        found = self.search_tree(tree, f"mentions of {artifact_id}", filters, limit + 1)
+        # ids and scores only, as every answer fusion asks for: it explains what it shows
+        query = f"mentions of {artifact_id}"
+        found = self.search_tree(tree, query, filters, limit + 1, explain_top=0)
         found.ranking = [hit for hit in found.ranking if hit[0] != artifact_id][:limit]
-        found.explained.pop(artifact_id, None)
         return found
 
     def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
