@@ -101,11 +101,6 @@ class QueryFusion:
         reader = await self._reader()
         return reader if isinstance(reader, GraphBrain) else None
 
-    def _wholes(self, artifact_id: str) -> set[str]:
-        """What ``artifact_id``'s latest version declares itself ``part_of``."""
-        entry = self.entry(artifact_id)
-        return set() if entry is None else set(entry.relation_targets(RelationType.PART_OF))
-
     def entry(self, artifact_id: str) -> CatalogEntry | None:
         snap = self.snapshot([artifact_id])
         return snap.entry(artifact_id) if artifact_id in snap else None
@@ -144,7 +139,14 @@ class QueryFusion:
         ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))
         if classification.query_type == QueryType.KEYWORD_SYNTAX:
             ids = await self._grammar_restricts(query, ids, rankings, warnings)
-        snap = await self.run(lambda: self.snapshot(ids))
+        subject = (
+            classification.named_artifact
+            if classification.query_type == QueryType.RELATIONSHIP
+            else None
+        )
+        # the subject is read with the candidates: what it is part of is left out below
+        read = ids if subject is None or subject in ids else [*ids, subject]
+        snap = await self.run(lambda: self.snapshot(read))
         # entries are decoded only where needed: for constraints, and for the results shown
         admitted = {i: i in snap and all(c.admits(snap.entry(i)) for c in parsed) for i in ids}
         # The leader's order leads the classes it leads, and for a relationship question its
@@ -158,22 +160,20 @@ class QueryFusion:
             if leader is not None and classification.query_type in CANDIDATE_SET_CLASSES
             else set()
         )
-        subject = (
-            classification.named_artifact
-            if classification.query_type == QueryType.RELATIONSHIP
-            else None
-        )
         # nor is what the subject is part of (an MCP server, an API), which names its parts in
         # its description, unless the leader itself answers with it
-        wholes = set() if subject is None else await self.run(lambda: self._wholes(subject))
+        wholes = (
+            set(snap.entry(subject).relation_targets(RelationType.PART_OF))
+            if subject is not None and subject in snap
+            else set()
+        )
         rankings = {
             b: [
                 (i, s)
                 for i, s in r
                 if admitted.get(i)
                 and i != subject
-                and (not candidates or i in candidates)
-                and (i not in wholes or i in candidates)
+                and (i in candidates or (not candidates and i not in wholes))
             ]
             for b, r in rankings.items()
         }

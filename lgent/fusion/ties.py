@@ -38,8 +38,8 @@ def leader_groups(ranking: Sequence[tuple[str, float]]) -> dict[str, int]:
 
 def has_ties(ranking: Sequence[tuple[str, float]], first: int) -> bool:
     """Whether two of the leader's first ``first`` answers share a score."""
-    top = ranking[:first]
-    return len(leader_groups(top)) > len(set(leader_groups(top).values()))
+    groups = leader_groups(ranking[:first])
+    return len(groups) > len(set(groups.values()))
 
 
 def order_by_leader(fused: list[Fused], leader: str, ranking: Sequence[tuple[str, float]]) -> None:
