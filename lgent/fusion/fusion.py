@@ -333,15 +333,15 @@ class QueryFusion:
             return ""
         ranking = leading.result().ranking
         ids = [i for i, _ in ranking]
+        # LEADER_TIES: the other votes still order the leader's equal scores among the shown
+        # results (one more than the page: the subject of a relationship question is dropped)
+        ties = has_ties(ranking, limit + 1)
         admitted: int | None = None
-        if c.query_type not in CANDIDATE_SET_CLASSES and len(ids) >= limit:
+        if not ties and c.query_type not in CANDIDATE_SET_CLASSES and len(ids) >= limit:
             snap = await self.run(lambda: self.snapshot(ids))
             admitted = sum(
                 1 for i in ids if i in snap and all(x.admits(snap.entry(i)) for x in constraints)
             )
-        # LEADER_TIES: the other votes still order the leader's equal scores among the shown
-        # results (one more than the page: the subject of a relationship question is dropped)
-        ties = has_ties(ranking, limit + 1)
         return leader_settles(c.query_type, plan.leader, len(ids), admitted, limit, ties=ties)
 
     async def _grammar_restricts(

@@ -629,9 +629,9 @@ class SemanticBrain:
         grammar) by meaning, hits explained on demand.
 
         A query that names an artifact this index holds (a name lookup, or a question about
-        an artifact's relations) is answered with that artifact's own stored vector as the
-        query: what is closest in meaning to the artifact named, with no query embedding, so
-        neither needs the model."""
+        alternatives to it) is answered with that artifact's own stored vector as the query:
+        what is closest in meaning to the artifact named, with no query embedding, so neither
+        needs the model. A question about its other relations gets no ranking."""
         reading = query.reading
         if reading is not None and reading.kind == "relationship":
             # alternatives to an artifact are what is closest to it in meaning; for the other
