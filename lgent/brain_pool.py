@@ -194,19 +194,21 @@ class BrainSlot:
                 raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
             await asyncio.sleep(pause)
             pause = min(pause * 2, _LAST_PAUSE)
-        with self._state:
-            brain = self.brain
-            if brain is not None and not self.pool.closing:
-                self._pins[id(brain)] = self._pins.get(id(brain), 0) + 1
-                return brain
-        self.lock.release_read()  # closed meanwhile
-        raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
+        brain = self._count_pin()
+        if brain is None:  # closed meanwhile
+            raise BuildStoppedError(f"the home is closing: the {self.name} brain stopped")
+        return brain
 
     def try_pin(self, *, yield_to_writers: bool) -> Brain | None:
         """``pin`` when that needs no waiting: the instance held, or None (nothing taken: the
         hold is not free, or the home is closing)."""
         if not self.lock.try_acquire_read(yield_to_writers=yield_to_writers):
             return None
+        return self._count_pin()
+
+    def _count_pin(self) -> Brain | None:
+        """With a read hold just taken: the instance it holds, counted among its pins; or, when
+        there is none (closed, or the home is closing), None with the hold released."""
         with self._state:
             brain = self.brain
             if brain is not None and not self.pool.closing:
