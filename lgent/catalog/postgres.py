@@ -24,22 +24,21 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
 
 from lgent.catalog.records import (
     BatchResult,
-    Change,
     ChangeKind,
     ChangeOp,
-    EntryFilter,
     Finding,
     Snapshot,
     content_hash,
     decode_entry,
 )
+from lgent.catalog.sql_reads import POSTGRES, SqlReads
 from lgent.config import redact
 from lgent.errors import (
     CatalogCorruptError,
@@ -105,11 +104,6 @@ ChangeRow = tuple[int, str, str, str, str | None, str]
 """A change log row: seq, kind, op, key, version, at."""
 
 
-def _where(filters: EntryFilter | None) -> tuple[str, list[Any]]:
-    given = (filters or EntryFilter()).given()
-    return (" AND ".join(f"{column} = %s" for column in given) or "TRUE"), list(given.values())
-
-
 @dataclass(frozen=True, slots=True)
 class Delta:
     """What a replica needs to move from change ``since`` to ``head``, read in one snapshot:
@@ -127,7 +121,7 @@ class Delta:
     types: list[tuple[str, str, str]]
 
 
-class PostgresCatalog:
+class PostgresCatalog(SqlReads):
     """PostgreSQL-backed catalog (the ``Catalog`` protocol for a catalog shared by many hosts).
 
     ``PostgresCatalog(url)`` connects (creating the tables if missing; ``read_only=True`` creates
@@ -135,6 +129,8 @@ class PostgresCatalog:
     Thread-safe: one connection behind one lock, like the SQLite store; a lost connection is
     reopened on the next call. Use ``close()`` when done.
     """
+
+    DIALECT = POSTGRES
 
     def __init__(self, url: str, *, read_only: bool = False, lazy: bool = False) -> None:
         self.url = url
@@ -510,52 +506,6 @@ class PostgresCatalog:
             found[whole].append(part)
         return {w: sorted(ids) for w, ids in found.items()}
 
-    def versions(self, artifact_id: str) -> list[str]:
-        """Every stored version of an artifact, oldest first."""
-        rows = self._read("SELECT version FROM entries WHERE id = %s", (artifact_id,))
-        return sorted((r[0] for r in rows), key=Version)
-
-    def exists(self, artifact_id: str) -> bool:
-        return bool(self._read("SELECT 1 FROM entries WHERE id = %s LIMIT 1", (artifact_id,)))
-
-    def list_entries(
-        self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
-    ) -> list[CatalogEntry]:
-        """Latest versions matching ``filters``, ordered by id."""
-        where, params = _where(filters)
-        sql = f"SELECT data FROM entries WHERE is_latest AND {where} ORDER BY id"
-        if limit is not None:
-            sql += " LIMIT %s OFFSET %s"
-            params = [*params, limit, offset]
-        return [decode_entry(r[0]) for r in self._read(sql, params)]
-
-    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
-        """Every artifact at its latest version, by id, read in pages."""
-        last = ""
-        while True:
-            rows = self._read(
-                "SELECT id, data FROM entries WHERE is_latest AND id > %s ORDER BY id LIMIT %s",
-                (last, batch_size),
-            )
-            if not rows:
-                return
-            for row in rows:
-                yield decode_entry(row[1])
-            last = rows[-1][0]
-
-    def count(self, filters: EntryFilter | None = None) -> int:
-        where, params = _where(filters)
-        return int(
-            self._read(f"SELECT COUNT(*) FROM entries WHERE is_latest AND {where}", params)[0][0]
-        )
-
-    def types(self) -> list[TypeDecl]:
-        """Every type declaration, by name."""
-        return [
-            TypeDecl.parse(json.loads(r[0]))
-            for r in self._read("SELECT data FROM types ORDER BY name")
-        ]
-
     def change_number(self) -> int:
         """The seq of the last committed change (0 for a new catalog)."""
         return int(self._read("SELECT COALESCE(MAX(seq), 0) FROM changes")[0][0])
@@ -564,13 +514,6 @@ class PostgresCatalog:
     def _change_number(conn: psycopg.Connection[tuple[Any, ...]]) -> int:
         row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM changes").fetchone()
         return int(row[0]) if row else 0
-
-    def changes_since(self, seq: int) -> list[Change]:
-        """Changes after change number ``seq``, oldest first."""
-        rows = self._read(
-            "SELECT seq, kind, op, key, version FROM changes WHERE seq > %s ORDER BY seq", (seq,)
-        )
-        return [Change(int(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
 
     def change_row(self, seq: int) -> ChangeRow | None:
         """The whole change log row ``seq`` (None if there is none)."""
@@ -609,12 +552,6 @@ class PostgresCatalog:
         return Delta(
             self.catalog_id, since, head, since == 0, changes, entry_ids, entries, type_names, types
         )
-
-    def _counts(self, column: Literal["entity_type", "status"]) -> dict[str, int]:
-        rows = self._read(
-            f"SELECT {column}, COUNT(*) FROM entries WHERE is_latest GROUP BY {column} ORDER BY 1"
-        )
-        return {str(r[0]): int(r[1]) for r in rows}
 
     def check(self) -> list[Finding]:
         """Exactly one latest version per artifact and a change log without holes."""

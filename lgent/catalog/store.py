@@ -17,19 +17,18 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from lgent.catalog.records import (
     BatchResult,
-    Change,
     ChangeKind,
     ChangeOp,
-    EntryFilter,
     Finding,
     Snapshot,
     content_hash,
     decode_entry,
 )
+from lgent.catalog.sql_reads import SQLITE, SqlReads
 from lgent.errors import (
     CatalogCorruptError,
     CatalogError,
@@ -89,13 +88,7 @@ CREATE TABLE IF NOT EXISTS changes (
 """
 
 
-def _where(filters: EntryFilter | None) -> tuple[str, list[Any]]:
-    """The SQL condition (and its parameters) for an ``EntryFilter``."""
-    given = (filters or EntryFilter()).given()
-    return (" AND ".join(f"{column} = ?" for column in given) or "1"), list(given.values())
-
-
-class CatalogStore:
+class CatalogStore(SqlReads):
     """SQLite-backed catalog (the ``Catalog`` protocol's embedded backend).
 
     ``CatalogStore(path)`` on disk, ``CatalogStore(None)`` in memory; ``read_only=True`` opens
@@ -103,6 +96,8 @@ class CatalogStore:
     Thread-safe: one connection, one lock; reads and writes are serialized, so a reader never
     sees half of a batch. Use ``close()`` (or ``with``) when done.
     """
+
+    DIALECT = SQLITE
 
     def __init__(
         self,
@@ -496,54 +491,6 @@ class CatalogStore:
                 found[whole].append(part)
         return {w: sorted(ids) for w, ids in found.items()}
 
-    def versions(self, artifact_id: str) -> list[str]:
-        """Every stored version of an artifact, oldest first."""
-        rows = self._read("SELECT version FROM entries WHERE id = ?", (artifact_id,))
-        return sorted((r[0] for r in rows), key=Version)
-
-    def exists(self, artifact_id: str) -> bool:
-        return bool(self._read("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (artifact_id,)))
-
-    def list_entries(
-        self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
-    ) -> list[CatalogEntry]:
-        """Latest versions matching ``filters``, ordered by id."""
-        where, params = _where(filters)
-        sql = f"SELECT data FROM entries WHERE is_latest = 1 AND {where} ORDER BY id"
-        if limit is not None:
-            sql += " LIMIT ? OFFSET ?"
-            params = [*params, limit, offset]
-        return [_entry(r[0]) for r in self._read(sql, params)]
-
-    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
-        """Every artifact at its latest version, by id, read in pages."""
-        last = ""
-        while True:
-            rows = self._read(
-                "SELECT id, data FROM entries WHERE is_latest = 1 AND id > ? ORDER BY id LIMIT ?",
-                (last, batch_size),
-            )
-            if not rows:
-                return
-            for row in rows:
-                yield _entry(row[1])
-            last = rows[-1][0]
-
-    def count(self, filters: EntryFilter | None = None) -> int:
-        where, params = _where(filters)
-        return int(
-            self._read(f"SELECT COUNT(*) FROM entries WHERE is_latest = 1 AND {where}", params)[0][
-                0
-            ]
-        )
-
-    def types(self) -> list[TypeDecl]:
-        """Every type declaration, by name."""
-        return [
-            TypeDecl.parse(json.loads(r[0]))
-            for r in self._read("SELECT data FROM types ORDER BY name")
-        ]
-
     def change_number(self) -> int:
         """The catalog's change number: the seq of the last change (0 for a new catalog)."""
         with self._lock:
@@ -553,19 +500,6 @@ class CatalogStore:
     def _change_number(conn: sqlite3.Connection) -> int:
         row = conn.execute("SELECT MAX(seq) FROM changes").fetchone()
         return int(row[0] or 0)
-
-    def changes_since(self, seq: int) -> list[Change]:
-        """Changes after change number ``seq``, oldest first."""
-        rows = self._read(
-            "SELECT seq, kind, op, key, version FROM changes WHERE seq > ? ORDER BY seq", (seq,)
-        )
-        return [Change(r[0], r[1], r[2], r[3], r[4]) for r in rows]
-
-    def _counts(self, column: Literal["entity_type", "status"]) -> dict[str, int]:
-        rows = self._read(
-            f"SELECT {column}, COUNT(*) FROM entries WHERE is_latest = 1 GROUP BY {column} ORDER BY 1"
-        )
-        return {str(r[0]): int(r[1]) for r in rows}
 
     def check(self) -> list[Finding]:
         """SQLite's integrity check and exactly one latest version per artifact."""
