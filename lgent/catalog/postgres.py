@@ -36,7 +36,6 @@ from lgent.catalog.records import (
     Finding,
     Snapshot,
     content_hash,
-    decode_entry,
 )
 from lgent.catalog.sql_reads import POSTGRES, SqlReads
 from lgent.config import redact
@@ -449,25 +448,8 @@ class PostgresCatalog(SqlReads):
 
     # -- reads -----------------------------------------------------------------------------
 
-    def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
-        """The latest version of an artifact, or the given version. Raises NotFoundError."""
-        if version is None:
-            rows = self._read(
-                "SELECT data FROM entries WHERE id = %s AND is_latest", (artifact_id,)
-            )
-        else:
-            rows = self._read(
-                "SELECT data FROM entries WHERE id = %s AND version = %s", (artifact_id, version)
-            )
-        if not rows:
-            raise NotFoundError(artifact_id, version)
-        return decode_entry(rows[0][0])
-
-    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
-        """Latest versions of the ids that exist (missing ids are simply absent)."""
-        return {i: decode_entry(data) for i, (_, data) in self._latest_rows(artifact_ids).items()}
-
     def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
         if not artifact_ids:
             return {}
         rows = self._read(

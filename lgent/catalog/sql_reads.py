@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from lgent.catalog.records import Change, EntryFilter, decode_entry
+from lgent.errors import NotFoundError
 from lgent.models import CatalogEntry, TypeDecl
 from lgent.versions import Version
 
@@ -48,6 +49,26 @@ class SqlReads:
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one read statement (the store's own connection and errors)."""
         raise NotImplementedError
+
+    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
+        raise NotImplementedError
+
+    def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
+        """The latest version of an artifact, or the given version. Raises NotFoundError."""
+        d = self.DIALECT
+        params: tuple[str, ...] = (artifact_id,)
+        which = d.latest
+        if version is not None:
+            params, which = (artifact_id, version), f"version = {d.param}"
+        rows = self._read(f"SELECT data FROM entries WHERE id = {d.param} AND {which}", params)
+        if not rows:
+            raise NotFoundError(artifact_id, version)
+        return decode_entry(rows[0][0])
+
+    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
+        """Latest versions of the ids that exist (missing ids are simply absent)."""
+        return {i: decode_entry(data) for i, (_, data) in self._latest_rows(artifact_ids).items()}
 
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""

@@ -26,7 +26,6 @@ from lgent.catalog.records import (
     Finding,
     Snapshot,
     content_hash,
-    decode_entry,
 )
 from lgent.catalog.sql_reads import SQLITE, SqlReads
 from lgent.errors import (
@@ -420,24 +419,6 @@ class CatalogStore(SqlReads):
 
     # -- reads -----------------------------------------------------------------------------
 
-    def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
-        """The latest version of an artifact, or the given version. Raises NotFoundError."""
-        if version is None:
-            rows = self._read(
-                "SELECT data FROM entries WHERE id = ? AND is_latest = 1", (artifact_id,)
-            )
-        else:
-            rows = self._read(
-                "SELECT data FROM entries WHERE id = ? AND version = ?", (artifact_id, version)
-            )
-        if not rows:
-            raise NotFoundError(artifact_id, version)
-        return _entry(rows[0][0])
-
-    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
-        """Latest versions of the ids that exist (missing ids are simply absent)."""
-        return {i: _entry(data) for i, (_, data) in self._latest_rows(artifact_ids).items()}
-
     def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
         found: dict[str, tuple[str, str]] = {}
@@ -544,9 +525,6 @@ class CatalogStore(SqlReads):
             "by_status": by_status,
             "change_number": self.change_number(),
         }
-
-
-_entry = decode_entry
 
 
 def _db_error(what: str, err: sqlite3.Error) -> LGentError:
