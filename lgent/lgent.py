@@ -798,6 +798,17 @@ class LGent:
     async def list_entries(
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
+        """Artifacts (latest versions) passing ``filters``, in id order: ``limit`` of them
+        (None: all) after the first ``offset``."""
+        check_offset(offset)
+        if limit is not None and (
+            isinstance(limit, bool)
+            or not isinstance(limit, int)
+            or not 0 <= limit <= limits.MAX_OFFSET
+        ):
+            raise QueryError(
+                f"limit must be an integer from 0 to {limits.MAX_OFFSET}, got {limit!r}"
+            )
         return await self._read(self.store.list_entries, filters, limit=limit, offset=offset)
 
     async def count_entries(self, filters: EntryFilter | None = None) -> int:
@@ -854,6 +865,16 @@ def check_shown(shown: range | None) -> None:
         )
     if shown.stop > limits.MAX_LIMIT:
         raise QueryError(f"shown reaches position {shown.stop}; the limit is {limits.MAX_LIMIT}")
+
+
+def check_offset(offset: int) -> None:
+    """Reject an offset that is not an integer from 0 to ``MAX_OFFSET`` with a QueryError."""
+    if (
+        isinstance(offset, bool)
+        or not isinstance(offset, int)
+        or not 0 <= offset <= limits.MAX_OFFSET
+    ):
+        raise QueryError(f"offset must be an integer from 0 to {limits.MAX_OFFSET}, got {offset!r}")
 
 
 def check_query(query: str, limit: int) -> None:

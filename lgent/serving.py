@@ -480,8 +480,6 @@ async def list_page(
     ``offset``; ``total`` counts them all."""
     from lgent.catalog.records import EntryFilter
 
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise QueryError(f"offset must be an integer >= 0, got {offset!r}")
     chosen = EntryFilter(**{k: v for k, v in filters.items() if k in LIST_FILTERS and v})
     entries = await lg.list_entries(chosen, limit=limit, offset=offset)
     total = await lg.count_entries(chosen)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lgent import LGent, LoadError, NotFoundError
+from lgent import LGent, LoadError, NotFoundError, QueryError
 from lgent.catalog.records import EntryFilter
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
@@ -106,3 +106,12 @@ async def test_bad_file_leaves_catalog_unchanged(tmp_path: Path, home: Path | No
         with pytest.raises(LoadError, match=r"bad.jsonl:7: .*success_rate"):
             await lg.load(bad)
         assert await lg.stats() == before
+
+
+async def test_list_offsets_and_limits_out_of_range_are_query_errors(home: Path | None) -> None:
+    async with LGent.open(home) as lg:
+        await lg.register(make_entry("A"))
+        for bad in ({"offset": 2**63}, {"offset": -1}, {"limit": -1}, {"limit": True}):
+            with pytest.raises(QueryError, match="must be an integer from 0 to"):
+                await lg.list_entries(**bad)  # type: ignore[arg-type]
+        assert [e.id for e in await lg.list_entries(limit=1, offset=0)] == ["A"]

@@ -75,7 +75,7 @@ TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LE
 Words = Annotated[
     list[Annotated[str, Field(max_length=200)]], Field(max_length=limits.MAX_CONTRACTS)
 ]
-Offset = Annotated[int, Query(ge=0, description="Results to skip.")]
+Offset = Annotated[int, Query(ge=0, le=limits.MAX_OFFSET, description="Results to skip.")]
 PageLimit = Annotated[int, Query(ge=1, le=PAGE_DEPTH, description="Results on this page.")]
 VersionParam = Annotated[str | None, Query(max_length=100, description="Default: the latest.")]
 QueryText = Annotated[

@@ -264,9 +264,10 @@ async def _checked(
 
 
 def _offset(cursor: str | None) -> int:
+    """The offset a cursor this server gave stands for (ASCII digits, within ``MAX_OFFSET``)."""
     if cursor is None or cursor == "":
         return 0
-    if not cursor.isdigit():
+    if not (cursor.isascii() and cursor.isdigit()) or int(cursor) > limits.MAX_OFFSET:
         raise ToolError(f"cursor {cursor!r} is not one this server gave; leave it out to start")
     return int(cursor)
 

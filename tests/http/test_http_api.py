@@ -218,6 +218,7 @@ def test_every_error_has_one_shape(api: httpx.Client) -> None:
         api.post("/resolve", json={"input_type": "PDF", "output_type": "Image"}),
         api.get("/brains/nobrain/search", params={"q": "x"}),
         api.get("/static-offline-docs/nothing.js"),
+        api.get("/artifacts", params={"offset": 2**63}),  # past any SQL integer
     ]
     for response in answers:
         assert 400 <= response.status_code < 500, response.text

@@ -271,6 +271,10 @@ async def errors_come_back_as_tool_errors(session: ClientSession) -> None:
     assert "cursor 'abc' is not one this server gave" in await call_error(
         session, "search", {"query": "pdf", "cursor": "abc"}
     )
+    for cursor in (str(2**63), "\u0663"):  # past any SQL integer; an Arabic-Indic digit
+        assert "is not one this server gave" in await call_error(
+            session, "list_artifacts", {"cursor": cursor}
+        )
     assert f"pages reach the first {PAGE_DEPTH} results" in await call_error(
         session, "search", {"query": "pdf", "cursor": str(PAGE_DEPTH)}
     )
