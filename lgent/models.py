@@ -11,7 +11,7 @@ import re
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol, Self
+from typing import Annotated, Any, NamedTuple, Protocol, Self
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -77,6 +77,21 @@ def _wrap_pydantic(err: pydantic.ValidationError, record_id: str | None) -> Vali
             message = "is required"
         problems.append(FieldProblem(loc, message, item.get("input")))
     return ValidationError(problems, record_id=record_id)
+
+
+class Container(BaseModel):
+    """A plain pydantic model that holds L-gent models (a request, a query's arguments): a bad
+    nested value is reported by pydantic with its whole location (``context.current_pipeline.1``)
+    rather than as the nested model's own ``ValidationError``."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _nested_in_place(cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]) -> Any:
+        token = _VALIDATING.set(True)
+        try:
+            return handler(data)
+        finally:
+            _VALIDATING.reset(token)
 
 
 class _Model(BaseModel):
@@ -477,12 +492,16 @@ class QueryType(StrEnum):
     SEMANTIC_INTENT = "semantic_intent"
 
 
+ContextItem = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)]
+"""A type name, an artifact id or ``???`` in a query's context."""
+
+
 class QueryContext(_Model):
     """What the caller was doing: artifacts used before, and the pipeline being built
     (type names and ``???`` for the holes, e.g. ``["DataSource", "???", "Database"]``)."""
 
-    user_history: tuple[str, ...] = ()
-    current_pipeline: tuple[str, ...] = ()
+    user_history: tuple[ContextItem, ...] = Field(default=(), max_length=limits.MAX_HISTORY)
+    current_pipeline: tuple[ContextItem, ...] = Field(default=(), max_length=limits.MAX_PIPELINE)
 
 
 class SourceHit(BaseModel):
@@ -567,8 +586,12 @@ class TypeRequirement(_Model):
 
     input_type: str = Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)
     output_type: str = Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)
-    contracts: tuple[str, ...] = ()
-    constraints: tuple[str, ...] = ()
+    contracts: tuple[
+        Annotated[str, Field(min_length=1, max_length=limits.MAX_KEYWORD_LENGTH)], ...
+    ] = Field(default=(), max_length=limits.MAX_CONTRACTS)
+    constraints: tuple[
+        Annotated[str, Field(min_length=1, max_length=limits.MAX_CONSTRAINT_LENGTH)], ...
+    ] = Field(default=(), max_length=limits.MAX_CONTRACTS)
 
 
 class ResolutionPreferences(_Model):
@@ -636,6 +659,9 @@ class PipelineStep(BaseModel):
 
 
 class FilledPipeline(BaseModel):
+    """The pipeline as given and its steps: one per known step and one per run of holes (two
+    ``???`` side by side are one gap, bridged by one artifact or one path)."""
+
     model_config = ConfigDict(frozen=True)
 
     pipeline: tuple[str, ...]

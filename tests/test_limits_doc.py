@@ -13,7 +13,6 @@ from lgent.catalog.loaders import MAX_PROBLEMS
 from lgent.catalog.readers.parsing import MAX_YAML_NODES
 from lgent.config import DEFAULT_MAX_FILE_MIB
 from lgent.http.app import DEFAULT_MAX_BODY_BYTES
-from lgent.resolver.holes import MAX_PIPELINE
 from lgent.serving import PAGE_DEPTH
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "limits.md").read_text(encoding="utf-8")
@@ -41,7 +40,6 @@ def test_limits_kept_beside_their_code() -> None:
         ("MAX_WILDCARD_LENGTH", MAX_WILDCARD_LENGTH),
         ("MAX_WILDCARDS", MAX_WILDCARDS),
         ("MAX_PATH_LENGTH", MAX_PATH_LENGTH),
-        ("MAX_PIPELINE", MAX_PIPELINE),
         ("MAX_PROBLEMS", MAX_PROBLEMS),
         ("MAX_YAML_NODES", MAX_YAML_NODES),
         ("max_file_mib", DEFAULT_MAX_FILE_MIB),

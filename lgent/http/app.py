@@ -28,6 +28,7 @@ from lgent.http.guard import HttpSecurity, RequestGuard, guarded_protocol, is_lo
 from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
     CatalogEntry,
+    Container,
     EntityType,
     Execution,
     FilledPipeline,
@@ -73,7 +74,8 @@ log = logging.getLogger("lgent.http")
 
 TypeName = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)]
 Words = Annotated[
-    list[Annotated[str, Field(max_length=200)]], Field(max_length=limits.MAX_CONTRACTS)
+    list[Annotated[str, Field(min_length=1, max_length=limits.MAX_CONSTRAINT_LENGTH)]],
+    Field(max_length=limits.MAX_CONTRACTS),
 ]
 Offset = Annotated[int, Query(ge=0, le=limits.MAX_OFFSET, description="Results to skip.")]
 PageLimit = Annotated[int, Query(ge=1, le=PAGE_DEPTH, description="Results on this page.")]
@@ -92,7 +94,7 @@ ConstraintParams = Annotated[
 ]
 
 
-class _Request(BaseModel):
+class _Request(Container):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 

@@ -121,7 +121,9 @@ def install_error_handlers(app: FastAPI) -> None:
         details = [
             {
                 "field": ".".join(str(part) for part in p["loc"][1:] or p["loc"]),
-                "message": "unknown field" if p["type"] == "extra_forbidden" else p["msg"],
+                "message": "unknown field"
+                if p["type"] == "extra_forbidden"
+                else p["msg"].removeprefix("Value error, "),
             }
             for p in problems
         ]

@@ -76,7 +76,7 @@ Cursor = Annotated[
 ]
 """A string, as the answers print it; a number is taken too (clients may send "10" as 10)."""
 Constraints = Annotated[
-    tuple[Annotated[str, Field(max_length=200)], ...],
+    tuple[Annotated[str, Field(max_length=limits.MAX_CONSTRAINT_LENGTH)], ...],
     Field(
         max_length=limits.MAX_CONTRACTS,
         description="Hard filters, e.g. 'latency < 2s', 'local execution', 'status:active'.",

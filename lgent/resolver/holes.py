@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 from lgent.brains.graph.compose import PathSearch
 from lgent.errors import DependencyError, QueryError
+from lgent.limits import MAX_PIPELINE
 from lgent.models import FilledPipeline, PipelineStep, TypeRequirement
 from lgent.resolver.resolver import DependencyResolver, health_problems
 
 HOLE = "???"
-MAX_PIPELINE = 50
 
 
 def fill_holes(
@@ -34,6 +34,11 @@ def _fill(
     if not pipeline or len(pipeline) > MAX_PIPELINE:
         raise QueryError(f"a pipeline needs 1 to {MAX_PIPELINE} steps, got {len(pipeline)}")
     steps = [s.strip() for s in pipeline]
+    blank = [str(n) for n, step in enumerate(steps) if not step]
+    if blank:
+        raise QueryError(
+            f"pipeline step {', '.join(blank)} is empty: give a type, an artifact or '???'"
+        )
     if steps[0] == HOLE or steps[-1] == HOLE:
         raise QueryError(
             "a pipeline cannot start or end with '???': each hole needs a known step on both sides"

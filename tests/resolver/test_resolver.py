@@ -124,6 +124,8 @@ async def test_fill_holes(open_example: OpenHome) -> None:
         (["???", "Database"], "cannot start or end with '???'"),
         (["Nowhere", "???", "Database"], "neither a known type nor an artifact"),
         ([], "a pipeline needs 1 to 50 steps"),
+        (["PDF", "", "Summary"], "pipeline step 1 is empty"),
+        (["", ""], "pipeline step 0, 1 is empty"),
         (["Image", "???", "SQLQuery"], "cannot fill Image -> ??? -> SQLQuery"),
     ],
 )
