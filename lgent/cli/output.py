@@ -104,6 +104,9 @@ def mapping_table(data: dict[str, Any], title: str | None = None) -> Table:
     return table
 
 
+_MARKS = re.compile(r"</?mark>")
+
+
 def marked(text: str) -> str:
     """Turn ``<mark>`` highlights into rich markup (everything else escaped)."""
     return escape(text).replace("<mark>", "[bold yellow]").replace("</mark>", "[/]")
@@ -118,7 +121,10 @@ def print_hits(hits: Sequence[BrainHit], total: int, warnings: Sequence[str]) ->
         return
     say(console, f"{len(hits)} of {total} match(es)")
     for hit in hits:
-        name = marked(hit.highlights.get("name", hit.id))
+        shown = hit.highlights.get("name")
+        name = escape(hit.id) if shown is None else marked(shown)
+        if shown is not None and _MARKS.sub("", shown) != hit.id:
+            name += f" [dim]({escape(hit.id)})[/]"  # names repeat across servers: ids do not
         fields = ", ".join(hit.matched_fields) or "-"
         say(
             console,

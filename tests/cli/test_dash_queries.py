@@ -56,3 +56,23 @@ def test_a_search_starting_with_a_dash_runs(
     assert run(monkeypatch, "--home", home, "search", "--json", "--", "-legacy", "parse") == 0
     assert '"b"' in capsys.readouterr().out
     assert run(monkeypatch, "--home", home, "search", "--limt", "3", "pdf") != 0  # a typo'd option
+
+
+def test_a_search_hit_whose_name_matched_still_shows_its_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "tools.jsonl"
+    source.write_text(
+        '{"id": "git/fetch", "name": "fetch", "description": "download objects"}\n'
+        '{"id": "web/fetch", "name": "fetch", "description": "download a page"}\n'
+        '{"id": "fetcher", "name": "fetcher", "description": "fetch things"}\n',
+        encoding="utf-8",
+    )
+    home = str(tmp_path / "home")
+    assert run(monkeypatch, "--home", home, "load", str(source)) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "200")
+    assert run(monkeypatch, "--home", home, "search", "name:fetch") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("fetch (git/fetch)" in line for line in lines), lines
+    assert any("fetch (web/fetch)" in line for line in lines), lines
