@@ -340,3 +340,55 @@ def test_parameters_and_results_become_a_paragraph_of_the_description(tmp_path: 
     assert weather.description.endswith("Parameters: city (string).")
     gone = entries(write(tmp_path / "zoo.yaml", OPENAPI_31))["zoo/delete/animals/id"]
     assert "Parameters: id (integer)." in gone.description
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "message"),
+    [
+        ({"skills": "oops"}, "#/skills", "skills must be a list of skill objects, got str"),
+        ({"skills": ["book"]}, "#/skills/0", "a skill must be an object, got str"),
+        ({"provider": "ToolForge"}, "#/provider", "provider must be an object, got str"),
+        ({"defaultInputModes": "text"}, "#/defaultInputModes", "must be a list of text"),
+        (
+            {"skills": [{"id": "a", "name": "A", "tags": [1]}]},
+            "#/skills/0/tags",
+            "tags must be a list of text, got list",
+        ),
+    ],
+)
+def test_a_misshapen_a2a_card_is_refused_naming_the_field(
+    tmp_path: Path, change: dict[str, object], where: str, message: str
+) -> None:
+    f = write(tmp_path / "agent-card.json", {**A2A_CARD, **change})
+    batch = read_path(f, kind="a2a")
+    assert batch.entries == [] and len(batch.rejected) == 1
+    reason = batch.rejected[0][1]
+    assert where in reason and message in reason, reason
+    assert "attribute" not in reason.split("#", 1)[1], reason  # no SDK internals
+
+
+def test_openapi_parts_that_cannot_be_read_are_warned_about(tmp_path: Path) -> None:
+    spec = {
+        "openapi": "3.0.0",
+        "info": {"title": "T", "version": "1"},
+        "paths": {
+            "/a": {
+                "post": {
+                    "operationId": "makeA",
+                    "requestBody": {"$ref": "#/components/requestBodies/Missing"},
+                    "responses": {"200": {"$ref": "#/components/responses/Gone"}},
+                }
+            },
+            "/b": {"get": "oops"},
+            "/c": "oops",
+            "x-extension": "anything",
+        },
+    }
+    batch = read_path(write(tmp_path / "t.json", spec), kind="openapi")
+    assert {e.id for e in batch.entries} == {"t", "t/makeA"}  # named after the file
+    said = "\n".join(batch.warnings)
+    assert "/paths/~1a/post/requestBody: $ref '#/components/requestBodies/Missing'" in said
+    assert "/paths/~1a/post/responses/200: $ref '#/components/responses/Gone'" in said
+    assert "/paths/~1b/get: an operation must be an object" in said
+    assert "/paths/~1c: a path item must be an object" in said
+    assert "x-extension" not in said

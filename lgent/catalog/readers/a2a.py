@@ -35,6 +35,46 @@ def _parse_card(data: dict[str, Any], source: str) -> Any:
         raise LoadError(f"not a valid A2A agent card: {err}", source=source) from None
 
 
+_TEXT_LISTS = ("defaultInputModes", "defaultOutputModes")
+_SKILL_TEXT_LISTS = ("tags", "examples", "inputModes", "outputModes")
+_OBJECTS = ("provider", "capabilities")
+
+
+def _shape_problem(data: dict[str, Any]) -> tuple[str, str] | None:
+    """Where a card's structure is wrong and how (JSON pointer, message), or None: checked
+    before the SDK parses it, whose own messages name its internals rather than the card."""
+    if not isinstance(data.get("name"), str):
+        return "/name", f"name must be text, got {_kind(data.get('name'))}"
+    for key in _OBJECTS:
+        if key in data and not isinstance(data[key], dict):
+            return f"/{key}", f"{key} must be an object, got {_kind(data[key])}"
+    problem = _text_lists(data, _TEXT_LISTS, "")
+    if problem:
+        return problem
+    skills = data.get("skills", [])
+    if not isinstance(skills, list):
+        return "/skills", f"skills must be a list of skill objects, got {_kind(skills)}"
+    for index, skill in enumerate(skills):
+        if not isinstance(skill, dict):
+            return f"/skills/{index}", f"a skill must be an object, got {_kind(skill)}"
+        problem = _text_lists(skill, _SKILL_TEXT_LISTS, f"/skills/{index}")
+        if problem:
+            return problem
+    return None
+
+
+def _text_lists(data: dict[str, Any], keys: tuple[str, ...], at: str) -> tuple[str, str] | None:
+    for key in keys:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"{at}/{key}", f"{key} must be a list of text, got {_kind(value)}"
+    return None
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else type(value).__name__
+
+
 class A2aReader:
     name: ClassVar[str] = "a2a"
     title: ClassVar[str] = "A2A agent card (agent-card.json / agent.json)"
@@ -57,6 +97,13 @@ class A2aReader:
             return
         if not isinstance(data, dict):
             ctx.problem(LoadError("an agent card must be a JSON object", source=doc.source))
+            return
+        shape = _shape_problem(data)
+        if shape is not None:
+            at, message = shape
+            ctx.problem(
+                LoadError(f"not a valid A2A agent card: {message}", source=f"{doc.source}#{at}")
+            )
             return
         card = _parse_card(data, doc.source)
         if not card.name.strip():

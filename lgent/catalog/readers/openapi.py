@@ -103,6 +103,8 @@ class OpenApiReader:
         for path, item in paths.items():
             item_at = pointer("paths", path)
             if not isinstance(item, dict):
+                if not str(path).startswith("x-"):  # an extension may hold anything
+                    ctx.warn(f"{doc.source}#{item_at}: a path item must be an object; left out")
                 continue
             if "$ref" in item:
                 ctx.warn(f"{doc.source}#{item_at}: a path item $ref is not followed")
@@ -111,9 +113,11 @@ class OpenApiReader:
             shared: list[Any] = found if isinstance(found, list) else []
             for method in METHODS:
                 operation = item.get(method)
-                if not isinstance(operation, dict):
-                    continue
                 at = item_at + pointer(method)
+                if not isinstance(operation, dict):
+                    if operation is not None:
+                        ctx.warn(f"{doc.source}#{at}: an operation must be an object; left out")
+                    continue
                 located = self._operation(
                     doc,
                     ctx,
@@ -232,11 +236,7 @@ class OpenApiReader:
         parameters: list[tuple[dict[str, Any], str]],
         at: str,
     ) -> str | None:
-        body = operation.get("requestBody")
-        body_at = f"{at}/requestBody"
-        if isinstance(body, dict) and isinstance(body.get("$ref"), str):
-            body_at = body["$ref"][1:]
-            body = resolve_ref(typer.document, body["$ref"])
+        body, body_at = _followed(typer, operation.get("requestBody"), f"{at}/requestBody")
         if isinstance(body, dict):
             return _content_type(typer, body.get("content"), body_at)
         for param, _ in parameters:
@@ -259,10 +259,7 @@ class OpenApiReader:
         codes = sorted(str(c) for c in responses if str(c).startswith("2"))
         for code in codes:
             response = responses.get(code, responses.get(int(code) if code.isdigit() else code))
-            where = f"{at}/responses/{code}"
-            if isinstance(response, dict) and isinstance(response.get("$ref"), str):
-                where = response["$ref"][1:]
-                response = resolve_ref(typer.document, response["$ref"])
+            response, where = _followed(typer, response, f"{at}/responses/{code}")
             if not isinstance(response, dict):
                 continue
             if "content" in response:
@@ -272,6 +269,19 @@ class OpenApiReader:
             if found is not None:
                 return found
         return None
+
+
+def _followed(typer: SchemaTyper, value: Any, at: str) -> tuple[Any, str]:
+    """``value`` at pointer ``at``, or what its ``$ref`` points at and where (a reference to
+    nowhere is warned about, and gives None)."""
+    if not isinstance(value, dict) or not isinstance(value.get("$ref"), str):
+        return value, at
+    ref = value["$ref"]
+    target = resolve_ref(typer.document, ref)
+    if not isinstance(target, dict):
+        typer.warn(f"{at}: $ref {ref!r} points to no object; no type")
+        return None, at
+    return target, ref[1:]
 
 
 def _parameter_schemas(
