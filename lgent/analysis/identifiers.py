@@ -3,8 +3,11 @@
 Case changes, digit runs and joiners (``_ - . ' / +``) split a word into parts. An acronym
 keeps a plural ``s`` (``PDFs``) and yields its last capital to a following capitalised word
 (``PDFParser`` -> ``PDF``, ``Parser``). Unicode letters split by their case; caseless scripts
-stay whole. Index time also keeps merged forms (``pdfparser``), query time only splits
-(Whoosh's IntraWordFilter does the same).
+stay whole, except Chinese and Japanese, written without spaces: each ideograph or kana is a
+part of its own (``获取火车站`` -> ``获``, ``取``, ``火``, ``车``, ``站``), so that a word inside
+such text is found as its characters in a row (a phrase; display text keeps the run whole).
+Index time also keeps merged forms (``pdfparser``), query time only splits (Whoosh's
+IntraWordFilter does the same).
 """
 
 from __future__ import annotations
@@ -24,11 +27,29 @@ ASCII_PART = re.compile(
     r"|[a-z]+"  # a lowercase word
 )
 """The rules of ``part_spans`` for ASCII text, as one regex (the same spans, several times faster)."""
+CJK = re.compile(
+    "[\u3040-\u309f"  # Hiragana
+    "\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"  # Katakana, its extensions, half-width
+    "\u3400-\u4dbf\u4e00-\u9fff"  # CJK Unified Ideographs, extension A
+    "\uf900-\ufaff"  # CJK Compatibility Ideographs
+    "\U00020000-\U000323af]"  # extensions B to H, the compatibility supplement
+)
+"""A character that ``part_spans`` makes a part of its own (Hangul, written with spaces, is not)."""
+
+
+def _is_cjk(ch: str) -> bool:
+    """True when the character ``ch`` is ``CJK``."""
+    return ch >= "\u3040" and CJK.match(ch) is not None
+
+
+def _never(ch: str) -> bool:
+    return False
 
 
 def part_spans(word: str, *, attach_digits: bool = False) -> list[tuple[int, int]]:
     """Spans of the parts of ``word``. ``attach_digits`` keeps a digit run on the letters
-    before it (``v2``, ``Base64``), as display text wants; the index splits them."""
+    before it (``v2``, ``Base64``) and a run of ``CJK`` characters whole, as display text
+    wants; the index splits both."""
     if not attach_digits and word.isascii():
         return [m.span() for m in ASCII_PART.finditer(word)]
     return part_spans_by_character(word, attach_digits=attach_digits)
@@ -38,10 +59,13 @@ def part_spans_by_character(word: str, *, attach_digits: bool = False) -> list[t
     """``part_spans`` worked out character by character, for any script (Unicode case)."""
     spans: list[tuple[int, int]] = []
     i, n = 0, len(word)
+    cjk = _never if attach_digits else _is_cjk  # in the index a CJK character stands alone
     while i < n:
         ch = word[i]
         j = i + 1
-        if ch.isdigit():
+        if cjk(ch):
+            pass
+        elif ch.isdigit():
             while j < n and word[j].isdigit():
                 j += 1
             if attach_digits and spans and spans[-1][1] == i and word[i - 1].isalpha():
@@ -52,15 +76,15 @@ def part_spans_by_character(word: str, *, attach_digits: bool = False) -> list[t
             while j < n and word[j].isupper():
                 j += 1
             if j - i == 1:
-                while j < n and word[j].isalpha() and not word[j].isupper():
+                while j < n and word[j].isalpha() and not word[j].isupper() and not cjk(word[j]):
                     j += 1
-            elif j < n and word[j].isalpha():
+            elif j < n and word[j].isalpha() and not cjk(word[j]):
                 if word[j] == "s" and (j + 1 == n or not word[j + 1].islower()):
                     j += 1
                 else:
                     j -= 1
         elif ch.isalpha():
-            while j < n and word[j].isalpha() and not word[j].isupper():
+            while j < n and word[j].isalpha() and not word[j].isupper() and not cjk(word[j]):
                 j += 1
         else:
             i += 1

@@ -10,10 +10,11 @@ from lgent.analysis.identifiers import (
     merged_forms,
     part_spans,
     part_spans_by_character,
+    spaced,
     split_identifier,
 )
 from lgent.analysis.stemming import stem
-from lgent.analysis.tokens import content_words, tokens
+from lgent.analysis.tokens import content_words, tokens, word_parts
 from lgent.brains.keyword.typefields import glob_to_regex
 from tests.examples import examples
 
@@ -30,7 +31,9 @@ from tests.examples import examples
         ("PDFs", ["PDFs"]),
         ("URLsToFetch", ["URLs", "To", "Fetch"]),
         ("Straße_Ümlaut", ["Straße", "Ümlaut"]),
-        ("日本語ツール", ["日本語ツール"]),
+        ("日本語ツール", ["日", "本", "語", "ツ", "ー", "ル"]),  # one part per ideograph or kana
+        ("PDF数据abc", ["PDF", "数", "据", "abc"]),
+        ("한국어", ["한국어"]),  # Hangul is written with spaces: its words stay whole
         ("plain", ["plain"]),
     ],
 )
@@ -58,6 +61,33 @@ def test_tokens_positions_offsets_and_stems() -> None:
         "summaries",
         "PDFs",
     ]
+
+
+def test_chinese_and_japanese_text_is_one_token_per_character() -> None:
+    """A word inside text written without spaces is found as its characters in a row: each
+    ideograph or kana is a token at its own position, English in the same text is unchanged."""
+    text = "获取火车站列表 for PDFParser, ひらがなとカタカナ"
+    toks = tokens(text, stemmed=True, drop_stop_words=True)
+    assert [t.text for t in toks] == [
+        *"获取火车站列表",
+        "pdf",
+        "parser",
+        *"ひらがなとカタカナ",
+    ]
+    assert [t.position for t in toks] == list(range(len(toks)))
+    assert [text[t.start : t.end] for t in toks[:9]] == [*"获取火车站列表", "PDF", "Parser"]
+    assert word_parts("火车站PDFs") == [("火", 0, 1), ("车", 1, 2), ("站", 2, 3), ("pdf", 3, 7)]
+    assert word_parts("\u3400\U00020000\uf900") == [
+        ("\u3400", 0, 1),
+        ("\U00020000", 1, 2),
+        ("\uf900", 2, 3),
+    ]
+    assert {"火车", "车站", "火车站"} <= set(merged_forms("火车站"))
+
+
+def test_display_text_keeps_chinese_and_japanese_runs_whole() -> None:
+    assert split_identifier("获取火车站", attach_digits=True) == ["获取火车站"]
+    assert spaced("日本語ツール_PDFParser") == "日本語ツール PDF Parser"
 
 
 def test_stop_words_kept_when_asked() -> None:

@@ -183,8 +183,17 @@ def snippet(marked: str, width: int = SNIPPET_CHARS) -> str:
         return marked
     start = max(0, first - width // 3)
     end = start + width
-    while end < len(marked) and marked.rfind(HIGHLIGHT_OPEN, start, end) > marked.rfind(
-        HIGHLIGHT_CLOSE, start, end
+    while end < len(marked) and (
+        marked.rfind(HIGHLIGHT_OPEN, start, end) > marked.rfind(HIGHLIGHT_CLOSE, start, end)
+        or _cuts_tag(marked, end)
     ):
-        end += 1  # never cut inside a highlight
+        end += 1  # never cut inside a highlight, nor inside a tag
     return ("…" if start else "") + marked[start:end].strip() + ("…" if end < len(marked) else "")
+
+
+def _cuts_tag(marked: str, end: int) -> bool:
+    """True when ``marked[:end]`` ends inside a ``<mark>`` or ``</mark>`` tag."""
+    return any(
+        marked.find(tag, max(0, end - len(tag) + 1), end + len(tag) - 1) != -1
+        for tag in (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE)
+    )

@@ -24,10 +24,11 @@ from lgent.brains.keyword.documents import TOKEN_TOKENIZER, DocumentMaker
 from lgent.errors import BuildStoppedError, DiskFullError, IndexError_, LGentError
 from lgent.models import CatalogEntry
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 """2: name_prefix; input/output_names hold whole type names. 3: only id stored; author in all.
 4: the manifest carries a checksum of every index file and of itself. 5: analyzed fields hold
-space-separated tokens for tantivy's whitespace tokenizer (the same terms and positions)."""
+space-separated tokens for tantivy's whitespace tokenizer (the same terms and positions).
+6: each Chinese or Japanese character (ideograph, kana) is a token of its own."""
 MANIFEST = "manifest.json"
 CANCEL_EVERY = 1000
 """A build asks whether to stop every this many entries (a few hundredths of a second)."""

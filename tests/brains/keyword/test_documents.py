@@ -161,6 +161,7 @@ def test_whitespace_fields_index_like_pre_tokenized_text() -> None:
 
 WORD_PIECES = ["a", "A", "s", "PDF", "Parser", "the", "The", "THE", "ANs", "IT", "x", "2", "v2"]
 WORD_PIECES += ["_", "-", ".", "'", "’", "/", "+", " ", ", ", "é", "Ü", "ß", "½", "²", "日本"]
+WORD_PIECES += ["车站", "カナ", "한국"]
 
 
 @settings(max_examples=400, deadline=None)
