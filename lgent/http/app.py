@@ -17,12 +17,15 @@ import logging
 import os
 from typing import Annotated, Literal
 
-from fastapi import FastAPI, Query
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.dependencies.models import Dependant
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from lgent import limits
 from lgent.arguments import QueryArguments
+from lgent.errors import QueryError
 from lgent.http.errors import BodyLimit, ErrorAnswer, error_response, install_error_handlers
 from lgent.http.guard import HttpSecurity, RequestGuard, guarded_protocol, is_loopback
 from lgent.lgent import BuildProgress, LGent
@@ -150,6 +153,29 @@ def filter_constraints(
     return chosen
 
 
+def _known_parameters(request: Request) -> None:
+    """Refuse a query-string parameter the endpoint does not take (as request bodies refuse
+    unknown fields): ``offset`` on a brain's search would otherwise be ignored in silence."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not route.include_in_schema:
+        return  # the web page and the API docs read their query strings themselves
+    known = _query_names(route.dependant)
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        takes = ", ".join(sorted(known)) or "none"
+        raise QueryError(
+            f"unknown query parameter(s) {', '.join(unknown)}: {route.path} takes {takes}"
+        )
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    """The query-string parameters an endpoint and its dependencies take."""
+    names = {p.alias for p in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
+
+
 def build_http_app(
     lg: LGent,
     *,
@@ -174,6 +200,7 @@ def build_http_app(
         responses=errors,
         description="Find AI-agent artifacts by name, by intent, or by the types they connect.",
         redoc_url=None,
+        dependencies=[Depends(_known_parameters)],
     )
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.add_middleware(RequestGuard, security=security or HttpSecurity())  # outermost
