@@ -4,7 +4,8 @@
     response = lgent.search("pdf parser")                       # ./.lgent or $LGENT_HOME
     best = lgent.resolve("PDF", "SentimentScore", contracts=["deterministic"])
 
-Each call opens the home, runs one async call and closes it again, so it pays for loading the
+Each call opens the home (it must hold a catalog: a one-liner run in the wrong folder says so
+rather than making an empty home), runs one async call and closes it again, so it pays for loading the
 indexes (and the model, for semantic queries) every time: long-lived programs should keep an
 ``LGent`` open instead. Inside async code, use ``await lg.query(...)``.
 """
@@ -17,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from lgent.errors import LGentError
+from lgent.errors import CatalogError, LGentError
 from lgent.lgent import LGent
 from lgent.models import FilledPipeline, QueryContext, QueryResponse, Resolution, TypeRequirement
 
@@ -39,8 +40,15 @@ def _run(call: Callable[[LGent], Awaitable[T]], home: str | os.PathLike[str] | N
             "lgent's one-liners are synchronous; inside async code use `await lg.query(...)`"
         )
 
+    where = Path(home) if home is not None else default_home()
+    if not LGent.has_catalog(where):
+        raise CatalogError(
+            f"no catalog at {where}: load one first (`lgent --home {where} load PATH`), or pass "
+            "home= the folder that holds one (a one-liner never creates a home)"
+        )
+
     async def runner() -> T:
-        async with LGent.open(home if home is not None else default_home()) as lg:
+        async with LGent.open(where) as lg:
             return await call(lg)
 
     return asyncio.run(runner())

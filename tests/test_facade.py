@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lgent import LGent, LoadError, NotFoundError, QueryError
+from lgent import CatalogError, LGent, LoadError, NotFoundError, QueryError
 from lgent.catalog.records import EntryFilter
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
@@ -115,3 +115,17 @@ async def test_list_offsets_and_limits_out_of_range_are_query_errors(home: Path 
             with pytest.raises(QueryError, match="must be an integer from 0 to"):
                 await lg.list_entries(**bad)  # type: ignore[arg-type]
         assert [e.id for e in await lg.list_entries(limit=1, offset=0)] == ["A"]
+
+
+def test_one_liners_refuse_a_folder_without_a_catalog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lgent
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LGENT_HOME", raising=False)
+    with pytest.raises(CatalogError, match="no catalog at .lgent"):
+        lgent.search("pdf parser")
+    with pytest.raises(CatalogError, match="no catalog at .*typo"):
+        lgent.fill_holes(["A", "???", "B"], home=tmp_path / "typo")
+    assert not (tmp_path / ".lgent").exists() and not (tmp_path / "typo").exists()
