@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.dependencies.models import Dependant
@@ -160,20 +160,33 @@ def _known_parameters(request: Request) -> None:
     if not isinstance(route, APIRoute) or not route.include_in_schema:
         return  # the web page and the API docs read their query strings themselves
     known = _query_names(route.dependant)
-    unknown = sorted(set(request.query_params) - known)
+    unknown = sorted(set(request.query_params) - set(known))
     if unknown:
         takes = ", ".join(sorted(known)) or "none"
         raise QueryError(
             f"unknown query parameter(s) {', '.join(unknown)}: {route.path} takes {takes}"
         )
+    for name, many in known.items():
+        given = len(request.query_params.getlist(name))
+        if given > 1 and not many:
+            raise QueryError(f"query parameter {name} given {given} times; it takes one value")
 
 
-def _query_names(dependant: Dependant) -> set[str]:
-    """The query-string parameters an endpoint and its dependencies take."""
-    names = {p.alias for p in dependant.query_params}
+def _query_names(dependant: Dependant) -> dict[str, bool]:
+    """The query-string parameters an endpoint and its dependencies take, each with whether
+    it may be repeated (a list)."""
+    names = {p.alias: _is_list(p.field_info.annotation) for p in dependant.query_params}
     for sub in dependant.dependencies:
-        names |= _query_names(sub)
+        names.update(_query_names(sub))
     return names
+
+
+def _is_list(annotation: Any) -> bool:
+    """True for ``list[X]``, ``list[X] | None`` and the like."""
+    origin = get_origin(annotation)
+    if origin in (list, tuple, set):
+        return True
+    return any(_is_list(arg) for arg in get_args(annotation)) if origin is not None else False
 
 
 def build_http_app(
