@@ -172,6 +172,16 @@ def _known_parameters(request: Request) -> None:
             raise QueryError(f"query parameter {name} given {given} times; it takes one value")
 
 
+def _whole_id(request: Request, artifact_id: str, call: str) -> str | None:
+    """The id ``<artifact_id>/<call>`` when the request encoded the slash before ``call``
+    (``/artifacts/srv%2Fsimilar``: the artifact ``srv/similar``, not ``srv``'s similar ones; the
+    router decodes the slash, so the path alone cannot tell), else None."""
+    raw = request.scope.get("raw_path") or b""
+    if raw.lower().endswith(f"%2f{call}".encode()):
+        return f"{artifact_id}/{call}"
+    return None
+
+
 def _query_names(dependant: Dependant) -> dict[str, bool]:
     """The query-string parameters an endpoint and its dependencies take, each with whether
     it may be repeated (a list)."""
@@ -321,9 +331,13 @@ def build_http_app(
 
     @app.get("/artifacts/{artifact_id:path}/lineage", response_model=LineageAnswer, tags=["graph"])
     async def lineage(
-        artifact_id: str, depth: Annotated[int | None, Query(ge=1, le=100)] = None
+        request: Request,
+        artifact_id: str,
+        depth: Annotated[int | None, Query(ge=1, le=100)] = None,
     ) -> Response:
         """Ancestors, descendants, dependencies, dependents, forging and interfaces."""
+        if whole := _whole_id(request, artifact_id, "lineage"):
+            return _json(await artifact_answer(lg, whole, None))
         await get_entry(lg, artifact_id)
         groups = await lg.lineage(artifact_id, depth=depth)
         return _json(lineage_answer(artifact_id, groups))
@@ -334,21 +348,28 @@ def build_http_app(
         tags=["graph"],
     )
     async def compatible(
+        request: Request,
         artifact_id: str,
         direction: Literal["downstream", "upstream"] = "downstream",
         limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 20,
         include_unusable: bool = False,
     ) -> Response:
         """Artifacts whose types fit after this one (downstream) or before it (upstream)."""
+        if whole := _whole_id(request, artifact_id, "compatible"):
+            return _json(await artifact_answer(lg, whole, None))
         await get_entry(lg, artifact_id)
         answer = await compatible_answer(lg, artifact_id, direction, limit, include_unusable)
         return _json(answer)
 
     @app.get("/artifacts/{artifact_id:path}/similar", response_model=SimilarAnswer, tags=["search"])
     async def similar_to(
-        artifact_id: str, limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 10
+        request: Request,
+        artifact_id: str,
+        limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 10,
     ) -> Response:
         """Artifacts closest in meaning to this one (``POST /similar`` with a query string)."""
+        if whole := _whole_id(request, artifact_id, "similar"):
+            return _json(await artifact_answer(lg, whole, None))
         return _json(await _similar(artifact_id, limit))
 
     @app.get(
@@ -357,10 +378,12 @@ def build_http_app(
         response_class=Response,
         responses={200: {"content": {"image/svg+xml": {}}}},
     )
-    async def graph_svg(artifact_id: str) -> Response:
+    async def graph_svg(request: Request, artifact_id: str) -> Response:
         """The artifact's lineage and composition neighbourhood, drawn as SVG."""
         from lgent.http.graph import neighbourhood, render_svg
 
+        if whole := _whole_id(request, artifact_id, "graph.svg"):
+            return _json(await artifact_answer(lg, whole, None))
         await get_entry(lg, artifact_id)
         svg = render_svg(await neighbourhood(lg, artifact_id))
         return Response(svg, media_type="image/svg+xml")
