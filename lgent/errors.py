@@ -8,6 +8,7 @@
     │   ├── CatalogUnreachableError  a shared (PostgreSQL) catalog cannot be reached
     │   └── ReadOnlyHomeError     a write was asked of a home that cannot be written
     ├── LoadError                 a catalog file or folder could not be read or parsed
+    │   └── LoadStoppedError      a load was asked to stop while reading: nothing committed
     ├── QueryError                a query could not be understood
     │   ├── QuerySyntaxError      the keyword grammar failed at a position
     │   └── ConstraintError       a constraint string could not be parsed
@@ -160,6 +161,11 @@ class LoadError(LGentError):
         super().__init__(where + message)
 
 
+class LoadStoppedError(LoadError):
+    """A load was asked to stop (Ctrl-C, the home closing) while it read its sources: nothing
+    was committed. Once its commit has begun, a load is no longer stopped: it commits."""
+
+
 class QueryError(LGentError):
     """A query could not be understood."""
 
@@ -250,6 +256,7 @@ __all__ = [
     "IndexNotReadyError",
     "LGentError",
     "LoadError",
+    "LoadStoppedError",
     "ModelUnavailableError",
     "NotFoundError",
     "QueryError",

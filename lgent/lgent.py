@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import os
 import re
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -683,6 +684,7 @@ class LGent:
         kind: str | None = None,
         dry_run: bool = False,
         follow_symlinks: bool | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> BatchReport:
         """Read a file or folder and commit it atomically: each file in the format its content
         shows (or all in format ``kind``: ``mcp``, ``openapi``, ``a2a``, ``openai``, ``jsonl``...).
@@ -690,7 +692,11 @@ class LGent:
         left out (``report.rejected``) and the rest synced (added, updated, retired, unchanged).
         ``dry_run`` reports what would change and writes nothing. Files over
         ``load.max_file_mib`` are refused; symlinks leading out of the folder are skipped unless
-        ``follow_symlinks`` (default: the ``load.follow_symlinks`` setting)."""
+        ``follow_symlinks`` (default: the ``load.follow_symlinks`` setting).
+
+        The reading stops, committing nothing, once ``cancelled()`` is true, this call is
+        cancelled or the home closes (``LoadStoppedError``, or the cancellation); a commit that
+        has begun finishes."""
         if kind is not None:
             as_text(kind, "kind")
         options = self.settings.load
@@ -698,9 +704,19 @@ class LGent:
             if not isinstance(follow_symlinks, bool):
                 raise bad("follow_symlinks", f"expected true or false, got {follow_symlinks!r}")
             options = dataclasses.replace(options, follow_symlinks=follow_symlinks)
-        return await self._write(
-            self._load_sync, Path(as_path(path)), progress, kind, dry_run, options
-        )
+        abandoned = threading.Event()
+
+        def stop() -> bool:
+            asked = cancelled is not None and cancelled()
+            return asked or abandoned.is_set() or self.brains.closing
+
+        try:
+            return await self._write(
+                self._load_sync, Path(as_path(path)), progress, kind, dry_run, options, stop
+            )
+        except asyncio.CancelledError:
+            abandoned.set()  # the writer thread stops reading at its next file or progress step
+            raise
 
     async def import_mcp(
         self,
@@ -729,10 +745,12 @@ class LGent:
         kind: str | None,
         dry_run: bool,
         options: LoadSettings,
+        cancelled: Callable[[], bool],
     ) -> BatchReport:
         from lgent.catalog.loaders import read_path
 
-        return self._commit_loaded(read_path(path, progress, kind=kind, options=options), dry_run)
+        batch = read_path(path, progress, kind=kind, options=options, cancelled=cancelled)
+        return self._commit_loaded(batch, dry_run)
 
     def _commit_loaded(self, batch: LoadedBatch, dry_run: bool) -> BatchReport:
         from lgent.catalog.reconcile import plan_sync, preview

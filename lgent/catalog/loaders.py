@@ -31,7 +31,7 @@ from typing import Any
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
 from lgent.config import LoadSettings
-from lgent.errors import LGentError, LoadError
+from lgent.errors import LGentError, LoadError, LoadStoppedError
 from lgent.models import CatalogEntry, TypeDecl
 
 MAX_PROBLEMS = 50
@@ -109,10 +109,13 @@ def read_path(
     kind: str | None = None,
     registry: ReaderRegistry | None = None,
     options: LoadSettings | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
 ) -> LoadedBatch:
     """Parse a file or a folder, each file in its detected format (or all in format ``kind``).
     Raises LoadError listing every problem found in native files. ``options`` sets the file size
-    limit and whether symlinks may lead out of the folder (``[load]`` in lgent.toml)."""
+    limit and whether symlinks may lead out of the folder (``[load]`` in lgent.toml).
+    ``cancelled()`` is asked before each file, whenever a reader reports progress through one,
+    and at the end (true: ``LoadStoppedError``)."""
     readers = registry or ReaderRegistry.default()
     opts = options or LoadSettings()
     forced = readers.named(kind) if kind is not None else None
@@ -134,9 +137,18 @@ def read_path(
     sizes = [_size(f) for f in files]
     total = sum(sizes)
     done = 0
-    for file, size in zip(files, sizes, strict=True):
 
-        def partial(n: int, f: Path = file, before: int = done) -> None:
+    def check(read: int) -> None:
+        if cancelled():
+            raise LoadStoppedError(
+                f"load stopped: nothing was committed ({read} of {len(files)} file(s) read)"
+            )
+
+    for read, (file, size) in enumerate(zip(files, sizes, strict=True)):
+        check(read)
+
+        def partial(n: int, f: Path = file, before: int = done, read: int = read) -> None:
+            check(read)
             if progress is not None:
                 progress(before + n, total, str(f))
 
@@ -146,6 +158,7 @@ def read_path(
         done += size
         if progress:
             progress(done, total, str(file))
+    check(len(files))
     _check_duplicates(batch, problems)
     problems.raise_if_any()
     return batch
@@ -365,6 +378,8 @@ def _read_doc(
     )
     try:
         records = list(reader.read(doc, ctx))
+    except LoadStoppedError:  # from ``ctx.progress``: the whole load stops, not this source
+        raise
     except LGentError as err:  # a reader may also give up with one typed error
         ctx.problem(err)
         records = []

@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import gc
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -19,7 +20,7 @@ import typer
 from lgent.cli import output
 from lgent.cli.context import GlobalOptions, global_options, require_catalog
 from lgent.cli.serve import serve
-from lgent.errors import CatalogError, LGentError, LoadError, QueryError
+from lgent.errors import CatalogError, LGentError, LoadError, LoadStoppedError, QueryError
 from lgent.serving import PAGE_DEPTH
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from lgent.serving import QueryPage
 
 T = TypeVar("T")
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT), as the shell reports one."""
 
 app = typer.Typer(
     name="lgent",
@@ -279,19 +282,43 @@ def _load_and_report(
     def progress(done: int, total: int, _file: str) -> None:
         bar.update(task, completed=done, total=total)
 
-    with bar:
-        report = _with_lgent(
-            ctx,
-            lambda lg: lg.load(
+    interrupted = threading.Event()
+
+    async def run(lg: LGent) -> Any:
+        job = asyncio.ensure_future(
+            lg.load(
                 path,
                 progress=progress,
                 kind=kind,
                 dry_run=dry_run,
                 follow_symlinks=follow_symlinks or None,
-            ),
-            create=True,
+                cancelled=interrupted.is_set,
+            )
         )
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:  # Ctrl-C: the reading stops; a commit begun finishes
+            interrupted.set()
+            return await job
+
+    try:
+        with bar:
+            report = _with_lgent(ctx, run, create=True)
+    except LoadStoppedError as err:
+        raise _stopped(str(err), as_json, type(err).__name__) from None
     _print_load_report(report, as_json)
+    if interrupted.is_set():
+        raise typer.Exit(INTERRUPTED)
+
+
+def _stopped(message: str, as_json: bool, kind: str) -> typer.Exit:
+    """After Ctrl-C: one line on stderr saying what was kept (JSON on stdout with ``--json``),
+    and the exit of an interrupted command."""
+    if as_json:
+        output.print_error(message, as_json=True, kind=kind)
+    else:
+        typer.echo(message, err=True)
+    return typer.Exit(INTERRUPTED)
 
 
 def _print_load_report(report: Any, as_json: bool) -> None:
@@ -678,7 +705,11 @@ def reindex(
     for name in names:
         _check_choice("--brain", name, list(_brain_names()))
 
-    reports = _with_lgent(ctx, lambda lg: lg.reindex(names))
+    try:
+        reports = _with_lgent(ctx, lambda lg: lg.reindex(names))
+    except KeyboardInterrupt:  # the build stopped at its next batch when the home closed
+        message = "reindex stopped: the index being rebuilt keeps its previous state"
+        raise _stopped(message, as_json, "BuildStoppedError") from None
     if as_json:
         output.print_json([dataclasses.asdict(r) for r in reports])
         return

@@ -169,7 +169,8 @@ class KeywordBrain:
         )
 
     def close(self) -> None:
-        """Nothing to release: tantivy closes its files when the index is dropped."""
+        """Drop a rebuild never swapped in; tantivy closes its files when the index is dropped."""
+        self.index.close()
 
     # -- search ----------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.catalog.store import CatalogStore
 from lgent.config import SemanticSettings
+from lgent.errors import BuildStoppedError
 from lgent.indexing import sync
 from tests.brains.semantic.conftest import CATALOG, entry
 
@@ -209,3 +210,15 @@ def test_an_instance_replaced_by_a_newer_save_does_not_write_over_it(
         assert reopened.change_number == store.change_number()
         assert {"late", "later"} <= set(reopened._vectors.ids())
         new.close()
+
+
+def test_a_stopped_rebuild_leaves_the_saved_index_served(tmp_path: Path) -> None:
+    built(tmp_path).close()
+    fresh = SemanticBrain(
+        tmp_path, SETTINGS, HashingEmbedder(64), fresh=True, cancelled=lambda: True
+    )
+    with pytest.raises(BuildStoppedError):  # texts not in the cache: the build asks, and stops
+        fresh.build([entry(f"new{i}", description=f"new text {i}") for i in range(3)], [], 9)
+    fresh.close()
+    again = SemanticBrain(tmp_path, SETTINGS, HashingEmbedder(64))
+    assert (again.change_number, again.status().documents, again.detail) == (4, len(CATALOG), "")
