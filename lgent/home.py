@@ -8,6 +8,11 @@ from pathlib import Path
 
 from lgent.errors import CatalogError
 
+CATALOG_FILE = "catalog.db"
+"""A home's own catalog (``<home>/catalog.db``)."""
+MIRROR_FILE = "replica.db"
+"""A replica home's copy of its shared catalog (``<home>/replica.db``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Home:
@@ -21,7 +26,7 @@ class Home:
 
     @property
     def catalog_db(self) -> Path | None:
-        return None if self.root is None else self.root / "catalog.db"
+        return None if self.root is None else self.root / CATALOG_FILE
 
     @property
     def settings_file(self) -> Path | None:
@@ -30,6 +35,14 @@ class Home:
     def index_dir(self, brain: str) -> Path | None:
         """Where a brain keeps its derived index (``<home>/indexes/<brain>``)."""
         return None if self.root is None else self.root / "indexes" / brain
+
+    @staticmethod
+    def is_home(folder: Path) -> bool:
+        """Whether ``folder`` is an L-gent home: it holds a catalog file (its own or a shared
+        catalog's replica) beside its ``indexes`` folder, or a catalog file alone."""
+        return (folder / CATALOG_FILE).is_file() or (
+            (folder / "indexes").is_dir() and (folder / MIRROR_FILE).is_file()
+        )
 
     def create(self) -> None:
         """Create the folder if missing; an existing file at that path is an error."""
@@ -47,7 +60,7 @@ class Home:
         folder (or catalog file) without write permission for this user."""
         if self.root is None or not self.root.is_dir():
             return False
-        db = self.root / "catalog.db"
+        db = self.root / CATALOG_FILE
         targets = [self.root, self.root / "indexes", db]
         return any(t.exists() and not os.access(t, os.W_OK) for t in targets)
 

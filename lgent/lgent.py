@@ -214,8 +214,8 @@ class LGent:
         With a shared catalog (``catalog``, else ``[catalog] url``): whether the home holds a
         copy of it or the database holds it (one that cannot be reached counts too). Nothing
         is created."""
-        from lgent.catalog.backends import MIRROR_FILE
         from lgent.errors import CatalogCorruptError, CatalogError, CatalogUnreachableError
+        from lgent.home import MIRROR_FILE
 
         layout = Home(Path(home))
         url = catalog if catalog is not None else load_settings(layout.settings_file).catalog.url

@@ -124,8 +124,8 @@ def test_one_liners_refuse_a_folder_without_a_catalog(
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("LGENT_HOME", raising=False)
-    with pytest.raises(CatalogError, match="no catalog at .lgent"):
+    with pytest.raises(CatalogError, match=r"no catalog at \.lgent"):
         lgent.search("pdf parser")
-    with pytest.raises(CatalogError, match="no catalog at .*typo"):
+    with pytest.raises(CatalogError, match=r"no catalog at .*typo"):
         lgent.fill_holes(["A", "???", "B"], home=tmp_path / "typo")
     assert not (tmp_path / ".lgent").exists() and not (tmp_path / "typo").exists()

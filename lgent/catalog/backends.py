@@ -7,10 +7,7 @@ from collections.abc import Callable
 from lgent.catalog.protocol import Catalog
 from lgent.config import check_catalog_url
 from lgent.errors import CatalogError, CatalogUnreachableError
-from lgent.home import Home
-
-MIRROR_FILE = "replica.db"
-"""A replica home's copy of its shared catalog (``<home>/replica.db``)."""
+from lgent.home import MIRROR_FILE, Home
 
 
 def open_catalog(

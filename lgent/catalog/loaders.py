@@ -32,6 +32,7 @@ from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
 from lgent.config import LoadSettings
 from lgent.errors import LGentError, LoadError, LoadStoppedError
+from lgent.home import Home
 from lgent.models import CatalogEntry, TypeDecl
 
 MAX_PROBLEMS = 50
@@ -222,7 +223,14 @@ def _walk(
                 batch.skipped.append((str(path), "matched by .lgentignore"))
                 continue
             if is_dir:
-                if target != path and target.is_relative_to(inside):
+                if Home.is_home(target):
+                    batch.skipped.append(
+                        (
+                            str(path),
+                            "an L-gent home (its catalog and indexes are not catalog files)",
+                        )
+                    )
+                elif target != path and target.is_relative_to(inside):
                     batch.skipped.append(
                         (str(path), f"symlink to a folder inside the loaded folder ({target})")
                     )

@@ -199,3 +199,20 @@ def test_progress_reports_bytes(tmp_path: Path) -> None:
     read_path(f, progress=lambda done, total, _file: seen.append((done, total)))
     assert seen[-1] == (f.stat().st_size, f.stat().st_size)
     assert len(seen) >= 3 and all(a <= b for (a, _), (b, _) in itertools.pairwise(seen))
+
+
+async def test_a_home_inside_the_loaded_folder_is_skipped(tmp_path: Path) -> None:
+    from lgent import LGent
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "tools.jsonl").write_text(json.dumps({"id": "A", "name": "A"}) + "\n")
+    async with LGent.open(data / "home") as lg:  # a home kept beside the data, not hidden
+        await lg.load(data)
+        assert (await lg.query("A")).results  # its indexes are written
+    again = read_path(data)
+    assert [e.id for e in again.entries] == ["A"]
+    assert (
+        str(data / "home"),
+        "an L-gent home (its catalog and indexes are not catalog files)",
+    ) in (again.skipped)

@@ -27,12 +27,12 @@ import pytest
 from benchmarks.harness.pgcluster import Cluster
 from lgent import LGent
 from lgent.brains.semantic.embedders import Embedder, HashingEmbedder
-from lgent.catalog.backends import MIRROR_FILE
 from lgent.catalog.postgres import PostgresCatalog
 from lgent.catalog.records import EntryFilter
 from lgent.catalog.replica import Mirror
 from lgent.config import CatalogSettings, Settings
 from lgent.errors import CatalogUnreachableError
+from lgent.home import MIRROR_FILE
 from lgent.models import CatalogEntry
 from tests.conftest import FIXTURES
 from tests.integration.test_replicas import eventually
