@@ -309,6 +309,10 @@ def _load_and_report(
     _print_load_report(report, as_json)
     if interrupted.is_set():
         raise typer.Exit(INTERRUPTED)
+    if report.rejected and not report.files:  # a script must see that nothing was read
+        if not as_json:
+            typer.echo("error: nothing was loaded: every source was left out", err=True)
+        raise typer.Exit(1)
 
 
 def _stopped(message: str, as_json: bool, kind: str) -> typer.Exit:
