@@ -386,7 +386,7 @@ class LGent:
         include_unusable: bool = False,
     ) -> list[Signature]:
         """Artifacts that can consume this one's output (downstream) or feed its input (upstream)."""
-        as_text(artifact_id, "artifact_id")
+        artifact_id = stable_id(as_text(artifact_id, "artifact_id"))
         as_int(limit, "limit", 1, limits.MAX_LIMIT)
         if direction not in ("downstream", "upstream"):
             raise bad("direction", "must be 'downstream' or 'upstream'", direction)
@@ -398,7 +398,7 @@ class LGent:
         self, artifact_id: str, *, depth: int | None = None
     ) -> dict[str, list[LineageHit]]:
         """Ancestors, descendants, dependencies, dependents, forging and implementations of one artifact."""
-        as_text(artifact_id, "artifact_id")
+        artifact_id = stable_id(as_text(artifact_id, "artifact_id"))
         if depth is not None:
             as_int(depth, "depth", 1, 100)
         return await self.with_graph(lambda g: g.lineage_of(artifact_id, depth))
@@ -474,7 +474,7 @@ class LGent:
     async def similar(self, artifact_id: str, *, limit: int = 10) -> list[BrainHit]:
         """Artifacts closest in meaning to one artifact (not itself, nor its own versions)."""
         check_query("", limit)
-        await self.get(as_text(artifact_id, "artifact_id"))
+        artifact_id = (await self.get(as_text(artifact_id, "artifact_id"))).id
         from lgent.brains.semantic.brain import SemanticBrain
 
         def similar(brain: Brain) -> list[BrainHit]:
@@ -803,7 +803,7 @@ class LGent:
 
     async def remove(self, artifact_id: str, version: str | None = None) -> int:
         """Remove an artifact (all versions, or one). Raises NotFoundError."""
-        as_text(artifact_id, "artifact_id")
+        artifact_id = stable_id(as_text(artifact_id, "artifact_id"))
         if version is not None:
             as_text(version, "version")
         return await self._write(self._remove_sync, artifact_id, version)

@@ -315,6 +315,14 @@ def _load_and_report(
         raise typer.Exit(1)
 
 
+async def _known_id(lg: LGent, artifact_id: str) -> str:
+    """The stored id of the artifact ``artifact_id`` names (as ``show`` reads it: an id, or a
+    real-world name such as ``Ant Design Components``); unknown, the error names the closest."""
+    from lgent.serving import get_entry
+
+    return (await get_entry(lg, artifact_id)).id
+
+
 def _stopped(message: str, as_json: bool, kind: str) -> typer.Exit:
     """After Ctrl-C: one line on stderr saying what was kept (JSON on stdout with ``--json``),
     and the exit of an interrupted command."""
@@ -466,7 +474,10 @@ def remove(
 ) -> None:
     """Remove an artifact (every version, or one)."""
 
-    removed = _with_lgent(ctx, lambda lg: lg.remove(artifact_id, version))
+    async def run(lg: LGent) -> int:
+        return await lg.remove(await _known_id(lg, artifact_id), version)
+
+    removed = _with_lgent(ctx, run)
     if as_json:
         output.print_json({"removed": removed, "id": artifact_id, "version": version})
     else:
@@ -623,7 +634,10 @@ def similar(
 ) -> None:
     """Artifacts closest in meaning to one artifact (not itself or its own versions)."""
 
-    hits = _with_lgent(ctx, lambda lg: lg.similar(artifact_id, limit=limit))
+    async def run(lg: LGent) -> list[Any]:
+        return await lg.similar(await _known_id(lg, artifact_id), limit=limit)
+
+    hits = _with_lgent(ctx, run)
     if as_json:
         output.print_json([h.model_dump(mode="json") for h in hits])
         return
@@ -770,7 +784,10 @@ def lineage(
 ) -> None:
     """Ancestors, descendants, dependencies, dependents and forging of one artifact."""
 
-    groups = _with_lgent(ctx, lambda lg: lg.lineage(artifact_id, depth=depth))
+    async def run(lg: LGent) -> dict[str, Any]:
+        return await lg.lineage(await _known_id(lg, artifact_id), depth=depth)
+
+    groups = _with_lgent(ctx, run)
     if as_json:
         output.print_json({k: [dataclasses.asdict(h) for h in v] for k, v in groups.items()})
         return
@@ -805,12 +822,15 @@ def compatible(
     """Artifacts whose types fit before or after this one."""
     direction: Literal["downstream", "upstream"] = "upstream" if upstream else "downstream"
 
-    sigs = _with_lgent(
-        ctx,
-        lambda lg: lg.compatible(
-            artifact_id, direction=direction, limit=limit, include_unusable=include_unusable
-        ),
-    )
+    async def run(lg: LGent) -> list[Any]:
+        return await lg.compatible(
+            await _known_id(lg, artifact_id),
+            direction=direction,
+            limit=limit,
+            include_unusable=include_unusable,
+        )
+
+    sigs = _with_lgent(ctx, run)
     if as_json:
         output.print_json([dataclasses.asdict(s) for s in sigs])
         return

@@ -76,3 +76,26 @@ def test_a_search_hit_whose_name_matched_still_shows_its_id(
     lines = capsys.readouterr().out.splitlines()
     assert any("fetch (git/fetch)" in line for line in lines), lines
     assert any("fetch (web/fetch)" in line for line in lines), lines
+
+
+def test_commands_on_one_artifact_read_its_real_world_name_as_show_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "tools.jsonl"
+    source.write_text(
+        '{"type": "Doc"}\n'
+        '{"id": "Ant-Design-Components", "name": "Ant Design Components", "output_type": "Doc"}\n'
+        '{"id": "reader", "name": "reader", "input_type": "Doc"}\n',
+        encoding="utf-8",
+    )
+    home = str(tmp_path / "home")
+    assert run(monkeypatch, "--home", home, "load", str(source)) == 0
+    for command in ("show", "lineage", "compatible"):
+        capsys.readouterr()
+        assert run(monkeypatch, "--home", home, command, "Ant Design Components") == 0, command
+    assert "reader" in capsys.readouterr().out  # compatible: what takes its output
+    capsys.readouterr()
+    assert run(monkeypatch, "--home", home, "lineage", "Ant-Design-Component") == 1
+    assert "did you mean Ant-Design-Components" in capsys.readouterr().err
+    assert run(monkeypatch, "--home", home, "remove", "Ant Design Components") == 0
+    assert "Removed 1 version(s) of Ant Design Components" in capsys.readouterr().out
