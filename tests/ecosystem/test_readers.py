@@ -360,7 +360,7 @@ def test_a_misshapen_a2a_card_is_refused_naming_the_field(
     tmp_path: Path, change: dict[str, object], where: str, message: str
 ) -> None:
     f = write(tmp_path / "agent-card.json", {**A2A_CARD, **change})
-    batch = read_path(f, kind="a2a")
+    batch = read_path(f)  # detected as a card, not read as a native record
     assert batch.entries == [] and len(batch.rejected) == 1
     reason = batch.rejected[0][1]
     assert where in reason and message in reason, reason
