@@ -435,27 +435,6 @@ async def get_entry(lg: LGent, artifact_id: str, version: str | None = None) -> 
 HOLE = "???"
 
 
-async def check_pipeline(lg: LGent, steps: Sequence[str]) -> None:
-    """Every step of a pipeline is ``???``, a known type or an artifact id; the first that is
-    none of these raises a QueryError naming it and the closest types and artifacts."""
-
-    def check(graph: GraphBrain) -> None:
-        for position, raw in enumerate(steps):
-            step = raw.strip()
-            if step == HOLE or graph.type_name(step) is not None:
-                continue
-            if graph.artifact_id(step, fuzzy=False) is not None:
-                continue
-            close = graph.names.closest(step, 3)
-            artifacts = f"; close artifact ids: {', '.join(close)}" if close else ""
-            raise QueryError(
-                f"pipeline step {position} ({step!r}) is neither a known type nor an artifact "
-                f"id ({graph.unknown_type_message(step)}{artifacts})"
-            )
-
-    await lg.with_graph(check)
-
-
 async def artifact_answer(
     lg: LGent, artifact_id: str, version: str | None = None
 ) -> ArtifactAnswer:

@@ -25,7 +25,7 @@ from lgent.serving import PAGE_DEPTH
 
 if TYPE_CHECKING:
     from lgent.lgent import LGent
-    from lgent.models import CatalogEntry, FilledPipeline, SearchResult
+    from lgent.models import CatalogEntry, SearchResult
     from lgent.serving import QueryPage
 
 T = TypeVar("T")
@@ -591,7 +591,7 @@ def fill(
 ) -> None:
     """Fill the ??? holes of a pipeline, e.g. `lgent fill DataSource '???' Database` (quote the
     ???: unquoted, the shell may replace it with file names of three characters)."""
-    from lgent.serving import HOLE, check_pipeline
+    from lgent.serving import HOLE
 
     if HOLE not in [s.strip() for s in steps]:
         files = [s for s in steps if Path(s).exists()]
@@ -604,11 +604,7 @@ def fill(
         )
         raise QueryError(f"the pipeline {' '.join(steps)!r} has no ??? hole to fill{hint}")
 
-    async def run(lg: LGent) -> FilledPipeline:
-        await check_pipeline(lg, steps)
-        return await lg.fill_holes(steps, contract or ())
-
-    filled = _with_lgent(ctx, run)
+    filled = _with_lgent(ctx, lambda lg: lg.fill_holes(steps, contract or ()))
     if as_json:
         output.print_json(filled.model_dump(mode="json"))
         return

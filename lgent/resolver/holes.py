@@ -39,6 +39,11 @@ def _fill(
         raise QueryError(
             f"pipeline step {', '.join(blank)} is empty: give a type, an artifact or '???'"
         )
+    if HOLE not in steps:
+        raise QueryError(f"the pipeline {' -> '.join(steps)} has no '???' hole to fill")
+    for position, step in enumerate(steps):
+        if step != HOLE:
+            _known_step(resolver, step, position)
     if steps[0] == HOLE or steps[-1] == HOLE:
         raise QueryError(
             "a pipeline cannot start or end with '???': each hole needs a known step on both sides"
@@ -60,22 +65,33 @@ def _fill(
     return FilledPipeline(pipeline=tuple(steps), steps=tuple(out))
 
 
+def _known_step(resolver: DependencyResolver, step: str, position: int) -> None:
+    """A QueryError naming step ``position`` and the closest types and artifacts, unless it
+    is a known type or artifact id."""
+    graph = resolver.graph
+    if graph.type_name(step) is not None or graph.artifact_id(step, fuzzy=False) is not None:
+        return
+    close = graph.names.closest(step, 3)
+    artifacts = f"; close artifact ids: {', '.join(close)}" if close else ""
+    raise QueryError(
+        f"pipeline step {position} ({step!r}) is neither a known type nor an artifact id "
+        f"({graph.unknown_type_message(step)}{artifacts})"
+    )
+
+
 def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> str:
+    """The type a hole meets at a known step: the type itself, or the artifact's ``side`` type."""
     graph = resolver.graph
     name = graph.type_name(step)
     if name is not None:
         return name
     artifact = graph.artifact_id(step, fuzzy=False)
-    if artifact is not None:
-        info = graph.info[artifact]
-        typed = info.output_type if side == "output" else info.input_type
-        if typed is None:
-            raise QueryError(f"pipeline step {position} ({step}) has no {side} type to connect to")
-        return typed
-    raise QueryError(
-        f"pipeline step {position} ({step!r}) is neither a known type nor an artifact; "
-        f"{graph.unknown_type_message(step)}"
-    )
+    assert artifact is not None, f"step {position} was checked by _known_step"
+    info = graph.info[artifact]
+    typed = info.output_type if side == "output" else info.input_type
+    if typed is None:
+        raise QueryError(f"pipeline step {position} ({step}) has no {side} type to connect to")
+    return typed
 
 
 def _bridge(

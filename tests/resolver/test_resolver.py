@@ -123,6 +123,8 @@ async def test_fill_holes(open_example: OpenHome) -> None:
     [
         (["???", "Database"], "cannot start or end with '???'"),
         (["Nowhere", "???", "Database"], "neither a known type nor an artifact"),
+        (["PDF", "???", "Databse", "???", "Summary"], "step 2 ('Databse') is neither"),
+        (["PDF", "Summary"], "has no '???' hole to fill"),
         ([], "a pipeline needs 1 to 50 steps"),
         (["PDF", "", "Summary"], "pipeline step 1 is empty"),
         (["", ""], "pipeline step 0, 1 is empty"),
