@@ -211,7 +211,9 @@ def import_(
     ctx: typer.Context,
     kind: Annotated[
         str,
-        typer.Argument(help="The source format: mcp, openapi, a2a, openai, jsonl, manifest."),
+        typer.Argument(
+            help="The source format: mcp, openapi, a2a, openai, jsonl, markdown, manifest."
+        ),
     ],
     source: Annotated[Path | None, typer.Argument(help="A file or folder in that format.")] = None,
     command: Annotated[
@@ -238,6 +240,9 @@ def import_(
 
     Importing the same source again is a sync: what changed gets a new version, what the source
     no longer has is retired (kept in the history), the rest is left alone."""
+    from lgent.catalog.readers import ReaderRegistry
+
+    _check_choice("KIND", kind, ReaderRegistry.default().names)
     live = command is not None or url is not None
     if live and kind != "mcp":
         raise typer.BadParameter("--command and --url harvest MCP servers only", param_hint="KIND")

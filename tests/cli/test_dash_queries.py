@@ -99,3 +99,13 @@ def test_commands_on_one_artifact_read_its_real_world_name_as_show_does(
     assert "did you mean Ant-Design-Components" in capsys.readouterr().err
     assert run(monkeypatch, "--home", home, "remove", "Ant Design Components") == 0
     assert "Removed 1 version(s) of Ant Design Components" in capsys.readouterr().out
+
+
+def test_an_unknown_import_format_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(monkeypatch, "--home", str(tmp_path / "h"), "import", "bogus", str(tmp_path)) == 2
+    assert "not one of mcp, openapi, a2a, openai, jsonl, markdown, manifest" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "h").exists()
