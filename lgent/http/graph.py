@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Literal
 
+from lgent.http.links import artifact_href
 from lgent.serving import Card, cards_of
 
 if TYPE_CHECKING:
@@ -275,5 +276,5 @@ def _node(box: _Box, relation: str, *, focus: bool = False) -> str:
     )
     if focus:
         return f'<g class="node focus" data-id="{escape(card.id)}">{inner}</g>'
-    href = "/artifact/" + escape(card.id)
+    href = escape(artifact_href(card.id))
     return f'<a href="{href}" class="node" data-id="{escape(card.id)}">{inner}</a>'

@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from lgent.http.graph import neighbourhood, render_svg
+from lgent.http.links import artifact_href
 from lgent.models import CatalogEntry
 from lgent.serving import ArtifactAnswer, artifact_answer, owner, signature
 
@@ -46,7 +47,7 @@ def _row(label: str, value: str) -> str:
 
 
 def _link(artifact_id: str) -> str:
-    return f'<a href="/artifact/{escape(artifact_id)}">{escape(artifact_id)}</a>'
+    return f'<a href="{escape(artifact_href(artifact_id))}">{escape(artifact_id)}</a>'
 
 
 def facts(entry: CatalogEntry) -> list[tuple[str, str]]:
@@ -77,7 +78,7 @@ def render_artifact(answer: ArtifactAnswer, svg: str) -> str:
     flags = "".join(f'<span class="flag">{escape(f)}</span>' for f in answer.flags)
     health = flags or '<span class="ok">healthy</span>'
     versions = ", ".join(
-        f'<a href="/artifact/{escape(entry.id)}?version={escape(v)}">{escape(v)}</a>'
+        f'<a href="{escape(artifact_href(entry.id, v))}">{escape(v)}</a>'
         if v != entry.version
         else f"<strong>{escape(v)}</strong>"
         for v in answer.versions

@@ -25,3 +25,26 @@ async def test_an_id_ending_in_a_call_name_is_reached_with_its_slash_encoded(cal
             assert plain.status_code in (200, 503), plain.text  # the call itself, on srv
             if plain.headers["content-type"] == "application/json" and plain.status_code == 200:
                 assert plain.json().get("entry", {}).get("id") != f"srv/{call}"
+
+
+async def test_web_links_bring_any_id_and_version_back_whole() -> None:
+    """Ids with dot segments and versions with ``+`` (build metadata): a browser resolves
+    ``x/../y`` before sending and a query string reads ``+`` as a space, unless encoded."""
+    from lgent.http.links import artifact_href
+
+    async with LGent.open(None) as lg:
+        odd = ["x/../y", "a/./b", "v1.2/..", "srv/similar", "y"]
+        await lg.register_many([make_entry(i) for i in odd])
+        await lg.register(make_entry("plus", version="1.0.0+build.5"))
+        await lg.register(make_entry("plus", version="2.0.0"))
+        app = build_http_app(lg)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            for artifact_id in odd:
+                page = await http.get(artifact_href(artifact_id))
+                assert page.status_code == 200, (artifact_id, page.text[:200])
+                assert f'<td>{artifact_id}</td>' in page.text  # its own page, not y's
+            old = await http.get(artifact_href("plus", "1.0.0+build.5"))
+            assert old.status_code == 200 and "<strong>1.0.0+build.5</strong>" in old.text
+            linked = (await http.get(artifact_href("plus"))).text
+            assert artifact_href("plus", "1.0.0+build.5") in linked

@@ -14,7 +14,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 import pytest
@@ -163,7 +163,7 @@ def _search_and_open(
     chosen = agents["results"][0]
     first.click()
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#graph svg")))
-    assert urlsplit(browser.current_url).path == f"/artifact/{chosen['id']}"
+    assert unquote(urlsplit(browser.current_url).path) == f"/artifact/{chosen['id']}"
     assert browser.find_element(By.ID, "signature").text == chosen["signature"]
     focus = browser.find_element(By.CSS_SELECTOR, "#graph svg g.node.focus")
     assert focus.get_attribute("data-id") == chosen["id"]

@@ -59,7 +59,7 @@ function card(result) {
     : escapeHtml(result.description);
   const by = result.owner ? ` <span class="muted">by ${escapeHtml(result.owner)}</span>` : "";
   li.innerHTML =
-    `<a class="title" href="/artifact/${encodeURI(result.id)}">${name}</a>${id}` +
+    `<a class="title" href="/artifact/${encodeURIComponent(result.id)}">${name}</a>${id}` +
     `<div class="meta"><span class="badge">${escapeHtml(result.kind)}</span>` +
     `<code>${escapeHtml(result.signature)}</code>${by}${flags}</div>` +
     `<p class="description">${text}</p>` +
