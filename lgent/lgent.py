@@ -33,7 +33,7 @@ from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import LoadSettings, Settings, load_settings
-from lgent.errors import LGentError, LoadError, QueryError, ReadOnlyHomeError
+from lgent.errors import CatalogError, LGentError, LoadError, QueryError, ReadOnlyHomeError
 from lgent.home import Home
 from lgent.ids import normalise_id
 from lgent.indexing import BuildProgress, SyncReport
@@ -120,6 +120,7 @@ class LGent:
             else None
         )
         self._follower: Follower | None = None
+        self._closed = False
 
     @classmethod
     @asynccontextmanager
@@ -209,12 +210,19 @@ class LGent:
         return lg
 
     @staticmethod
+    def source_formats() -> list[str]:
+        """The formats ``load(..., kind=)`` and ``lgent import KIND`` read (``mcp``, ``openapi``...)."""
+        from lgent.catalog.readers import ReaderRegistry
+
+        return ReaderRegistry.default().names
+
+    @staticmethod
     def has_catalog(home: str | os.PathLike[str], *, catalog: str | None = None) -> bool:
         """Whether ``home`` holds a catalog (an unreadable one counts: opening it says why).
         With a shared catalog (``catalog``, else ``[catalog] url``): whether the home holds a
         copy of it or the database holds it (one that cannot be reached counts too). Nothing
         is created."""
-        from lgent.errors import CatalogCorruptError, CatalogError, CatalogUnreachableError
+        from lgent.errors import CatalogCorruptError, CatalogUnreachableError
         from lgent.home import MIRROR_FILE
 
         layout = Home(Path(home))
@@ -240,6 +248,7 @@ class LGent:
     def close(self) -> None:
         """Stop the follower and the background indexers (a long build stops at its next
         batch, keeping the batches written), close the brains and the catalog."""
+        self._closed = True
         if self._follower is not None:
             self._follower.stop()
         self.brains.closing = True
@@ -620,22 +629,32 @@ class LGent:
 
         return run
 
+    def _check_open(self) -> None:
+        """A CatalogError once ``close()`` has run: the catalog and the brains are gone."""
+        if self._closed:
+            where = "in-memory home" if self.home.root is None else f"home {self.home.root}"
+            raise CatalogError(f"this LGent ({where}) is closed; open the home again")
+
     async def _run_brain(self, name: str, fn: Callable[[], T]) -> T:
         """Run ``fn`` where brain ``name``'s calls run (its own thread, or a worker thread)."""
+        self._check_open()
         if name in self._threads:
             return await self._runner(name)(fn)
         return await asyncio.to_thread(fn)
 
     async def _run(self, fn: Callable[[], T]) -> T:
+        self._check_open()
         return await asyncio.to_thread(fn)
 
     # -- helpers ---------------------------------------------------------------------------
 
     async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        self._check_open()
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a write on the one writer thread; a read-only home refuses it."""
+        self._check_open()
         if self.read_only:
             raise ReadOnlyHomeError(
                 f"home {self.home.root} is read-only: it can be queried, not changed "

@@ -129,3 +129,18 @@ def test_one_liners_refuse_a_folder_without_a_catalog(
     with pytest.raises(CatalogError, match=r"no catalog at .*typo"):
         lgent.fill_holes(["A", "???", "B"], home=tmp_path / "typo")
     assert not (tmp_path / ".lgent").exists() and not (tmp_path / "typo").exists()
+
+
+async def test_a_closed_lgent_says_so(tmp_path: Path) -> None:
+    async with LGent.open(tmp_path / "home") as lg:
+        await lg.register(make_entry("A"))
+    for call in (
+        lambda: lg.query("A"),
+        lambda: lg.search("A"),
+        lambda: lg.get("A"),
+        lambda: lg.list_entries(),
+        lambda: lg.register(make_entry("B")),
+        lambda: lg.lineage("A"),
+    ):
+        with pytest.raises(CatalogError, match="is closed; open the home again"):
+            await call()

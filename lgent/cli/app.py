@@ -240,9 +240,9 @@ def import_(
 
     Importing the same source again is a sync: what changed gets a new version, what the source
     no longer has is retired (kept in the history), the rest is left alone."""
-    from lgent.catalog.readers import ReaderRegistry
+    from lgent.lgent import LGent
 
-    _check_choice("KIND", kind, ReaderRegistry.default().names)
+    _check_choice("KIND", kind, LGent.source_formats())
     live = command is not None or url is not None
     if live and kind != "mcp":
         raise typer.BadParameter("--command and --url harvest MCP servers only", param_hint="KIND")
