@@ -38,18 +38,31 @@ def run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
     return int(done.value.code or 0)
 
 
-def test_a_search_starting_with_a_dash_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def loaded_home(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    *records: str,
+) -> str:
+    """A home with the JSON ``records`` loaded (one per line), the load's output consumed."""
     source = tmp_path / "tools.jsonl"
-    source.write_text(
-        '{"id": "a", "name": "a", "description": "parse legacy pdf files"}\n'
-        '{"id": "b", "name": "b", "description": "parse pdf pages"}\n',
-        encoding="utf-8",
-    )
+    source.write_text("".join(f"{r}\n" for r in records), encoding="utf-8")
     home = str(tmp_path / "home")
     assert run(monkeypatch, "--home", home, "load", str(source)) == 0
     capsys.readouterr()
+    return home
+
+
+def test_a_search_starting_with_a_dash_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = loaded_home(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        '{"id": "a", "name": "a", "description": "parse legacy pdf files"}',
+        '{"id": "b", "name": "b", "description": "parse pdf pages"}',
+    )
     assert run(monkeypatch, "--home", home, "search", "-legacy", "pdf", "--json") == 0
     found = capsys.readouterr().out
     assert '"b"' in found and '"a"' not in found
@@ -61,16 +74,14 @@ def test_a_search_starting_with_a_dash_runs(
 def test_a_search_hit_whose_name_matched_still_shows_its_id(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    source = tmp_path / "tools.jsonl"
-    source.write_text(
-        '{"id": "git/fetch", "name": "fetch", "description": "download objects"}\n'
-        '{"id": "web/fetch", "name": "fetch", "description": "download a page"}\n'
-        '{"id": "fetcher", "name": "fetcher", "description": "fetch things"}\n',
-        encoding="utf-8",
+    home = loaded_home(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        '{"id": "git/fetch", "name": "fetch", "description": "download objects"}',
+        '{"id": "web/fetch", "name": "fetch", "description": "download a page"}',
+        '{"id": "fetcher", "name": "fetcher", "description": "fetch things"}',
     )
-    home = str(tmp_path / "home")
-    assert run(monkeypatch, "--home", home, "load", str(source)) == 0
-    capsys.readouterr()
     monkeypatch.setenv("COLUMNS", "200")
     assert run(monkeypatch, "--home", home, "search", "name:fetch") == 0
     lines = capsys.readouterr().out.splitlines()
@@ -81,15 +92,14 @@ def test_a_search_hit_whose_name_matched_still_shows_its_id(
 def test_commands_on_one_artifact_read_its_real_world_name_as_show_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    source = tmp_path / "tools.jsonl"
-    source.write_text(
-        '{"type": "Doc"}\n'
-        '{"id": "Ant-Design-Components", "name": "Ant Design Components", "output_type": "Doc"}\n'
-        '{"id": "reader", "name": "reader", "input_type": "Doc"}\n',
-        encoding="utf-8",
+    home = loaded_home(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        '{"type": "Doc"}',
+        '{"id": "Ant-Design-Components", "name": "Ant Design Components", "output_type": "Doc"}',
+        '{"id": "reader", "name": "reader", "input_type": "Doc"}',
     )
-    home = str(tmp_path / "home")
-    assert run(monkeypatch, "--home", home, "load", str(source)) == 0
     for command in ("show", "lineage", "compatible"):
         capsys.readouterr()
         assert run(monkeypatch, "--home", home, command, "Ant Design Components") == 0, command
