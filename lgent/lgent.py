@@ -809,8 +809,7 @@ class LGent:
         """The latest version of an artifact (or ``version``). Raises NotFoundError. A real-world
         id (``Ant Design Components``) is looked up by its stable form (``lgent.ids``)."""
         as_text(artifact_id, "artifact_id")
-        if version is not None:
-            as_text(version, "version")
+        check_version(version)
         return await self._read(self.store.get, stable_id(artifact_id), version)
 
     async def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
@@ -823,8 +822,7 @@ class LGent:
     async def remove(self, artifact_id: str, version: str | None = None) -> int:
         """Remove an artifact (all versions, or one). Raises NotFoundError."""
         artifact_id = stable_id(as_text(artifact_id, "artifact_id"))
-        if version is not None:
-            as_text(version, "version")
+        check_version(version)
         return await self._write(self._remove_sync, artifact_id, version)
 
     def _remove_sync(self, artifact_id: str, version: str | None) -> int:
@@ -902,6 +900,12 @@ def check_shown(shown: range | None) -> None:
         )
     if shown.stop > limits.MAX_LIMIT:
         raise QueryError(f"shown reaches position {shown.stop}; the limit is {limits.MAX_LIMIT}")
+
+
+def check_version(version: str | None) -> None:
+    """None (the latest) or a version's text; a blank one is an error, not "no such artifact"."""
+    if version is not None and not as_text(version, "version").strip():
+        raise bad("version", "must not be empty (leave it out for the latest)", version)
 
 
 def check_offset(offset: int) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lgent import CatalogError, LGent, LoadError, NotFoundError, QueryError
+from lgent import CatalogError, LGent, LoadError, NotFoundError, QueryError, ValidationError
 from lgent.catalog.records import EntryFilter
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
@@ -144,3 +144,12 @@ async def test_a_closed_lgent_says_so(tmp_path: Path) -> None:
     ):
         with pytest.raises(CatalogError, match="is closed; open the home again"):
             await call()
+
+
+async def test_a_blank_version_is_named_as_the_problem() -> None:
+    async with LGent.open(None) as lg:
+        await lg.register(make_entry("A"))
+        for call in (lambda: lg.get("A", ""), lambda: lg.remove("A", " ")):
+            with pytest.raises(ValidationError, match="version: must not be empty"):
+                await call()
+        assert (await lg.get("A")).id == "A"
