@@ -39,19 +39,25 @@ def add_web_page(app: FastAPI, lg: LGent) -> None:
     async def artifact_page(artifact_id: str, version: str | None = None) -> HTMLResponse:
         answer = await artifact_answer(lg, artifact_id, version)
         svg = render_svg(await neighbourhood(lg, artifact_id))
-        return HTMLResponse(render_artifact(answer, svg))
+        held = await lg.get_many([r.target for r in answer.entry.relations])
+        return HTMLResponse(render_artifact(answer, svg, set(held)))
 
 
 def _row(label: str, value: str) -> str:
     return f"<tr><th>{escape(label)}</th><td>{value}</td></tr>" if value else ""
 
 
-def _link(artifact_id: str) -> str:
+def _link(artifact_id: str, held: set[str] | None = None) -> str:
+    """A link to the artifact's page, or its id marked as missing when ``held`` (the ids the
+    catalog holds) lacks it: a relation may name an artifact removed since."""
+    if held is not None and artifact_id not in held:
+        return f'{escape(artifact_id)} <span class="muted">(not in the catalog)</span>'
     return f'<a href="{escape(artifact_href(artifact_id))}">{escape(artifact_id)}</a>'
 
 
-def facts(entry: CatalogEntry) -> list[tuple[str, str]]:
-    """The entry's fields as (label, escaped HTML) rows, empty ones left out."""
+def facts(entry: CatalogEntry, held: set[str] | None = None) -> list[tuple[str, str]]:
+    """The entry's fields as (label, escaped HTML) rows, empty ones left out (``held``: the
+    ids the catalog holds, when known: relations to others are not links)."""
     rows = [
         ("id", escape(entry.id)),
         ("kind", escape(entry.entity_type.value)),
@@ -67,13 +73,13 @@ def facts(entry: CatalogEntry) -> list[tuple[str, str]]:
         ("runs", escape(entry.execution.value) if entry.execution else ""),
         (
             "relations",
-            "<br>".join(f"{escape(r.type.value)} {_link(r.target)}" for r in entry.relations),
+            "<br>".join(f"{escape(r.type.value)} {_link(r.target, held)}" for r in entry.relations),
         ),
     ]
     return [(label, value) for label, value in rows if value]
 
 
-def render_artifact(answer: ArtifactAnswer, svg: str) -> str:
+def render_artifact(answer: ArtifactAnswer, svg: str, held: set[str] | None = None) -> str:
     entry = answer.entry
     flags = "".join(f'<span class="flag">{escape(f)}</span>' for f in answer.flags)
     health = flags or '<span class="ok">healthy</span>'
@@ -83,7 +89,7 @@ def render_artifact(answer: ArtifactAnswer, svg: str) -> str:
         else f"<strong>{escape(v)}</strong>"
         for v in answer.versions
     )
-    rows = "".join(_row(label, value) for label, value in facts(entry))
+    rows = "".join(_row(label, value) for label, value in facts(entry, held))
     title = escape(entry.name)
     also = "" if entry.name == entry.id else f' <span class="muted">{escape(entry.id)}</span>'
     return f"""<!doctype html>

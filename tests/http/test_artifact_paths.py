@@ -43,8 +43,34 @@ async def test_web_links_bring_any_id_and_version_back_whole() -> None:
             for artifact_id in odd:
                 page = await http.get(artifact_href(artifact_id))
                 assert page.status_code == 200, (artifact_id, page.text[:200])
-                assert f'<td>{artifact_id}</td>' in page.text  # its own page, not y's
+                assert f"<td>{artifact_id}</td>" in page.text  # its own page, not y's
             old = await http.get(artifact_href("plus", "1.0.0+build.5"))
             assert old.status_code == 200 and "<strong>1.0.0+build.5</strong>" in old.text
             linked = (await http.get(artifact_href("plus"))).text
             assert artifact_href("plus", "1.0.0+build.5") in linked
+
+
+async def test_a_relation_to_a_removed_artifact_is_not_a_dead_link() -> None:
+    from lgent.http.links import artifact_href
+
+    async with LGent.open(None) as lg:
+        await lg.register_many(
+            [
+                make_entry("kept"),
+                make_entry("gone"),
+                make_entry(
+                    "user",
+                    relations=[
+                        {"type": "depends_on", "target": "kept"},
+                        {"type": "depends_on", "target": "gone"},
+                    ],
+                ),
+            ]
+        )
+        await lg.remove("gone")
+        transport = httpx.ASGITransport(app=build_http_app(lg))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            page = (await http.get(artifact_href("user"))).text
+        assert f'href="{artifact_href("kept")}"' in page
+        assert f'href="{artifact_href("gone")}"' not in page
+        assert 'gone <span class="muted">(not in the catalog)</span>' in page
