@@ -531,11 +531,20 @@ class GraphBrain:
         ]
         keyed = ((-r.score, 0, str(n), r) for n, r in enumerate(_by_score(declared)))
         me = self.info.get(x)
-        if me is None or not (me.input_type or me.output_type):
+        if me is None or not self._typed_beyond_primitives(me):
             return (row for *_, row in keyed)
         found = ((-r.score, 1, r.id, r) for r in self._substitute_rows(x, me))
         merged = heapq.merge(keyed, found, key=lambda k: k[:3])
         return (row for *_, row in merged)
+
+    def _typed_beyond_primitives(self, me: ArtifactInfo) -> bool:
+        """Whether ``me``'s signature says what it does: a side typed with more than a primitive
+        (``json.string -> -`` fits every tool that takes text, so it makes no stand-ins)."""
+        sides = [t for t in (me.input_type, me.output_type) if t]
+        try:
+            return any(not self.lattice.is_primitive(t) for t in sides)
+        except TypeLatticeError:  # a malformed type matches nothing (status() lists it)
+            return False
 
     def _substitute_rows(self, x: str, me: ArtifactInfo) -> Iterator[_Row]:
         """Artifacts other than ``me`` with an input exactly when ``me`` has one, accepting
@@ -561,7 +570,7 @@ class GraphBrain:
                     -neg_score,
                     "same_signature",
                     (x, artifact_id),
-                    f"same signature as {x}: {takes} -> {gives}",
+                    f"same signature as {x}: {takes or '-'} -> {gives or '-'}",
                 )
             else:
                 yield _Row(
@@ -569,8 +578,8 @@ class GraphBrain:
                     -neg_score,
                     "substitute",
                     (x, artifact_id),
-                    f"can stand in for {x} ({me.input_type} -> {me.output_type}):"
-                    f" takes {takes}, gives {gives}",
+                    f"can stand in for {x} ({me.input_type or '-'} -> {me.output_type or '-'}):"
+                    f" takes {takes or '-'}, gives {gives or '-'}",
                 )
 
     def _accepts(self, input_type: str | None, given: str) -> bool:

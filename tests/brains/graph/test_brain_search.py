@@ -105,6 +105,30 @@ def test_alternatives_are_declared_ones_then_substitutes_usable_first() -> None:
     assert [h.id for h in brain().search("alternatives to finscorer", None, 50).hits] == []
 
 
+def test_a_signature_of_primitives_makes_no_stand_ins() -> None:
+    """``json.uri -> -`` fits every tool that takes text: no substitute by types alone."""
+    types = [
+        TypeDecl.parse({"type": "json.string", "primitive": True}),
+        TypeDecl.parse({"type": "json.uri", "subtype_of": ["json.string"]}),
+        TypeDecl.parse({"type": "Page"}),
+    ]
+    entries = [
+        make_entry(
+            "fetch", input_type="json.uri", relations=[{"type": "similar_to", "target": "get"}]
+        ),
+        make_entry("get", input_type="json.uri"),
+        make_entry("notes", input_type="json.string"),
+        make_entry("pager", input_type="json.uri", output_type="Page"),
+        make_entry("pager2", input_type="json.string", output_type="Page"),
+    ]
+    b = GraphBrain()
+    b.build(entries, types, 1)
+    assert [h.id for h in b.search("alternatives to fetch", None, 50).hits] == ["get"]  # declared
+    found = b.search("alternatives to pager", None, 50).hits  # a typed output: stand-ins count
+    assert [h.id for h in found] == ["pager2"]
+    assert "takes json.string, gives Page" in found[0].explanation["reason"]
+
+
 def test_a_relationship_reading_names_its_relation() -> None:
     """Other brains read the relation from the reading's plain fields, not the graph's own
     parsed form: "similar to X" is ``SIMILAR_RELATION``."""
