@@ -265,7 +265,34 @@ class GraphBrain:
         operation = detail if isinstance(detail, Composition | TypeQuery | Relationship) else None
         rows, op, reason, _ = self._rows(query.text, query.filters, query.limit, operation)
         direct = query.query_type is None  # asked by name: say when no question was read
-        return GraphRanking(rows, [reason] if direct and not op else [])
+        if direct and not op:
+            return GraphRanking(rows, [reason])
+        empty = None if rows or not isinstance(op, Relationship) else self._why_none(op)
+        return GraphRanking(rows, [empty] if empty else [])
+
+    def _why_none(self, op: Relationship) -> str | None:
+        """Why a composition question about ``op``'s artifact has no answer in its types (it
+        declares none on that side, or only a primitive), or None."""
+        if op.kind not in ("downstream", "upstream"):
+            return None
+        me = self.info.get(op.artifact_id)
+        if me is None:
+            return None
+        side, typed = (
+            ("output", me.output_type) if op.kind == "downstream" else ("input", me.input_type)
+        )
+        if not typed:
+            return f"{op.artifact_id} declares no {side} type, so nothing composes with it there"
+        try:
+            primitive = self.lattice.is_primitive(typed)
+        except TypeLatticeError:
+            return None
+        if primitive:
+            return (
+                f"{op.artifact_id}'s {side} is {typed}, a primitive: composition never chains "
+                "two artifacts through one"
+            )
+        return None
 
     @_locked
     def unread(self, text: str) -> str | None:

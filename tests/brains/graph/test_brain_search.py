@@ -129,6 +129,33 @@ def test_a_signature_of_primitives_makes_no_stand_ins() -> None:
     assert "takes json.string, gives Page" in found[0].explanation["reason"]
 
 
+def test_an_empty_composition_answer_says_which_type_is_missing() -> None:
+    from lgent.brains.base import BrainQuery
+
+    types = [TypeDecl.parse({"type": "json.string", "primitive": True}), *TYPES]
+    entries = [
+        make_entry("reader", input_type="json.string"),
+        make_entry("texter", input_type="Doc", output_type="json.string"),
+        make_entry("taker", input_type="json.string"),
+    ]
+    b = GraphBrain()
+    b.build(entries, types, 1)
+
+    def warnings(text: str) -> list[str]:
+        reading = b.read_question(text)
+        assert reading is not None
+        return b.answer(BrainQuery(text=text, limit=10, reading=reading)).warnings
+
+    assert warnings("what can take reader's output") == [
+        "reader declares no output type, so nothing composes with it there"
+    ]
+    assert warnings("what can take texter's output") == [
+        "texter's output is json.string, a primitive: composition never chains two artifacts "
+        "through one"
+    ]
+    assert warnings("what can feed texter") == []
+
+
 def test_a_relationship_reading_names_its_relation() -> None:
     """Other brains read the relation from the reading's plain fields, not the graph's own
     parsed form: "similar to X" is ``SIMILAR_RELATION``."""
