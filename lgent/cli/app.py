@@ -823,15 +823,16 @@ def compatible(
     """Artifacts whose types fit before or after this one."""
     direction: Literal["downstream", "upstream"] = "upstream" if upstream else "downstream"
 
-    async def run(lg: LGent) -> list[Any]:
-        return await lg.compatible(
-            await _known_id(lg, artifact_id),
-            direction=direction,
-            limit=limit,
-            include_unusable=include_unusable,
-        )
+    async def run(lg: LGent) -> tuple[CatalogEntry, list[Any]]:
+        from lgent.serving import get_entry
 
-    sigs = _with_lgent(ctx, run)
+        entry = await get_entry(lg, artifact_id)
+        found = await lg.compatible(
+            entry.id, direction=direction, limit=limit, include_unusable=include_unusable
+        )
+        return entry, found
+
+    entry, sigs = _with_lgent(ctx, run)
     if as_json:
         output.print_json([dataclasses.asdict(s) for s in sigs])
         return
@@ -839,6 +840,12 @@ def compatible(
     output.say(
         console, f"{len(sigs)} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}:"
     )
+    side, typed = ("input", entry.input_type) if upstream else ("output", entry.output_type)
+    if not sigs:
+        why = (
+            f"it declares no {side} type" if not typed else f"nothing fits its {side} type {typed}"
+        )
+        output.say(console, f"  ({why})")
     for s in sigs:
         output.say(
             console,

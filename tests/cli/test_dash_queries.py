@@ -104,6 +104,8 @@ def test_commands_on_one_artifact_read_its_real_world_name_as_show_does(
         capsys.readouterr()
         assert run(monkeypatch, "--home", home, command, "Ant Design Components") == 0, command
     assert "reader" in capsys.readouterr().out  # compatible: what takes its output
+    assert run(monkeypatch, "--home", home, "compatible", "reader") == 0
+    assert "(it declares no output type)" in capsys.readouterr().out
     capsys.readouterr()
     assert run(monkeypatch, "--home", home, "lineage", "Ant-Design-Component") == 1
     assert "did you mean Ant-Design-Components" in capsys.readouterr().err
