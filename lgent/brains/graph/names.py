@@ -100,6 +100,15 @@ class NameIndex:
             return owners
         return owners[0]
 
+    def owners(self, key: str) -> tuple[str, ...]:
+        """Every artifact ``key`` (already normalized) names: by id first, then by name."""
+        found: list[str] = []
+        for table in (self._by_id, self._by_name):
+            owners = table.get(key)
+            if owners is not None:
+                found += [owners] if isinstance(owners, str) else list(owners)
+        return tuple(dict.fromkeys(found))
+
     def mapping(self) -> dict[str, str]:
         """Every key and the artifact it resolves to."""
         return {key: str(self.resolve(key)) for key in sorted({*self._by_id, *self._by_name})}
@@ -144,12 +153,12 @@ class NameIndex:
             return []
         found: list[str] = []
         for _, candidate in sorted((-ratio, k) for ratio, k in self._close_keys(key, cutoff)):
-            artifact = self.resolve(candidate)
-            if artifact is not None and artifact not in found:
-                found.append(artifact)
-            if len(found) == n:
+            for artifact in self.owners(candidate):  # two tools named read_file: both
+                if artifact not in found:
+                    found.append(artifact)
+            if len(found) >= n:
                 break
-        return found
+        return found[:n]
 
     def lookup(self, text: str, *, fuzzy: bool = True) -> str | None:
         """The artifact ``text`` names: by id or name, ignoring case and punctuation; then, if

@@ -214,3 +214,15 @@ def test_fuzzy_lookup_equals_difflib_on_the_example_catalog(example_index: NameI
         for q in queries
     )
     assert fuzzy_hits > 500  # the comparison exercised the fuzzy path, not only exact hits
+
+
+def test_suggestions_name_every_artifact_a_close_name_belongs_to() -> None:
+    index = NameIndex.of(
+        [
+            ("desktop/read_file", "read_file"),
+            ("fs/read_file", "read_file"),
+            ("fs/edit_file", "edit_file"),
+        ]
+    )
+    assert index.closest("read_fil", 3)[:2] == ["desktop/read_file", "fs/read_file"]
+    assert index.owners("readfile") == ("desktop/read_file", "fs/read_file")
