@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -398,23 +399,32 @@ class HttpSettings:
 
 
 def redact(url: str) -> str:
-    """A catalog URL without its password, for messages."""
+    """A catalog URL (or libpq key=value string) without its password, for messages: the one in
+    ``user:password@``, and any ``password=`` parameter. A malformed URL is redacted too."""
     from urllib.parse import urlsplit, urlunsplit
 
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}@{host}" if parts.username else host
-    if parts.port is not None:
-        netloc += f":{parts.port}"
-    return urlunsplit(parts._replace(netloc=netloc))
+    text = _PASSWORD_PARAM.sub(r"\1***", url)
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # e.g. an unclosed [ in the host: drop what sits between : and @
+        return _USERINFO_PASSWORD.sub(r"\1@", text)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    if not at or ":" not in userinfo:
+        return text
+    user = userinfo.split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}@{hostport}" if user else hostport))
+
+
+_PASSWORD_PARAM = re.compile(r"(?i)((?:^|[?&\s])(?:password|passwd|sslpassword)\s*=\s*)[^&\s]*")
+"""A password given as a parameter: ``?password=x`` in a URL, ``password=x`` in key=value form."""
+_USERINFO_PASSWORD = re.compile(r"(//[^/:@]*):[^/@]*@")
+"""The ``:password`` of ``//user:password@`` in a URL too malformed to parse."""
 
 
 def check_catalog_url(url: object, where: str) -> str:
     """``url`` if it is a PostgreSQL URL, else a SettingsError naming ``where``."""
     if not isinstance(url, str) or not url.startswith(CATALOG_URL_SCHEMES):
-        shown = url if not isinstance(url, str) else url.split("@")[-1]
+        shown = url if not isinstance(url, str) else redact(url)
         raise SettingsError(
             f"{where}: must be a PostgreSQL URL (postgresql://user@host/database), got {shown!r}"
         )

@@ -621,6 +621,7 @@ def connect(url: str, location: str) -> psycopg.Connection[tuple[Any, ...]]:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.Error as err:
         reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        reason = reason.replace(url, redact(url))  # libpq may quote the whole URI back
         raise CatalogUnreachableError(f"cannot reach the catalog at {location}: {reason}") from err
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -176,6 +177,32 @@ def test_a_lost_connection_is_reopened(pg_catalog_url: str) -> None:
 def test_redact_hides_the_password() -> None:
     assert redact("postgresql://u:pw@db.example:5433/cat") == "postgresql://u@db.example:5433/cat"
     assert redact("postgresql://u@/cat?host=/tmp/x") == "postgresql://u@/cat?host=/tmp/x"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://u:pw@127.0.0.1:notaport/c", "postgresql://u@127.0.0.1:notaport/c"),
+        ("postgresql://u:pw@[::1:5432/c", "postgresql://u@[::1:5432/c"),  # unparseable host
+        ("postgresql://u:pw@[::1]:5432/c", "postgresql://u@[::1]:5432/c"),  # brackets kept
+        ("postgresql://h:1/c?user=u&password=pw", "postgresql://h:1/c?user=u&password=***"),
+        ("host=h password=pw dbname=c", "host=h password=*** dbname=c"),
+        ("mysql://u:pw@h/db", "mysql://u@h/db"),
+    ],
+)
+def test_redact_hides_a_password_in_every_form_and_never_raises(url: str, shown: str) -> None:
+    assert redact(url) == shown and "pw" not in shown
+
+
+def test_a_malformed_catalog_url_is_a_typed_error_without_its_password(
+    tmp_path: Path,
+) -> None:
+    from lgent import LGent
+
+    for url in ("postgresql://u:pw@127.0.0.1:notaport/c", "postgresql://u:pw@[::1:5432/c"):
+        with pytest.raises(CatalogUnreachableError) as info:
+            LGent.open_sync(tmp_path / "home", catalog=url).close()
+        assert ":pw@" not in str(info.value), info.value
 
 
 def test_without_postgres_tests_skip_locally_and_fail_under_ci(
