@@ -17,8 +17,8 @@ from lgent.brains.defaults import default_registry
 from lgent.brains.registry import BrainRegistry, BrainSpec
 from lgent.catalog.backends import open_catalog
 from lgent.catalog.records import Finding
-from lgent.config import load_settings
-from lgent.errors import CatalogCorruptError, LGentError, SettingsError
+from lgent.config import load_settings, redact
+from lgent.errors import CatalogCorruptError, CatalogUnreachableError, LGentError, SettingsError
 from lgent.home import Home
 
 Check = Finding
@@ -49,6 +49,9 @@ def check_home(
     except CatalogCorruptError as err:
         name = "catalog schema" if "schema version" in str(err) else "catalog file"
         return [Check(name, "fail", str(err), restore)]
+    except CatalogUnreachableError as err:
+        reach = "start the database, or correct the URL and its credentials"
+        return [Check("catalog", "fail", str(err), reach)]
     except LGentError as err:
         return [Check("catalog file", "fail", str(err), restore)]
     try:
@@ -80,6 +83,9 @@ def check_home(
                 "copy the home to a writable place to change it",
             )
         )
+    command = f"lgent --home {root}"
+    if catalog_url is not None:  # named on the command line: the repair must name it too
+        command += f" --catalog '{redact(catalog_url)}'"
     for spec in registry if registry is not None else default_registry():
         index_dir = home.index_dir(spec.name)
         assert index_dir is not None
@@ -87,7 +93,7 @@ def check_home(
             message = "kept in memory and rebuilt from the catalog on first use"
             checks.append(Check(f"{spec.name} index", "ok", message))
         else:
-            checks.append(_index_check(spec, index_dir, number, root))
+            checks.append(_index_check(spec, index_dir, number, command))
     return checks
 
 
@@ -105,9 +111,10 @@ def _settings_check(home: Home, root: Path) -> Check:
     return Check("settings", "ok", f"{path.name} is valid")
 
 
-def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, root: Path) -> Check:
+def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, command: str) -> Check:
+    """``command``: ``lgent --home ROOT`` with the options that reach this home's catalog."""
     name = f"{spec.name} index"
-    fix = f"lgent --home {root} reindex --brain {spec.name}"
+    fix = f"{command} reindex --brain {spec.name}"
     manifest_path = index_dir / "manifest.json"
     if not manifest_path.exists():
         return Check(name, "warn", "not built yet (built on first use)", fix)

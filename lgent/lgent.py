@@ -217,6 +217,14 @@ class LGent:
         return ReaderRegistry.default().names
 
     @staticmethod
+    def is_replica(home: str | os.PathLike[str]) -> bool:
+        """Whether ``home`` holds a replica of a shared catalog (and no catalog of its own)."""
+        from lgent.home import CATALOG_FILE, MIRROR_FILE
+
+        root = Path(home)
+        return (root / MIRROR_FILE).is_file() and not (root / CATALOG_FILE).is_file()
+
+    @staticmethod
     def has_catalog(home: str | os.PathLike[str], *, catalog: str | None = None) -> bool:
         """Whether ``home`` holds a catalog (an unreadable one counts: opening it says why).
         With a shared catalog (``catalog``, else ``[catalog] url``): whether the home holds a
@@ -244,6 +252,13 @@ class LGent:
         from lgent.doctor import check_home
 
         return check_home(Path(home), catalog_url=catalog)
+
+    @property
+    def catalog_url(self) -> str | None:
+        """The shared catalog's URL when this home is a replica of one, else None."""
+        from lgent.catalog.replica import ReplicaCatalog
+
+        return self.store.primary.url if isinstance(self.store, ReplicaCatalog) else None
 
     def close(self) -> None:
         """Stop the follower and the background indexers (a long build stops at its next

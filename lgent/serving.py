@@ -604,6 +604,6 @@ async def doctor(lg: LGent) -> DoctorAnswer:
     if root is None:
         checks = (DoctorCheck(name="home", level="ok", message="in memory: nothing on disk"),)
     else:
-        found = await asyncio.to_thread(lg.check_home, root)
+        found = await asyncio.to_thread(lg.check_home, root, catalog=lg.catalog_url)
         checks = tuple(DoctorCheck(**dataclasses.asdict(c)) for c in found)
     return DoctorAnswer(ok=all(c.level != "fail" for c in checks), checks=checks)

@@ -35,6 +35,11 @@ def require_catalog(home: Path, catalog: str | None = None) -> None:
     if not LGent.has_catalog(home, catalog=catalog):
         where = str(home) if catalog is None else redact(catalog)
         shared = "" if catalog is None else f" --catalog {where}"
+        if catalog is None and LGent.is_replica(home):
+            raise CatalogError(
+                f"{home} is a replica of a shared catalog: name it with --catalog "
+                "postgresql://... (or LGENT_CATALOG, or [catalog] url in its lgent.toml)"
+            )
         raise CatalogError(
             f"no catalog at {where}; create one with `lgent --home {home}{shared} load PATH` "
             f"(or an empty one with `lgent --home {home}{shared} init`)"

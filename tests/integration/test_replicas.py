@@ -120,6 +120,26 @@ def test_cli_chooses_the_shared_catalog(pg_catalog_url: str, tmp_path: Path) -> 
     assert doctor.exit_code == 0 and "PostgreSQL" in doctor.stdout, doctor.output
     bad = cli.invoke(app, ["--catalog", "mysql://user:pw@db/cat", "stats"])
     assert bad.exit_code == 2 and "--catalog" in bad.output and "pw" not in bad.output
+    forgotten = cli.invoke(app, ["--home", str(tmp_path / "b"), "reindex", "--brain", "keyword"])
+    assert forgotten.exit_code == 1  # a replica home without its URL says what it is
+    assert "is a replica of a shared catalog: name it with --catalog" in forgotten.output
+    named = cli.invoke(app, ["--home", str(tmp_path / "b"), *shared, "doctor", "--json"])
+    fixes = [str(c["fix"]) for c in json.loads(named.stdout)]
+    repair = [fix for fix in fixes if "reindex --brain" in fix]
+    assert repair and all("--catalog" in fix for fix in repair), named.output
+
+
+async def test_a_served_replica_checks_its_shared_catalog(
+    pg_catalog_url: str, tmp_path: Path
+) -> None:
+    from lgent.serving import doctor
+
+    async with LGent.open(tmp_path / "r", catalog=pg_catalog_url, embedder=HashingEmbedder()) as lg:
+        await lg.register(make_entry("A"))
+        assert lg.catalog_url == pg_catalog_url
+        answer = await doctor(lg)
+    catalog = next(c for c in answer.checks if c.name == "catalog")
+    assert catalog.level == "ok" and "no catalog at" not in catalog.message
 
 
 def test_catalog_settings_are_checked(tmp_path: Path) -> None:
