@@ -377,6 +377,8 @@ class Follower:
         self.poll_seconds = poll_seconds
         self.retry_seconds = retry_seconds
         self.pulls = 0
+        self._told: int | None = None
+        """The copy's change number ``on_pull`` last brought the indexes to (None: not yet)."""
         self._stop = threading.Event()
         self._listener: Listener | None = None
         self._thread = threading.Thread(target=self._run, name="lgent-follower", daemon=True)
@@ -397,12 +399,12 @@ class Follower:
             while not self._stop.is_set():
                 try:
                     listener.connect()
-                    self._pull()
+                    self.pull_once()
                     while not self._stop.is_set():
                         announced = listener.wait(self.poll_seconds)
                         if announced:
                             self.replica.announce(announced)
-                        self._pull()
+                        self.pull_once()
                 except CatalogUnreachableError as err:
                     self.replica.unreachable(err)
                     self._stop.wait(self.retry_seconds)
@@ -412,11 +414,18 @@ class Follower:
         finally:
             listener.close()
 
-    def _pull(self) -> None:
+    def pull_once(self) -> None:
+        """Pull once and bring the indexes along (what the thread does on each wake-up)."""
         report = self.replica.pull()
         self.pulls += 1
-        if report.advanced:
+        if self._told is None and not report.advanced:  # the first look: where things stand
+            self._told = report.after
+            return
+        # Another process of this home may have moved the copy (its own pull, or its write):
+        # this one's indexes are then behind a copy its pull finds current. Tell them too.
+        if report.advanced or report.after != self._told:
             try:
                 self.on_pull(report)
+                self._told = report.after
             except LGentError as err:
                 log.warning("bringing the indexes to change %d failed: %s", report.after, err)

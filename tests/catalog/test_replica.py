@@ -157,3 +157,24 @@ def test_an_in_memory_home_keeps_its_copy_in_memory(pg_catalog_url: str) -> None
     replica.register_batch([make_entry("A")])
     assert replica.get("A").id == "A" and replica.snapshot(["A"]).change_number == 1
     replica.close()
+
+
+def test_follower_tells_its_indexes_what_another_process_of_its_home_pulled(
+    pg_catalog_url: str, tmp_path: Path
+) -> None:
+    """Two processes on one home share its copy: when the other one pulls (or writes) first,
+    this follower's pull finds the copy current, and must still bring its indexes along."""
+    mine = open_catalog(Home(tmp_path), url=pg_catalog_url)
+    other = open_catalog(Home(tmp_path), url=pg_catalog_url)  # the same replica.db
+    assert isinstance(mine, ReplicaCatalog) and isinstance(other, ReplicaCatalog)
+    told: list[PullReport] = []
+    follower = Follower(mine, told.append)  # not started: each wake-up done by hand
+    follower.pull_once()  # the first look: nothing to tell
+    assert told == []
+    other.register_batch([make_entry("A")])  # writes, then pulls into the shared copy
+    follower.pull_once()
+    assert [r.after for r in told] == [1]
+    follower.pull_once()  # told already: nothing new
+    assert len(told) == 1
+    mine.close()
+    other.close()
