@@ -749,7 +749,7 @@ def report(
         "L-gent's fields, with no Python analysis. Build s and build CPU are the medians of "
         "each row's builds (`--build-rounds`, each in a fresh process; the acceptance lines "
         "give their range): one build of plain tantivy at 100k took from 0.72 s to 1.37 s on "
-        "this machine in one afternoon. On a machine shared with other work (see the load "
+        "this machine in one morning. On a machine shared with other work (see the load "
         "average above) absolute figures move a lot between runs: compare rows of one run.",
         "",
         table.markdown(),
