@@ -44,6 +44,12 @@ class Home:
             (folder / "indexes").is_dir() and (folder / MIRROR_FILE).is_file()
         )
 
+    def is_replica(self) -> bool:
+        """Whether the home holds a shared catalog's replica and no catalog of its own."""
+        if self.root is None:
+            return False
+        return (self.root / MIRROR_FILE).is_file() and not (self.root / CATALOG_FILE).is_file()
+
     def create(self) -> None:
         """Create the folder if missing; an existing file at that path is an error."""
         if self.root is None:

@@ -219,10 +219,7 @@ class LGent:
     @staticmethod
     def is_replica(home: str | os.PathLike[str]) -> bool:
         """Whether ``home`` holds a replica of a shared catalog (and no catalog of its own)."""
-        from lgent.home import CATALOG_FILE, MIRROR_FILE
-
-        root = Path(home)
-        return (root / MIRROR_FILE).is_file() and not (root / CATALOG_FILE).is_file()
+        return Home(Path(home)).is_replica()
 
     @staticmethod
     def has_catalog(home: str | os.PathLike[str], *, catalog: str | None = None) -> bool:
@@ -851,14 +848,8 @@ class LGent:
         """Artifacts (latest versions) passing ``filters``, in id order: ``limit`` of them
         (None: all) after the first ``offset``."""
         check_offset(offset)
-        if limit is not None and (
-            isinstance(limit, bool)
-            or not isinstance(limit, int)
-            or not 0 <= limit <= limits.MAX_OFFSET
-        ):
-            raise QueryError(
-                f"limit must be an integer from 0 to {limits.MAX_OFFSET}, got {limit!r}"
-            )
+        if limit is not None:
+            check_offset(limit, "limit")
         return await self._read(self.store.list_entries, filters, limit=limit, offset=offset)
 
     async def count_entries(self, filters: EntryFilter | None = None) -> int:
@@ -923,14 +914,13 @@ def check_version(version: str | None) -> None:
         raise bad("version", "must not be empty (leave it out for the latest)", version)
 
 
-def check_offset(offset: int) -> None:
-    """Reject an offset that is not an integer from 0 to ``MAX_OFFSET`` with a QueryError."""
-    if (
-        isinstance(offset, bool)
-        or not isinstance(offset, int)
-        or not 0 <= offset <= limits.MAX_OFFSET
-    ):
-        raise QueryError(f"offset must be an integer from 0 to {limits.MAX_OFFSET}, got {offset!r}")
+def check_offset(value: int, argument: str = "offset") -> None:
+    """Reject a row count (an offset, or a listing's limit) that is not an integer from 0 to
+    ``MAX_OFFSET`` with a QueryError naming ``argument``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limits.MAX_OFFSET:
+        raise QueryError(
+            f"{argument} must be an integer from 0 to {limits.MAX_OFFSET}, got {value!r}"
+        )
 
 
 def check_query(query: str, limit: int) -> None:

@@ -8,6 +8,8 @@ never a pydantic error.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -79,6 +81,16 @@ def _wrap_pydantic(err: pydantic.ValidationError, record_id: str | None) -> Vali
     return ValidationError(problems, record_id=record_id)
 
 
+@contextmanager
+def _validating() -> Iterator[None]:
+    """Inside: nested L-gent models leave their errors to pydantic, which names the whole path."""
+    token = _VALIDATING.set(True)
+    try:
+        yield
+    finally:
+        _VALIDATING.reset(token)
+
+
 class Container(BaseModel):
     """A plain pydantic model that holds L-gent models (a request, a query's arguments): a bad
     nested value is reported by pydantic with its whole location (``context.current_pipeline.1``)
@@ -87,11 +99,8 @@ class Container(BaseModel):
     @model_validator(mode="wrap")
     @classmethod
     def _nested_in_place(cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]) -> Any:
-        token = _VALIDATING.set(True)
-        try:
+        with _validating():
             return handler(data)
-        finally:
-            _VALIDATING.reset(token)
 
 
 class _Model(BaseModel):
@@ -103,14 +112,12 @@ class _Model(BaseModel):
         if _VALIDATING.get():  # nested model: let pydantic report it with its full location
             super().__init__(**data)
             return
-        token = _VALIDATING.set(True)
-        try:
-            super().__init__(**data)
-        except pydantic.ValidationError as err:
-            raw_id = data.get("id") if isinstance(data.get("id"), str) else None
-            raise _wrap_pydantic(err, raw_id) from None
-        finally:
-            _VALIDATING.reset(token)
+        with _validating():
+            try:
+                super().__init__(**data)
+            except pydantic.ValidationError as err:
+                raw_id = data.get("id") if isinstance(data.get("id"), str) else None
+                raise _wrap_pydantic(err, raw_id) from None
 
     def to_record(self) -> dict[str, Any]:
         """JSON-ready dict, ``None`` fields left out (round-trips through ``parse``)."""
@@ -492,8 +499,10 @@ class QueryType(StrEnum):
     SEMANTIC_INTENT = "semantic_intent"
 
 
+HOLE = "???"
+"""A gap in a pipeline (``["DataSource", "???", "Database"]``), for an artifact to fill."""
 ContextItem = Annotated[str, Field(min_length=1, max_length=limits.MAX_TYPE_NAME_LENGTH)]
-"""A type name, an artifact id or ``???`` in a query's context."""
+"""A type name, an artifact id or ``HOLE`` in a query's context."""
 
 
 class QueryContext(_Model):

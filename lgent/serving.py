@@ -432,9 +432,6 @@ async def get_entry(lg: LGent, artifact_id: str, version: str | None = None) -> 
         raise NotFoundError(artifact_id, None, await close_ids(lg, artifact_id)) from None
 
 
-HOLE = "???"
-
-
 async def artifact_answer(
     lg: LGent, artifact_id: str, version: str | None = None
 ) -> ArtifactAnswer:

@@ -320,12 +320,12 @@ def _load_and_report(
         raise typer.Exit(1)
 
 
-async def _known_id(lg: LGent, artifact_id: str) -> str:
-    """The stored id of the artifact ``artifact_id`` names (as ``show`` reads it: an id, or a
-    real-world name such as ``Ant Design Components``); unknown, the error names the closest."""
+async def _known(lg: LGent, artifact_id: str) -> CatalogEntry:
+    """The artifact ``artifact_id`` names, as ``show`` reads it (an id, or a real-world name
+    such as ``Ant Design Components``); unknown, the error names the closest ids."""
     from lgent.serving import get_entry
 
-    return (await get_entry(lg, artifact_id)).id
+    return await get_entry(lg, artifact_id)
 
 
 def _stopped(message: str, as_json: bool, kind: str) -> typer.Exit:
@@ -480,7 +480,7 @@ def remove(
     """Remove an artifact (every version, or one)."""
 
     async def run(lg: LGent) -> int:
-        return await lg.remove(await _known_id(lg, artifact_id), version)
+        return await lg.remove((await _known(lg, artifact_id)).id, version)
 
     removed = _with_lgent(ctx, run)
     if as_json:
@@ -596,7 +596,7 @@ def fill(
 ) -> None:
     """Fill the ??? holes of a pipeline, e.g. `lgent fill DataSource '???' Database` (quote the
     ???: unquoted, the shell may replace it with file names of three characters)."""
-    from lgent.serving import HOLE
+    from lgent.models import HOLE
 
     if HOLE not in [s.strip() for s in steps]:
         files = [s for s in steps if Path(s).exists()]
@@ -636,7 +636,7 @@ def similar(
     """Artifacts closest in meaning to one artifact (not itself or its own versions)."""
 
     async def run(lg: LGent) -> list[Any]:
-        return await lg.similar(await _known_id(lg, artifact_id), limit=limit)
+        return await lg.similar((await _known(lg, artifact_id)).id, limit=limit)
 
     hits = _with_lgent(ctx, run)
     if as_json:
@@ -786,7 +786,7 @@ def lineage(
     """Ancestors, descendants, dependencies, dependents and forging of one artifact."""
 
     async def run(lg: LGent) -> dict[str, Any]:
-        return await lg.lineage(await _known_id(lg, artifact_id), depth=depth)
+        return await lg.lineage((await _known(lg, artifact_id)).id, depth=depth)
 
     groups = _with_lgent(ctx, run)
     if as_json:
@@ -824,9 +824,7 @@ def compatible(
     direction: Literal["downstream", "upstream"] = "upstream" if upstream else "downstream"
 
     async def run(lg: LGent) -> tuple[CatalogEntry, list[Any]]:
-        from lgent.serving import get_entry
-
-        entry = await get_entry(lg, artifact_id)
+        entry = await _known(lg, artifact_id)
         found = await lg.compatible(
             entry.id, direction=direction, limit=limit, include_unusable=include_unusable
         )

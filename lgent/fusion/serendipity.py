@@ -23,12 +23,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lgent.brains.graph.compose import PathSearch
-from lgent.models import CatalogEntry, QueryContext, SerendipityItem
+from lgent.models import HOLE, CatalogEntry, QueryContext, SerendipityItem
 
 if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
 
-HOLE = "???"
 MAX_CONSUMERS = 10
 """A result whose output more artifacts than this can take gets no downstream suggestion."""
 

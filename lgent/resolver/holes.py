@@ -14,10 +14,8 @@ from collections.abc import Sequence
 from lgent.brains.graph.compose import PathSearch
 from lgent.errors import DependencyError, QueryError
 from lgent.limits import MAX_PIPELINE
-from lgent.models import FilledPipeline, PipelineStep, TypeRequirement
+from lgent.models import HOLE, FilledPipeline, PipelineStep, TypeRequirement
 from lgent.resolver.resolver import DependencyResolver, health_problems
-
-HOLE = "???"
 
 
 def fill_holes(
