@@ -107,6 +107,10 @@ class LGentRun:
     """Fused queries where the keyword brain did not run."""
     semantic_skipped: int = 0
     """Fused queries where the semantic brain did not run."""
+    weak: int = 0
+    """Fused answers with a weak-match warning (``lgent/fusion/weak.py``)."""
+    weak_found: int = 0
+    """... of them, those with a relevant tool in the top 10 all the same."""
     seconds: float = 0.0
 
 
@@ -146,6 +150,10 @@ async def lgent_rankings(
                                 run.keyword_empty += brain.ran and brain.hits == 0
                             if brain.brain == "semantic":
                                 run.semantic_skipped += not brain.ran
+                        if any(w.startswith("weak match") for w in response.warnings):
+                            run.weak += 1
+                            relevant = {devsets.entry_id(str(t)) for t in q.relevant}
+                            run.weak_found += bool(relevant & set(ids[:10]))
                     elif method == "keyword-or":
                         text, _ = extract_constraints(q.text)
                         kind = classify(text, lg.graph_brain())
@@ -316,7 +324,9 @@ def set_summary(result: SetResult) -> str:
         f"Query types: {classes}. Refused by `query()`: {errors}. "
         f"The keyword brain found nothing in {run.keyword_empty} of {n} fused queries "
         f"and did not run in {run.keyword_skipped}; the semantic brain did not run in "
-        f"{run.semantic_skipped}. L-gent {run.seconds:.0f} s, baselines "
+        f"{run.semantic_skipped}. A weak-match warning came with {run.weak} fused answers "
+        f"({run.weak_found} of them had a relevant tool in the top 10 all the same). "
+        f"L-gent {run.seconds:.0f} s, baselines "
         f"{result.baseline_seconds:.0f} s.{variants}"
     )
 

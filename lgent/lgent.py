@@ -482,11 +482,17 @@ class LGent:
             held = self.store.snapshot(ids)
             made = (answer.explain(i, held.text(i)) for i in ids if i in held)
             note = self.catalog_note()
+            weak = getattr(answer, "weak", "")
             return SearchResult(
                 query=asked.text,
                 hits=tuple(hit for hit in made if hit is not None),
                 total=answer.total,
-                warnings=(*answer.warnings, *view.notes(), *((note,) if note else ())),
+                warnings=(
+                    *answer.warnings,
+                    *((f"weak match: nothing is close in meaning ({weak})",) if weak else ()),
+                    *view.notes(),
+                    *((note,) if note else ()),
+                ),
             )
         except LGentError as err:
             view.failed(name, err)

@@ -64,3 +64,31 @@ async def test_graph_answers_composition_and_relationship_queries(open_example: 
     assert again == runs  # identical across runs
     print("\n".join(misses))
     assert misses == []
+
+
+OFF_TOPIC = [
+    line
+    for line in (FIXTURES / "queries" / "off_topic_queries.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
+
+
+async def test_weak_matches_are_said_for_off_topic_requests_and_rarely_otherwise(
+    open_example: OpenHome,
+) -> None:
+    """WEAK_MATCHES with the real model: most requests from outside the catalog's domain are
+    answered with a weak-match warning, the labeled plain-language requests almost never."""
+
+    def weak(warnings: tuple[str, ...]) -> bool:
+        return any(w.startswith("weak match") for w in warnings)
+
+    async with open_example() as lg:
+        off = [q for q in OFF_TOPIC if weak((await lg.query(q)).warnings)]
+        labeled = [
+            q["qid"]
+            for q in QUERIES
+            if q["class"] == "semantic_intent" and weak((await lg.query(q["query"])).warnings)
+        ]
+    assert len(OFF_TOPIC) >= 30
+    assert len(off) >= 0.8 * len(OFF_TOPIC), sorted(set(OFF_TOPIC) - set(off))
+    assert len(labeled) <= 2, labeled

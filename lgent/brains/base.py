@@ -90,7 +90,9 @@ class RankedAnswer(Protocol):
     artifacts matched in all, warnings for the caller, and the explained hit of any ranked id,
     made on demand (fusion explains only the results it shows). An answer may also carry
     ``notes``, a sequence of strings on how it was made (the embedding model was loaded for
-    it, and how long that took), which the query's interpretation repeats."""
+    it, and how long that took), which the query's interpretation repeats, and ``weak``, a
+    string saying why even its best match is far from the request ("" when it is not), which
+    fusion's ``WEAK_MATCHES`` rule reads (``lgent/fusion/weak.py``)."""
 
     @property
     def ranking(self) -> Sequence[tuple[str, float]]: ...

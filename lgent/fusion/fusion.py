@@ -25,13 +25,14 @@ from lgent.errors import IndexNotReadyError, LGentError, QuerySyntaxError
 from lgent.fusion.access import BrainAccess, FixedBrains, Unavailable
 from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
-from lgent.fusion.coverage import coverage_scales, query_words
+from lgent.fusion.coverage import coverage, coverage_scales, query_words
 from lgent.fusion.interpret import interpretation
 from lgent.fusion.length import long_request_weights
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, Plan, leader_settles, plan_query
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
 from lgent.fusion.serendipity import suggest
 from lgent.fusion.ties import has_ties, order_by_leader
+from lgent.fusion.weak import weak_match_warning
 from lgent.models import (
     BrainHit,
     BrainRun,
@@ -182,6 +183,10 @@ class QueryFusion:
         fused = self._fuse(method, rankings, plan.weights, scales)
         if leader is not None:  # LEADER_TIES (ties.py): its runs of equal scores by the others
             order_by_leader(fused, leader, rankings[leader])
+        if fused:
+            weak = self._weak_matches(asked, classification, answers, rankings, snap)
+            if weak is not None:
+                warnings.append(weak)
         ordered, notes = await self._lineage_order(fused, snap, classification)
         top = ordered[:limit]  # every fused id passed the snapshot, so each has its entry
         page = top if shown is None else top[shown.start : shown.stop]
@@ -417,6 +422,36 @@ class QueryFusion:
                     found = dict.fromkeys(found, best)
                 scales[spec.name] = found
         return scales
+
+    def _weak_matches(
+        self,
+        asked: BrainQuery,
+        c: Classification,
+        answers: Mapping[str, RankedAnswer],
+        rankings: Mapping[str, Sequence[tuple[str, float]]],
+        snap: Snapshot,
+    ) -> str | None:
+        """``WEAK_MATCHES`` (``weak.py``): on a plain-language query, a warning when the brains
+        that judge closeness found nothing close and no artifact holds the query's words."""
+        if c.query_type != QueryType.SEMANTIC_INTENT:
+            return None
+        weak = {
+            b: reason
+            for b, answer in answers.items()
+            if b in rankings and (reason := str(getattr(answer, "weak", "") or ""))
+        }
+        if not weak:
+            return None
+        words = query_words(asked.plain_text or asked.text)
+        best = [
+            max(
+                (coverage(words, snap.entry(i)) for i, _ in rankings[spec.name] if i in snap),
+                default=0.0,
+            )
+            for spec in self.registry
+            if spec.matches_words and rankings.get(spec.name)
+        ]
+        return weak_match_warning(weak, best)
 
     def _fuse(
         self,

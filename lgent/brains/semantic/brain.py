@@ -161,6 +161,8 @@ class SemanticRanking:
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """What the caller may want to know about how the answer was made (the model loaded)."""
+    weak: str = ""
+    """Why nothing ranked is close in meaning to the request ("": something is)."""
 
     @property
     def total(self) -> int:
@@ -713,7 +715,16 @@ class SemanticBrain:
         for each in found:
             _check_cosines(each)
         pairs = found[0] if len(found) == 1 else _best_of(found, limit)
-        return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain, notes=notes)
+        kept = [p for p in pairs if p[1] >= cutoff]
+        return SemanticRanking(kept, explain, notes=notes, weak=self._weak(pairs))
+
+    def _weak(self, pairs: Sequence[tuple[str, float]]) -> str:
+        """Why the best of ``pairs`` (all of them, before the threshold) is weak, or ""."""
+        bar = self.settings.weak_match
+        best = max((score for _, score in pairs), default=None)
+        if best is None or best >= bar:
+            return ""
+        return f"best similarity {best:.2f}, weak below {bar:.2f}"
 
     def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
         """The artifacts closest in meaning to ``artifact_id``, without it or its own versions."""

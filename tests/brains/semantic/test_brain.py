@@ -89,6 +89,25 @@ def test_default_threshold_comes_from_settings(hashing: HashingEmbedder) -> None
     assert brain.search("pdf documents") == []
 
 
+def test_an_answer_whose_best_match_is_below_weak_match_says_so(hashing: HashingEmbedder) -> None:
+    brain = SemanticBrain(None, SemanticSettings(threshold=-1, weak_match=0.3), hashing)
+    brain.build(CATALOG, [], 1)
+    close = brain.rank("clean up messy text")
+    assert close.ranking[0][1] >= 0.3 and close.weak == ""
+    far = brain.rank("zebra quokka xylophone")
+    best = far.ranking[0][1]
+    assert best < 0.3
+    assert far.weak == f"best similarity {best:.2f}, weak below 0.30"
+    # the threshold may hide every hit: the answer is still judged by the best of them
+    hidden = SemanticBrain(None, SemanticSettings(threshold=0.99, weak_match=0.3), hashing)
+    hidden.build(CATALOG, [], 1)
+    assert hidden.rank("zebra quokka xylophone").ranking == []
+    assert hidden.rank("zebra quokka xylophone").weak.startswith("best similarity")
+    never = SemanticBrain(None, SemanticSettings(threshold=-1, weak_match=-1), hashing)
+    never.build(CATALOG, [], 1)
+    assert never.rank("zebra quokka xylophone").weak == ""
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

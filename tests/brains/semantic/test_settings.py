@@ -24,6 +24,8 @@ def test_defaults() -> None:
         ("model_path", "  ", "semantic.model_path: must be a non-empty path or None"),
         ("text_mode", "fancy", "semantic.text_mode: must be 'plain' or 'weighted', got 'fancy'"),
         ("threshold", 1.5, r"semantic.threshold: must be a number in \[-1, 1\], got 1.5"),
+        ("weak_match", -2, r"semantic.weak_match: must be a number in \[-1, 1\], got -2"),
+        ("weak_match", True, r"semantic.weak_match: must be a number in \[-1, 1\], got True"),
         ("threshold", True, "semantic.threshold"),
         ("hnsw_threshold", 0, "semantic.hnsw_threshold: must be an integer >= 1, got 0"),
         ("hnsw_m", 1, "semantic.hnsw_m: must be an integer >= 2"),
