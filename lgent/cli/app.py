@@ -1013,9 +1013,32 @@ def query_text_arguments(args: Sequence[str]) -> list[str]:
 
 
 def main() -> None:
-    """Run the command ``sys.argv`` names: what ``app()`` does, with the click group built once."""
+    """Run the command ``sys.argv`` names: what ``app()`` does, with the click group built once.
+    With ``--json``, a usage error (an unknown option, a bad value) is JSON on stdout like every
+    other error (``{"error": {"type", "message"}}``), exit 2, not click's text on stderr."""
     args = query_text_arguments(hoist_global_options(sys.argv[1:]))
-    _click_command()(args=args, prog_name="lgent")
+    command = _click_command()
+    if not wants_json(args):
+        command(args=args, prog_name="lgent")
+        return
+    try:
+        code = command.main(args=args, prog_name="lgent", standalone_mode=False)
+    except typer.Abort:
+        output.print_error("aborted", as_json=True, kind="Aborted")
+        sys.exit(1)
+    except typer.TyperException as err:  # click's usage errors derive from it
+        format_message = getattr(err, "format_message", None)
+        message = format_message() if callable(format_message) else str(err)
+        output.print_error(message, as_json=True, kind=type(err).__name__)
+        sys.exit(getattr(err, "exit_code", 2))
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether ``--json`` is among the options of ``args`` (not in the query text after
+    ``--``)."""
+    options = args[: args.index("--")] if "--" in args else args
+    return "--json" in options
 
 
 def console_main() -> None:

@@ -168,6 +168,30 @@ def test_json_errors_are_json_on_stdout(small_home: Path, tmp_path: Path) -> Non
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "kind", "says"),
+    [
+        (("query", "--json", "--limit", "abc", "pdf"), "BadParameter", "'--limit'"),
+        (("query", "--json", "--bogus", "pdf"), "NoSuchOption", "--bogus"),
+        (("query", "--json"), "MissingParameter", "QUERY"),
+        (("list", "--json", "--offset"), "BadOptionUsage", "--offset"),
+    ],
+)
+def test_json_usage_errors_are_json_on_stdout(
+    small_home: Path, args: tuple[str, ...], kind: str, says: str
+) -> None:
+    """An agent that asks for JSON gets JSON back even when click refuses the command line."""
+    done = run("--home", str(small_home), *args)
+    assert done.returncode == 2 and done.stderr == ""
+    error = json.loads(done.stdout)["error"]
+    assert error["type"] == kind and says in error["message"]
+
+
+def test_json_as_query_text_is_no_option(small_home: Path) -> None:
+    done = run("--home", str(small_home), "query", "--limit", "abc", "--", "--json")
+    assert done.returncode == 2 and done.stdout == "" and "'--limit'" in done.stderr
+
+
 def test_global_options_after_the_command(small_home: Path, tmp_path: Path) -> None:
     done = run("stats", "--json", "--home", str(small_home), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
