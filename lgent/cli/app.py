@@ -21,6 +21,7 @@ from lgent.cli import output
 from lgent.cli.context import GlobalOptions, global_options, require_catalog
 from lgent.cli.serve import serve
 from lgent.errors import CatalogError, LGentError, LoadError, LoadStoppedError, QueryError
+from lgent.limits import MAX_LIMIT
 from lgent.serving import PAGE_DEPTH
 
 if TYPE_CHECKING:
@@ -642,7 +643,9 @@ def similar(
     if as_json:
         output.print_json([h.model_dump(mode="json") for h in hits])
         return
-    output.print_hits(hits, len(hits), [])
+    output.print_hits(
+        hits, len(hits), [], heading=f"the {len(hits)} closest in meaning to {artifact_id}"
+    )
 
 
 @app.command()
@@ -825,18 +828,22 @@ def compatible(
 
     async def run(lg: LGent) -> tuple[CatalogEntry, list[Any]]:
         entry = await _known(lg, artifact_id)
-        found = await lg.compatible(
-            entry.id, direction=direction, limit=limit, include_unusable=include_unusable
+        found = await lg.compatible(  # all of them (a type walk): the total is told
+            entry.id, direction=direction, limit=MAX_LIMIT, include_unusable=include_unusable
         )
         return entry, found
 
-    entry, sigs = _with_lgent(ctx, run)
+    entry, every = _with_lgent(ctx, run)
+    sigs = every[:limit]
     if as_json:
         output.print_json([dataclasses.asdict(s) for s in sigs])
         return
     console = output.stdout()
+    total = f"{len(every)} or more" if len(every) >= MAX_LIMIT else str(len(every))
+    shown = f" (the first {len(sigs)}; --limit shows more)" if len(sigs) < len(every) else ""
     output.say(
-        console, f"{len(sigs)} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}:"
+        console,
+        f"{total} artifact(s) {'feed' if upstream else 'consume'} {artifact_id}{shown}:",
     )
     side, typed = ("input", entry.input_type) if upstream else ("output", entry.output_type)
     if not sigs:

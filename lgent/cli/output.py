@@ -112,14 +112,17 @@ def marked(text: str) -> str:
     return escape(text).replace("<mark>", "[bold yellow]").replace("</mark>", "[/]")
 
 
-def print_hits(hits: Sequence[BrainHit], total: int, warnings: Sequence[str]) -> None:
+def print_hits(
+    hits: Sequence[BrainHit], total: int, warnings: Sequence[str], heading: str = ""
+) -> None:
+    """Hits with their highlights, under ``heading`` (default: how many of ``total``)."""
     console = stdout()
     for warning in warnings:
         say(console, f"[yellow]note:[/] {escape(warning)}")
     if not hits:
         say(console, "No results.")
         return
-    say(console, f"{len(hits)} of {total} match(es)")
+    say(console, escape(heading) if heading else f"{len(hits)} of {total} match(es)")
     for hit in hits:
         shown = hit.highlights.get("name")
         name = escape(hit.id) if shown is None else marked(shown)

@@ -1,0 +1,42 @@
+"""What the CLI says about how many there are: the total, not the page (``--limit``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_dash_queries import loaded_home, run
+
+RECORDS = (
+    '{"id": "writer", "name": "writer", "output_type": "Doc", "description": "writes documents"}',
+    '{"id": "reader", "name": "reader", "input_type": "Doc", "description": "reads documents"}',
+    '{"id": "indexer", "name": "indexer", "input_type": "Doc", "description": "indexes documents"}',
+    '{"id": "printer", "name": "printer", "input_type": "Doc", "description": "prints documents"}',
+)
+
+
+def test_compatible_tells_how_many_fit_beyond_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = loaded_home(tmp_path, monkeypatch, capsys, *RECORDS)
+    assert run(monkeypatch, "--home", home, "compatible", "writer", "--limit", "2") == 0
+    said = capsys.readouterr().out
+    assert "3 artifact(s) consume writer (the first 2; --limit shows more):" in said
+    assert sum(name in said for name in ("reader", "indexer", "printer")) == 2
+    assert run(monkeypatch, "--home", home, "compatible", "writer") == 0
+    assert "3 artifact(s) consume writer:" in capsys.readouterr().out
+    assert run(monkeypatch, "--home", home, "compatible", "writer", "--limit", "2", "--json") == 0
+    assert len(json.loads(capsys.readouterr().out)) == 2  # JSON: the page, as before
+
+
+@pytest.mark.real_model
+def test_similar_says_what_it_shows_not_a_total(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = loaded_home(tmp_path, monkeypatch, capsys, *RECORDS)
+    assert run(monkeypatch, "--home", home, "similar", "reader", "--limit", "2") == 0
+    said = capsys.readouterr().out
+    assert "the 2 closest in meaning to reader" in said
+    assert "of 2 match" not in said
