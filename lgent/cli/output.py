@@ -245,19 +245,33 @@ def print_response(page: QueryPage, *, explain: bool = False) -> None:
     )
 
 
+def unmeasured(entry: CatalogEntry) -> list[str]:
+    """What the resolver's score counted as 0 because the entry does not say it."""
+    missing = []
+    if entry.success_rate is None:
+        missing.append("success not measured")
+    if entry.last_used is None:
+        missing.append("never used")
+    return missing
+
+
 def print_resolution(resolution: Resolution) -> None:
     console = stdout()
     best, score = resolution.best, resolution.score
+    success = f"{score.success:.2f}" + (" (not measured)" if best.success_rate is None else "")
+    recency = f"{score.recency:.2f}" + (" (never used)" if best.last_used is None else "")
     say(
         console,
         f"[bold green]{escape(best.id)}[/] ({escape(signature(best))}, {escape(version_label(best.version))}) "
-        f"score {score.total:.3f} = success {score.success:.2f}×{score.weights['success']} + "
-        f"recency {score.recency:.2f}×{score.weights['recency']} + usage "
+        f"score {score.total:.3f} = success {success}×{score.weights['success']} + "
+        f"recency {recency}×{score.weights['recency']} + usage "
         f"{score.usage:.2f}×{score.weights['usage']} + "
         f"version {score.version:.2f}×{score.weights['version']}",
     )
     for runner in resolution.runners_up:
-        say(console, f"  runner-up {escape(runner.entry.id)}: {runner.score.total:.3f}")
+        missing = unmeasured(runner.entry)
+        why = f" ({', '.join(missing)})" if missing else ""
+        say(console, f"  runner-up {escape(runner.entry.id)}: {runner.score.total:.3f}{why}")
     for rejected in resolution.rejected:
         say(
             console,

@@ -1,4 +1,5 @@
-"""What the CLI says about how many there are: the total, not the page (``--limit``)."""
+"""What the CLI says of its answers: how many there are (the total, not the page ``--limit``
+shows), and what a score counted as 0 because the catalog does not say it."""
 
 from __future__ import annotations
 
@@ -40,3 +41,23 @@ def test_similar_says_what_it_shows_not_a_total(
     said = capsys.readouterr().out
     assert "the 2 closest in meaning to reader" in said
     assert "of 2 match" not in said
+
+
+def test_resolve_says_what_its_score_did_not_measure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = loaded_home(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        '{"type": "X"}',
+        '{"type": "Y"}',
+        '{"id": "a", "name": "a", "input_type": "X", "output_type": "Y"}',
+        '{"id": "b", "name": "b", "input_type": "X", "output_type": "Y", "success_rate": 0.6, '
+        '"last_used": "2026-11-20T00:00:00Z"}',
+    )
+    assert run(monkeypatch, "--home", home, "resolve", "--input", "X", "--output", "Y") == 0
+    said = " ".join(capsys.readouterr().out.split())  # the line wraps
+    assert said.startswith("b (X -> Y, v0.1.0) score")
+    assert "success 0.60×0.4" in said and "(never used)" not in said
+    assert "runner-up a: 0.0" in said and "(success not measured, never used)" in said
