@@ -36,7 +36,7 @@ from lgent.brains.graph.compose import (
     Signature,
 )
 from lgent.brains.graph.lineage import LineageGraph, LineageHit, bfs
-from lgent.brains.graph.names import NameIndex
+from lgent.brains.graph.names import NameIndex, normalized
 from lgent.brains.graph.query import (
     Composition,
     GraphQuery,
@@ -268,7 +268,24 @@ class GraphBrain:
         if direct and not op:
             return GraphRanking(rows, [reason])
         empty = None if rows or not isinstance(op, Relationship) else self._why_none(op)
-        return GraphRanking(rows, [empty] if empty else [])
+        said = [empty] if empty else []
+        if isinstance(op, Relationship):
+            said += self._namesakes(op)
+        return GraphRanking(rows, said)
+
+    @_locked
+    def _namesakes(self, op: Relationship) -> list[str]:
+        """A note when the name in the question is shared: which artifact was answered for."""
+        if not op.named:
+            return []
+        owners = self.names.namesakes(normalized(op.named))
+        if op.artifact_id not in owners:
+            return []
+        shown = ", ".join(owners[:5]) + (f" and {len(owners) - 5} more" if len(owners) > 5 else "")
+        return [
+            f"{op.named!r} names {len(owners)} artifacts ({shown}): this answers for "
+            f"{op.artifact_id}; name another by its id to ask about it"
+        ]
 
     def _why_none(self, op: Relationship) -> str | None:
         """Why a composition question about ``op``'s artifact has no answer in its types (it

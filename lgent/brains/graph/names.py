@@ -109,6 +109,14 @@ class NameIndex:
                 found += [owners] if isinstance(owners, str) else list(owners)
         return tuple(dict.fromkeys(found))
 
+    def namesakes(self, key: str) -> tuple[str, ...]:
+        """The artifacts sharing the name ``key`` (already normalized) when two or more do and
+        no id gives it (an id names one artifact); () otherwise."""
+        owners = self._by_name.get(key)
+        if key in self._by_id or owners is None or isinstance(owners, str):
+            return ()
+        return owners
+
     def mapping(self) -> dict[str, str]:
         """Every key and the artifact it resolves to."""
         return {key: str(self.resolve(key)) for key in sorted({*self._by_id, *self._by_name})}

@@ -15,7 +15,7 @@ Names are resolved through a ``Vocabulary`` so the parser knows nothing about st
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 RelationKind = Literal[
@@ -73,6 +73,8 @@ class Composition:
 class Relationship:
     kind: RelationKind
     artifact_id: str
+    named: str = field(default="", compare=False)
+    """The words of the question that named the artifact ("" when not read from text)."""
 
     def describe(self) -> str:
         return f"{_RELATION_WORDS[self.kind]} {self.artifact_id}"
@@ -390,9 +392,10 @@ def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
     for kind, pattern in _RELATIONSHIPS:
         match = pattern.match(text)
         if match:
-            artifact = vocabulary.artifact_id(_clean_name(match.group("x")))
+            named = _clean_name(match.group("x"))
+            artifact = vocabulary.artifact_id(named)
             if artifact is not None:
-                return Relationship(kind, artifact)
+                return Relationship(kind, artifact, named)
     for pattern in _TYPE_PATTERNS:
         found = _types(pattern.match(text), vocabulary)
         if found and (found[0] or found[1]):

@@ -156,6 +156,32 @@ def test_an_empty_composition_answer_says_which_type_is_missing() -> None:
     assert warnings("what can feed texter") == []
 
 
+def test_a_question_about_a_shared_name_says_which_artifact_it_answers_for() -> None:
+    from lgent.brains.base import BrainQuery, ChangeSet
+
+    entries = [
+        make_entry("srv1/reader", name="reader", input_type="Doc"),
+        make_entry("srv2/reader", name="reader", input_type="Doc"),
+        make_entry("writer", output_type="Doc"),
+    ]
+    b = GraphBrain()
+    b.build(entries, TYPES, 1)
+
+    def warnings(text: str) -> list[str]:
+        reading = b.read_question(text)
+        assert reading is not None
+        return b.answer(BrainQuery(text=text, limit=10, reading=reading)).warnings
+
+    assert warnings("what can feed reader") == [
+        "'reader' names 2 artifacts (srv1/reader, srv2/reader): this answers for srv1/reader; "
+        "name another by its id to ask about it"
+    ]
+    assert warnings("what can feed srv2/reader") == []  # an id names one
+    assert warnings("what can take writer's output") == []
+    b.apply_changes(ChangeSet([], ["srv1/reader"], None, 2))
+    assert warnings("what can feed reader") == []  # one left: no longer shared
+
+
 def test_a_relationship_reading_names_its_relation() -> None:
     """Other brains read the relation from the reading's plain fields, not the graph's own
     parsed form: "similar to X" is ``SIMILAR_RELATION``."""
