@@ -107,12 +107,16 @@ class BrainHealth(_Answer):
 
 
 class HealthAnswer(_Answer):
-    """``ok`` when every brain is ready at the catalog's change number, else ``degraded``."""
+    """``ok`` when every brain is ready at the catalog's change number and the catalog is
+    current, else ``degraded``. ``catalog``: why answers may not reflect the shared catalog's
+    latest state (a replica that cannot reach its database, or is catching up); "" when they
+    do."""
 
     status: Literal["ok", "degraded"]
     version: str
     change_number: int
     brains: tuple[BrainHealth, ...]
+    catalog: str = ""
 
 
 class Card(_Answer):
@@ -571,12 +575,14 @@ async def health(lg: LGent) -> HealthAnswer:
 
     brains = await asyncio.gather(*(asyncio.to_thread(status, name) for name in lg.registry.names))
     change_number = await lg.change_number()
-    ok = all(b.ready and b.change_number == change_number for b in brains)
+    catalog = lg.catalog_note() or ""
+    ok = not catalog and all(b.ready and b.change_number == change_number for b in brains)
     return HealthAnswer(
         status="ok" if ok else "degraded",
         version=__version__,
         change_number=change_number,
         brains=tuple(brains),
+        catalog=catalog,
     )
 
 

@@ -34,6 +34,7 @@ from lgent.config import CatalogSettings, Settings
 from lgent.errors import CatalogUnreachableError
 from lgent.home import MIRROR_FILE
 from lgent.models import CatalogEntry
+from lgent.serving import health
 from tests.conftest import FIXTURES
 from tests.integration.test_replicas import eventually
 from tests.pg_fixtures import with_params
@@ -59,6 +60,7 @@ from pathlib import Path
 from lgent import LGent
 from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.models import CatalogEntry
+from lgent.serving import health
 home, url, action, *args = sys.argv[1:]
 
 def entry(prefix, i, author):
@@ -326,6 +328,8 @@ async def test_replicas_answer_while_postgres_is_down_and_resume(
                         assert any("unreachable" in w for w in response.warnings), response
                     answered += 1
                 await asyncio.sleep(0.05)
+            unhealthy = await health(c)  # what GET /health answers
+            assert unhealthy.status == "degraded" and "unreachable" in unhealthy.catalog
             number = await a.change_number()
             with pytest.raises(CatalogUnreachableError):
                 await a.register(widget(1))
@@ -339,6 +343,8 @@ async def test_replicas_answer_while_postgres_is_down_and_resume(
                 assert await eventually(lambda lg=lg: resumed(lg), 15), (
                     await lg.query("NewsParser")
                 ).warnings
+            healthy = await health(c)
+            assert healthy.catalog == "" and healthy.status == "ok", healthy
             await a.register(widget(1))
 
             async def sees_it(lg: LGent) -> bool:
