@@ -232,13 +232,44 @@ def _about(parameter: Mapping[str, Any]) -> dict[str, str]:
     return {"description": str(about)} if about else {}
 
 
+def _as_schema(value: Any) -> dict[str, Any]:
+    """A ToolLens return-schema value as JSON Schema: a mapping is an object of those
+    properties, a list an array of its first item, a string its type's first word."""
+    if isinstance(value, Mapping):
+        return {"type": "object", "properties": {str(k): _as_schema(v) for k, v in value.items()}}
+    if isinstance(value, list):
+        return {"type": "array", **({"items": _as_schema(value[0])} if value else {})}
+    return {"type": str(value).split()[0].lower()} if str(value).strip() else {}
+
+
+RETURN_SCHEMA = "return_schema: "
+"""Where a ToolLens tool's ``doc`` (the text COLT indexes) gives its whole return schema, as
+JSON, to its end; the record's ``outputs`` keep only the top-level fields."""
+
+
+def return_properties(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """The properties of a tool's whole return schema (nested objects kept), from its ``doc``;
+    {} when it gives none."""
+    doc = str(tool.get("doc", ""))
+    at = doc.find(RETURN_SCHEMA)
+    if at < 0:
+        return {}
+    try:
+        value = json.loads(doc[at + len(RETURN_SCHEMA) :])
+    except ValueError:
+        return {}
+    return _as_schema(value)["properties"] if isinstance(value, Mapping) else {}
+
+
 def tool_entry(tool: Mapping[str, Any], mode: EntryText = "basic") -> CatalogEntry:
     """A catalog entry for a tool record.
 
     Keywords: the category, then the parameter names, then the output field names (the
     catalog's only list field; deduplicated, at most the catalog's limits). ``rich`` appends
-    the parameters (name, type, description) and outputs (name, type) to the description as
-    sentences; ``basic`` keeps the tool's own description; ``plain`` is the name and the
+    the parameters (name, type, description) and outputs (name, type, and the fields of a
+    nested object, from the whole return schema where the record gives one:
+    ``return_properties``) to the description as sentences, as the MCP importer writes an
+    output schema; ``basic`` keeps the tool's own description; ``plain`` is the name and the
     description alone (no keywords)."""
     keywords: list[str] = []
     words = [tool.get("category") or ""]
@@ -257,7 +288,7 @@ def tool_entry(tool: Mapping[str, Any], mode: EntryText = "basic") -> CatalogEnt
             for p in tool.get("inputs", ())
         }
         required = [str(p.get("name", "")) for p in tool.get("inputs", ()) if p.get("required")]
-        outputs = {
+        outputs = return_properties(tool) or {
             str(o.get("name", "")): {"type": str(o.get("type", "")).lower()}
             for o in tool.get("outputs", ())
         }

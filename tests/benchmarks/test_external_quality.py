@@ -7,6 +7,7 @@ tests at the end, which skip when ``../shared/quality`` is absent.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 from typing import Any
 
@@ -138,6 +139,27 @@ def test_rich_entry_text_adds_parameters_and_outputs() -> None:
         "Parameters: ingredient (string): What to cook with; limit (number).",
         "Returns: title (str); Food (str).",
     ]
+
+
+def test_rich_entry_text_takes_the_whole_return_schema_from_the_doc() -> None:
+    """ToolLens's ``outputs`` keep top-level fields only; its ``doc`` ends with the whole
+    return schema, whose nested fields say what the tool gives back."""
+    schema = {"success": "bool", "results": {"ingredients": ["list of str"], "count": "int"}}
+    tool = {**TOOL, "doc": f"api_name:Search, return_schema: {json.dumps(schema)}"}
+    assert devsets.return_properties(tool)["results"] == {
+        "type": "object",
+        "properties": {
+            "ingredients": {"type": "array", "items": {"type": "list"}},
+            "count": {"type": "int"},
+        },
+    }
+    returns = devsets.tool_entry(tool, "rich").description.split("\n\n")[-1]
+    assert returns == "Returns: success (bool); results (object with ingredients, count)."
+    broken = {**TOOL, "doc": "return_schema: {not json"}
+    assert devsets.return_properties(broken) == {}
+    assert devsets.tool_entry(broken, "rich").description.endswith(
+        "Returns: title (str); Food (str)."
+    )
 
 
 def test_tool_without_structure_and_with_an_odd_id() -> None:

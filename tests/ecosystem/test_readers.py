@@ -12,6 +12,7 @@ import pytest
 from lgent.catalog.loaders import read_path
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext
+from lgent.catalog.readers.parameters import results_paragraph
 from lgent.errors import LoadError
 from lgent.models import CatalogEntry
 
@@ -336,6 +337,17 @@ def test_parameters_and_results_become_a_paragraph_of_the_description(tmp_path: 
         "Parameters: query (string): Food to look up, e.g. eggs; unit (string); one of g, oz."
     )
     assert results == "Returns: calories (number)."
+    nested = {
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"sku": {}}}},
+            "page": {"type": "object", "properties": {"next": {}, "size": {}}},
+            "total": {"type": "integer"},
+        },
+    }
+    assert results_paragraph(nested) == (
+        "Returns: items (array of object with sku); page (object with next, size); total (integer)."
+    )
     weather = entries(write(tmp_path / "fns.json", OPENAI))["fns/get_weather"]
     assert weather.description.endswith("Parameters: city (string).")
     gone = entries(write(tmp_path / "zoo.yaml", OPENAPI_31))["zoo/delete/animals/id"]

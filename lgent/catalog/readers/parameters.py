@@ -32,10 +32,23 @@ def _kind(schema: Mapping[str, Any]) -> str:
     return str(kind) if isinstance(kind, str) and kind else ""
 
 
+def _fields(schema: Mapping[str, Any]) -> list[str]:
+    """The property names of an object schema, or of the items of an array schema."""
+    items = schema.get("items")
+    inner = items if schema.get("type") == "array" and isinstance(items, Mapping) else schema
+    properties = inner.get("properties")
+    return [str(n) for n in properties] if isinstance(properties, Mapping) else []
+
+
 def _described(name: str, schema: Any) -> str:
     schema = schema if isinstance(schema, Mapping) else {}
     text = clean_line(str(name), 80)
     kind = _kind(schema)
+    fields = _fields(schema)
+    if fields:
+        shown = ", ".join(clean_line(f, 80) for f in fields[:MAX_PARAMETERS])
+        more = f" and {len(fields) - MAX_PARAMETERS} more" if len(fields) > MAX_PARAMETERS else ""
+        kind = f"{kind or 'object'} with {shown}{more}"
     if kind:
         text += f" ({kind})"
     about = schema.get("description") or schema.get("title")
