@@ -448,15 +448,13 @@ class PostgresCatalog(SqlReads):
 
     # -- reads -----------------------------------------------------------------------------
 
+    _LATEST = "SELECT id, status, data FROM entries WHERE is_latest AND id = ANY(%s)"
+
     def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
         if not artifact_ids:
             return {}
-        rows = self._read(
-            "SELECT id, status, data FROM entries WHERE is_latest AND id = ANY(%s)",
-            (list(artifact_ids),),
-        )
-        return {r[0]: (r[1], r[2]) for r in rows}
+        return {r[0]: (r[1], r[2]) for r in self._read(self._LATEST, (list(artifact_ids),))}
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         """The change number and the latest versions of ``artifact_ids``, read in one snapshot."""
@@ -464,10 +462,7 @@ class PostgresCatalog(SqlReads):
             number = self._change_number(conn)
             rows: dict[str, tuple[str, str]] = {}
             if artifact_ids:
-                for r in conn.execute(
-                    "SELECT id, status, data FROM entries WHERE is_latest AND id = ANY(%s)",
-                    (list(artifact_ids),),
-                ):
+                for r in conn.execute(self._LATEST, (list(artifact_ids),)):
                     rows[r[0]] = (r[1], r[2])
             return Snapshot(number, rows)
 
