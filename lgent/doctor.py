@@ -1,7 +1,8 @@
 """``lgent doctor``: check a home and say what to run to repair it.
 
 Checks the catalog (SQLite integrity, schema version, exactly one latest version per artifact,
-an acyclic type graph), the settings file ``lgent.toml``, and each derived index (its
+an acyclic type graph), the settings file ``lgent.toml``, a replica home's copy of the shared
+catalog (``replica.db``), and each derived index (its
 manifest's format, the catalog change number it reflects, and the checksum of every file it
 names). Nothing is changed; every problem comes with the command that fixes it. A home that
 cannot be written is said to be read-only (queries work there), not taken for a damaged one.
@@ -19,7 +20,7 @@ from lgent.catalog.backends import open_catalog
 from lgent.catalog.records import Finding
 from lgent.config import load_settings, redact
 from lgent.errors import CatalogCorruptError, CatalogUnreachableError, LGentError, SettingsError
-from lgent.home import Home
+from lgent.home import MIRROR_FILE, Home
 
 Check = Finding
 """One finding: what was checked, how it went, and the repair when it did not."""
@@ -72,6 +73,8 @@ def check_home(
     finally:
         catalog.close()
     checks.append(_settings_check(home, root))
+    if url is not None and home.root is not None:
+        checks.append(_replica_check(home.root / MIRROR_FILE, number))
     if read_only:
         checks.append(
             Check(
@@ -109,6 +112,44 @@ def _settings_check(home: Home, root: Path) -> Check:
     except SettingsError as err:
         return Check("settings", "fail", str(err), f"fix or remove {path}")
     return Check("settings", "ok", f"{path.name} is valid")
+
+
+def _replica_check(path: Path, catalog_number: int) -> Check:
+    """The home's copy of the shared catalog (``replica.db``), against the database's change
+    number: every open and every poll pulls it forward, so behind is a warning; damaged or
+    ahead of the database (restored from an older backup?), it is copied again."""
+    from lgent.catalog.store import CatalogStore
+
+    name = "replica copy"
+    again = f"delete {path}: the next open copies the shared catalog again"
+    if not path.is_file():
+        return Check(name, "ok", "none yet: made when L-gent first opens this home")
+    try:
+        copy = CatalogStore(path, read_only=True)
+    except LGentError as err:
+        return Check(name, "fail", f"{path}: {err}", again)
+    try:
+        problems = [c for c in copy.check() if c.level != "ok"]
+        if problems:
+            return Check(name, "fail", "; ".join(c.message for c in problems), again)
+        held = copy.change_number()
+    except LGentError as err:
+        return Check(name, "fail", f"{path}: {err}", again)
+    finally:
+        copy.close()
+    if held > catalog_number:
+        message = (
+            f"at change {held}, ahead of the database's {catalog_number} (restored from an "
+            "older backup?); it is replaced, and the indexes rebuilt, on the next open"
+        )
+        return Check(name, "warn", message, again)
+    if held < catalog_number:
+        message = (
+            f"at change {held} of the database's {catalog_number}; it catches up on the next "
+            "open, or within the poll interval in a server"
+        )
+        return Check(name, "warn", message)
+    return Check(name, "ok", f"current at change number {held}")
 
 
 def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, command: str) -> Check:

@@ -142,6 +142,36 @@ async def test_a_served_replica_checks_its_shared_catalog(
     assert catalog.level == "ok" and "no catalog at" not in catalog.message
 
 
+async def test_doctor_compares_the_replica_copy_with_the_database(
+    pg_catalog_url: str, tmp_path: Path
+) -> None:
+    from lgent.doctor import check_home
+    from lgent.home import MIRROR_FILE
+
+    def replica(home: Path) -> tuple[str, str]:
+        checks = check_home(home, catalog_url=pg_catalog_url)
+        found = next((c for c in checks if c.name == "replica copy"), None)
+        assert found is not None, checks
+        return found.level, found.message
+
+    embedder = HashingEmbedder()
+    async with LGent.open(tmp_path / "b", catalog=pg_catalog_url, embedder=embedder) as b:
+        await b.register(make_entry("First"))
+        held = await b.change_number()
+    never = tmp_path / "never"
+    never.mkdir()
+    assert replica(never) == ("ok", "none yet: made when L-gent first opens this home")
+    assert replica(tmp_path / "b") == ("ok", f"current at change number {held}")
+    async with LGent.open(tmp_path / "a", catalog=pg_catalog_url, embedder=embedder) as a:
+        await a.register(make_entry("Second"))  # written through another home
+        now = await a.change_number()
+    level, message = replica(tmp_path / "b")  # doctor reads; it pulls nothing
+    assert level == "warn" and f"at change {held} of the database's {now}" in message
+    (tmp_path / "b" / MIRROR_FILE).write_bytes(b"not a database" * 100)
+    level, message = replica(tmp_path / "b")
+    assert level == "fail" and MIRROR_FILE in message
+
+
 def test_catalog_settings_are_checked(tmp_path: Path) -> None:
     from lgent.config import CatalogSettings, settings_from_mapping
 
