@@ -154,8 +154,33 @@ async def test_a_snapshot_home_answers_at_once_while_a_big_write_is_indexed(
     assert semantic.ran and semantic.change_number == first.change_number
     assert during.change_number > first.change_number and semantic.catching_up
     assert "Answered from the last consistent state" in during.query_interpretation
+    behind = f"the semantic brain answered from change {first.change_number} of "
+    assert any(w.startswith(behind) for w in during.warnings), during.warnings
     assert all(r.change_number == after.change_number for r in after.brains if r.ran), after.brains
+    assert not any("brain answered from change" in w for w in after.warnings)
     assert after.results[0].id.startswith("Gadget")
+
+
+async def test_a_query_before_the_semantic_index_exists_says_so_in_its_warnings(
+    tmp_path: Path,
+) -> None:
+    """A served home just loaded: the semantic index builds in the background, and a plain
+    query answered meanwhile warns that it comes from the other brains alone."""
+    embedder = LazyEmbedder()
+    embedder.gate.clear()  # the first semantic build stalls
+    async with LGent.open(tmp_path / "home", embedder=embedder, freshness="snapshot") as lg:
+        await lg.register_many(
+            [make_entry(f"Widget{i}", description=f"widget {i} converts text") for i in range(40)]
+        )
+        await lg.ready("keyword")
+        early = await lg.query("something that converts text")
+        embedder.gate.set()
+        await lg.ready("semantic")
+        later = await lg.query("something that converts text")
+    (lacking,) = [w for w in early.warnings if "did not answer" in w]
+    assert lacking.startswith("the semantic brain did not answer (not ready")
+    assert lacking.endswith("results come from keyword alone")
+    assert not any("did not answer" in w for w in later.warnings)
 
 
 async def test_a_wait_home_answers_only_once_the_brains_caught_up(tmp_path: Path) -> None:

@@ -108,13 +108,29 @@ class Mirror(CatalogStore):
 
     def apply(self, delta: Delta) -> None:
         """Move to ``delta.head`` in one transaction: replace the rows of every touched entry
-        and type (all of them for a full delta) and append the change rows."""
+        and type (all of them for a full delta) and append the change rows.
+
+        Another process of the same home may have pulled the copy forward since ``delta`` was
+        read: a copy already at ``delta.head`` or past it is left as it is (applying would take
+        it back), and one between ``delta.since`` and the head gets the change rows it lacks."""
+        changes = delta.changes
         try:
             with self._applying() as conn:
                 if delta.full:
                     for table in ("entries", "types", "changes"):
                         conn.execute(f"DELETE FROM {table}")
                 else:
+                    held = int(
+                        conn.execute("SELECT COALESCE(MAX(seq), 0) FROM changes").fetchone()[0]
+                    )
+                    if held >= delta.head:
+                        return
+                    if held < delta.since:
+                        raise CatalogError(
+                            f"{self.location}: the copy went back to change {held} while changes "
+                            f"{delta.since + 1} to {delta.head} were read; pull again"
+                        )
+                    changes = [c for c in delta.changes if c[0] > held]
                     for chunk in _chunks(delta.entry_ids, 500):
                         marks = ",".join("?" * len(chunk))
                         conn.execute(f"DELETE FROM entries WHERE id IN ({marks})", chunk)
@@ -130,7 +146,7 @@ class Mirror(CatalogStore):
                 conn.executemany(
                     "INSERT INTO changes (seq, kind, op, key, version, at) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    delta.changes,
+                    changes,
                 )
                 conn.execute(
                     "INSERT INTO meta (key, value) VALUES ('source', ?) "

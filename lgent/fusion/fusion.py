@@ -26,7 +26,7 @@ from lgent.fusion.access import BrainAccess, FixedBrains, Unavailable
 from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.coverage import coverage, coverage_scales, query_words
-from lgent.fusion.interpret import interpretation
+from lgent.fusion.interpret import interpretation, shortfall_warnings
 from lgent.fusion.length import long_request_weights
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, Plan, leader_settles, plan_query
 from lgent.fusion.rrf import Fused, weighted_rrf, weighted_score_fusion
@@ -224,6 +224,7 @@ class QueryFusion:
             for b in self.registry.names
         )
         warnings.extend(self.access.notes())
+        warnings.extend(shortfall_warnings(runs, plan.missing, snap.change_number))
         made = [str(n) for answer in answers.values() for n in getattr(answer, "notes", ())]
         total = len(fused)
         elapsed = (time.perf_counter() - started) * 1000
@@ -315,11 +316,11 @@ class QueryFusion:
                 if isinstance(outcome, QuerySyntaxError) and asked.strict:
                     raise outcome  # the user's syntax error is the answer
                 if isinstance(outcome, Unavailable):
-                    plan.skip(name, outcome.reason)
+                    plan.lack(name, outcome.reason)
                     continue
                 if not isinstance(outcome, LGentError):
                     raise outcome
-                plan.skip(name, f"failed: {outcome}")
+                plan.lack(name, f"failed: {outcome}")
                 continue
             warnings.extend(outcome.warnings)
             answers[name] = outcome

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from lgent.fusion.classify import Classification
 from lgent.fusion.constraints import Constraint
@@ -86,3 +86,22 @@ def interpretation(
         parts.append("Context used for suggestions: " + ", ".join(bits) + ".")
     parts.append(f"{total} artifact{'s' * (total != 1)} matched after filtering.")
     return " ".join(parts)
+
+
+def shortfall_warnings(
+    runs: Sequence[BrainRun], missing: Mapping[str, str], change_number: int
+) -> list[str]:
+    """What the answer lacks, said where a caller that reads only warnings sees it: each brain
+    that was to vote but could not (``missing``: brain -> why), and each that answered from a
+    state older than the catalog's ``change_number``."""
+    ran = [r.brain for r in runs if r.ran]
+    rest = f"results come from {', '.join(ran)} alone" if ran else "no brain answered"
+    said = [f"the {brain} brain did not answer ({why}); {rest}" for brain, why in missing.items()]
+    for r in runs:
+        if r.ran and r.change_number is not None and r.change_number < change_number:
+            doing = f": {r.catching_up}" if r.catching_up else ""
+            said.append(
+                f"the {r.brain} brain answered from change {r.change_number} of "
+                f"{change_number} (catching up{doing})"
+            )
+    return said

@@ -41,11 +41,20 @@ class Plan:
     weights: dict[str, float]
     skipped: dict[str, str] = field(default_factory=dict)
     leader: str | None = None
+    missing: dict[str, str] = field(default_factory=dict)
+    """The brains that would have voted but could not (not open, not ready, failed), with why:
+    the answer says so in its warnings."""
 
     def skip(self, brain: str, reason: str) -> None:
         """Leave ``brain`` out (the first reason given is kept)."""
         self.skipped.setdefault(brain, reason)
         self.weights[brain] = 0.0
+
+    def lack(self, brain: str, reason: str) -> None:
+        """Leave out ``brain``, which was to vote but cannot (``missing``)."""
+        if brain not in self.skipped:
+            self.missing[brain] = reason
+        self.skip(brain, reason)
 
     def asks(self, brain: str) -> bool:
         return brain not in self.skipped
@@ -62,7 +71,9 @@ def plan_query(
     plan.leader = registry.leader(c.query_type)
     for spec in registry:
         name = spec.name
-        if name in unavailable:
+        if name in unavailable and plan.weights[name] > 0:
+            plan.lack(name, f"unavailable: {unavailable[name]}")
+        elif name in unavailable:
             plan.skip(name, f"unavailable: {unavailable[name]}")
         elif plan.weights[name] <= 0:
             plan.skip(name, "its weight for this query type is 0")

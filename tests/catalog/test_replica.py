@@ -178,3 +178,34 @@ def test_follower_tells_its_indexes_what_another_process_of_its_home_pulled(
     assert len(told) == 1
     mine.close()
     other.close()
+
+
+def test_a_copy_pulled_by_another_process_of_the_home_is_never_taken_back(
+    pg_catalog_url: str, tmp_path: Path
+) -> None:
+    """Two processes of one home share its replica.db: a delta read before the other one
+    pulled is applied only for what the copy lacks, and never takes the copy back."""
+    writer = PostgresCatalog(pg_catalog_url)
+    writer.register_batch([make_entry("A")])
+    first = open_catalog(Home(tmp_path), url=pg_catalog_url)  # the copy at change 1
+    other = Mirror(tmp_path / "replica.db")  # another process's connection to the same copy
+    writer.register_batch([make_entry("B")])
+    to_two = writer.delta(1)
+    writer.register_batch([make_entry("C")])
+    to_three = writer.delta(1)
+    other.apply(to_three)  # the other process pulled first, to change 3
+    first.mirror.apply(to_two)  # read before it: nothing to add, nothing taken back
+    same_content(writer, first)
+    writer.register_batch([make_entry("A", description="changed")])
+    to_four = writer.delta(1)
+    other.apply(writer.delta(3))  # it pulled to 4 too ...
+    first.mirror.apply(to_four)  # ... and a delta from 1 to 4 adds nothing
+    same_content(writer, first)
+    writer.register_batch([make_entry("D")])
+    partly = writer.delta(3)  # from 4's predecessor: change 4 is held already, 5 is not
+    first.mirror.apply(partly)
+    same_content(writer, first)
+    assert first.get("A").description == "changed"
+    other.close()
+    first.close()
+    writer.close()

@@ -87,6 +87,12 @@ async def test_a_zero_weight_brain_is_not_asked_and_a_failing_one_is_reported() 
     assert reasons["broken"] == "failed: index missing" and reasons["fine"] == ""
     assert [r.id for r in response.results] == ["b", "a"]
     assert "Did not run: quiet" in response.query_interpretation
+    # a caller that reads only the warnings (an agent, the MCP answer) hears of it too; a brain
+    # left out by the rules (weight 0) is no shortfall
+    lacking = [w for w in response.warnings if "did not answer" in w]
+    assert lacking == [
+        "the broken brain did not answer (failed: index missing); results come from fine alone"
+    ]
 
 
 async def test_settings_override_the_declared_weights() -> None:
