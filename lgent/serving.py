@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from lgent import limits
 from lgent.errors import LGentError, NotFoundError, QueryError
 from lgent.models import (
     BrainHit,
@@ -182,9 +183,14 @@ class LineageAnswer(_Answer):
 
 
 class CompatibleAnswer(_Answer):
+    """The first ``limit`` artifacts that fit, of ``total``; ``note`` says why none can when the
+    artifact declares no type on that side."""
+
     artifact_id: str
     direction: Literal["downstream", "upstream"]
     artifacts: tuple[Card, ...]
+    total: int = 0
+    note: str = ""
 
 
 # -- what every surface says the same way --------------------------------------------------------
@@ -490,13 +496,25 @@ async def compatible_answer(
     limit: int,
     include_unusable: bool = False,
 ) -> CompatibleAnswer:
-    signatures = await lg.compatible(
-        artifact_id, direction=direction, limit=limit, include_unusable=include_unusable
+    every = await lg.compatible(  # all of them (a type walk): the total is told
+        artifact_id, direction=direction, limit=limits.MAX_LIMIT, include_unusable=include_unusable
     )
+    note = ""
+    if not every:
+        entry = await lg.get(artifact_id)
+        side, typed = (
+            ("input", entry.input_type)
+            if direction == "upstream"
+            else ("output", entry.output_type)
+        )
+        if not typed:
+            note = f"{entry.id} declares no {side} type, so nothing composes with it there"
     return CompatibleAnswer(
         artifact_id=artifact_id,
         direction=direction,
-        artifacts=tuple(await cards_of(lg, [s.id for s in signatures])),
+        artifacts=tuple(await cards_of(lg, [s.id for s in every[:limit]])),
+        total=len(every),
+        note=note,
     )
 
 

@@ -69,6 +69,7 @@ Query = Annotated[
     ),
 ]
 Limit = Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="Results per page.")]
+Most = Annotated[int, Field(ge=1, le=MAX_MCP_LIMIT, description="At most this many results.")]
 Cursor = Annotated[
     str | None,
     BeforeValidator(lambda value: str(value) if isinstance(value, int) else value),
@@ -380,7 +381,7 @@ def build_mcp_server(
         return text.paths_text(paths_answer(source_type, target_type, paths))
 
     @tool(SIMILAR)
-    async def similar(artifact_id: ArtifactId, limit: Limit = 10) -> str:
+    async def similar(artifact_id: ArtifactId, limit: Most = 10) -> str:
         hits = await _call(lg.similar(artifact_id, limit=limit))
         cards = {c.id: c for c in await cards_of(lg, [h.id for h in hits])}
         return text.similar_text(artifact_id, [(cards[h.id], h) for h in hits if h.id in cards])
@@ -397,7 +398,7 @@ def build_mcp_server(
     async def compatible(
         artifact_id: ArtifactId,
         direction: Literal["downstream", "upstream"] = "downstream",
-        limit: Limit = 10,
+        limit: Most = 10,
     ) -> str:
         answer = await _call(compatible_answer(lg, artifact_id, direction, limit))
         return text.compatible_text(answer)

@@ -175,7 +175,7 @@ def paths_text(answer: PathsAnswer) -> str:
 def similar_text(artifact_id: str, found: Sequence[tuple[Card, BrainHit]]) -> str:
     if not found:
         return f"Nothing close in meaning to {artifact_id}."
-    lines = [f"Closest in meaning to {artifact_id}:"]
+    lines = [f"The {len(found)} closest in meaning to {artifact_id}:"]
     for n, (card, hit) in enumerate(found, start=1):
         reason = hit.explanation.get("reason")
         why = f"similarity {hit.score:.2f}" + (f", {reason}" if isinstance(reason, str) else "")
@@ -212,8 +212,11 @@ def lineage_text(answer: LineageAnswer) -> str:
 def compatible_text(answer: CompatibleAnswer) -> str:
     verb = "can feed" if answer.direction == "upstream" else "can take the output of"
     if not answer.artifacts:
-        return f"No artifact {verb} {answer.artifact_id}."
-    lines = [f"{len(answer.artifacts)} artifacts {verb} {answer.artifact_id}:"]
+        why = f" ({answer.note})" if answer.note else ""
+        return f"No artifact {verb} {answer.artifact_id}{why}."
+    shown = len(answer.artifacts)
+    part = f", showing 1-{shown} (a larger limit shows more)" if answer.total > shown else ""
+    lines = [f"{answer.total} artifacts {verb} {answer.artifact_id}{part}:"]
     for n, c in enumerate(answer.artifacts, start=1):
         lines += card_lines(n, c)
     return "\n".join(lines)

@@ -8,6 +8,7 @@ import pytest
 
 from lgent import LGent
 from lgent.http.app import build_http_app
+from lgent.models import TypeDecl
 from tests.conftest import make_entry
 
 
@@ -74,3 +75,23 @@ async def test_a_relation_to_a_removed_artifact_is_not_a_dead_link() -> None:
         assert f'href="{artifact_href("kept")}"' in page
         assert f'href="{artifact_href("gone")}"' not in page
         assert 'gone <span class="muted">(not in the catalog)</span>' in page
+
+
+async def test_compatible_tells_the_total_and_why_nothing_fits() -> None:
+    async with LGent.open(None) as lg:
+        await lg.register_many(
+            [
+                make_entry("writer", output_type="Doc"),
+                *(make_entry(f"reader{i}", input_type="Doc") for i in range(3)),
+            ],
+            types=[TypeDecl(type="Doc")],
+        )
+        app = build_http_app(lg, web=False)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            page = (await http.get("/artifacts/writer/compatible?limit=2")).json()
+            assert (page["total"], len(page["artifacts"]), page["note"]) == (3, 2, "")
+            none = (await http.get("/artifacts/reader0/compatible")).json()
+            assert none["total"] == 0 and none["note"] == (
+                "reader0 declares no output type, so nothing composes with it there"
+            )

@@ -213,12 +213,18 @@ async def reads_answer_like_the_library(
     async with LGent.open(home) as lg:
         groups = await lg.lineage("PDFParser_v2")
         downstream = await lg.compatible("PDFParser_v2", limit=10)
+        every = await lg.compatible("PDFParser_v2", limit=1000)
         stats = await lg.stats()
     lineage = await call(session, "lineage", {"artifact_id": "PDFParser_v2"})
     assert f"depends on: {', '.join(h.id for h in groups['dependencies'])}" in lineage
     assert f"succeeds (older generations): {groups['ancestors'][0].id}" in lineage
     compatible = await call(session, "compatible", {"artifact_id": "PDFParser_v2"})
     assert result_ids(compatible) == [s.id for s in downstream]
+    assert len(every) > 2  # the header tells the total, not the page
+    two = await call(session, "compatible", {"artifact_id": "PDFParser_v2", "limit": 2})
+    assert two.startswith(
+        f"{len(every)} artifacts can take the output of PDFParser_v2, showing 1-2"
+    )
     assert f"artifacts: {stats['artifacts']}" in await call(session, "stats", {})
 
 
