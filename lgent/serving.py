@@ -303,6 +303,17 @@ def suggestion(item: SerendipityItem) -> str:
     return item.reason
 
 
+def unmeasured(entry: CatalogEntry) -> dict[str, str]:
+    """The parts of the resolver's score that counted 0 because the entry does not say them:
+    part -> why (``success``: no success rate; ``recency``: never used)."""
+    missing = {}
+    if entry.success_rate is None:
+        missing["success"] = "not measured"
+    if entry.last_used is None:
+        missing["recency"] = "never used"
+    return missing
+
+
 def reading(response: QueryResponse) -> str:
     """One sentence on how the query was read: its kind, and the constraints applied."""
     text = f"read as {READINGS[response.query_type]}"

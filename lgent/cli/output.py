@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lgent.models import BrainHit, CatalogEntry, QueryResult, QueryType, Resolution
-from lgent.serving import QueryPage, one_line, result_card, signature
+from lgent.serving import QueryPage, one_line, result_card, signature, unmeasured
 
 
 def stdout() -> Console:
@@ -245,21 +245,12 @@ def print_response(page: QueryPage, *, explain: bool = False) -> None:
     )
 
 
-def unmeasured(entry: CatalogEntry) -> list[str]:
-    """What the resolver's score counted as 0 because the entry does not say it."""
-    missing = []
-    if entry.success_rate is None:
-        missing.append("success not measured")
-    if entry.last_used is None:
-        missing.append("never used")
-    return missing
-
-
 def print_resolution(resolution: Resolution) -> None:
     console = stdout()
     best, score = resolution.best, resolution.score
-    success = f"{score.success:.2f}" + (" (not measured)" if best.success_rate is None else "")
-    recency = f"{score.recency:.2f}" + (" (never used)" if best.last_used is None else "")
+    missing = unmeasured(best)
+    success = f"{score.success:.2f}" + (f" ({missing['success']})" if "success" in missing else "")
+    recency = f"{score.recency:.2f}" + (f" ({missing['recency']})" if "recency" in missing else "")
     say(
         console,
         f"[bold green]{escape(best.id)}[/] ({escape(signature(best))}, {escape(version_label(best.version))}) "
@@ -269,8 +260,8 @@ def print_resolution(resolution: Resolution) -> None:
         f"version {score.version:.2f}×{score.weights['version']}",
     )
     for runner in resolution.runners_up:
-        missing = unmeasured(runner.entry)
-        why = f" ({', '.join(missing)})" if missing else ""
+        lacks = unmeasured(runner.entry)
+        why = f" ({', '.join(f'{part} {how}' for part, how in lacks.items())})" if lacks else ""
         say(console, f"  runner-up {escape(runner.entry.id)}: {runner.score.total:.3f}{why}")
     for rejected in resolution.rejected:
         say(

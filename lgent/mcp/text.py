@@ -23,6 +23,7 @@ from lgent.serving import (
     one_line,
     owner,
     signature,
+    unmeasured,
 )
 
 MAX_REJECTED = 5
@@ -123,8 +124,11 @@ def artifact_text(answer: ArtifactAnswer) -> str:
 def resolve_text(resolution: Resolution) -> str:
     best, score = resolution.best, resolution.score
     weights = score.weights
+    missing = unmeasured(best)
     parts = ", ".join(
-        f"{name} {getattr(score, name):.2f}x{weights[name]:g}"
+        f"{name} {getattr(score, name):.2f}"
+        + (f" ({missing[name]})" if name in missing else "")
+        + f"x{weights[name]:g}"
         for name in ("success", "recency", "usage", "version")
     )
     req = resolution.requirement
