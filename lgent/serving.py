@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from lgent.lgent import LGent
 
 PAGE_DEPTH = 100
-"""Every page of a query is cut from its first ``PAGE_DEPTH`` results (offset + limit at most)."""
+"""Every page of a query is cut from its first ``PAGE_DEPTH`` results."""
 
 DESCRIPTION_CHARS = 160
 """A description shown on one line is cut after this many characters."""
@@ -326,16 +326,31 @@ def reading(response: QueryResponse) -> str:
 
 
 def check_page(offset: int, limit: int) -> None:
-    """Offsets and limits a page may have: the page must lie within the first ``PAGE_DEPTH``."""
+    """Offsets and limits a page may have: the page must start within the first
+    ``PAGE_DEPTH`` results (one that runs past them is cut there)."""
     if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
         raise QueryError(f"offset must be an integer >= 0, got {offset!r}")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise QueryError(f"limit must be an integer >= 1, got {limit!r}")
-    if offset + limit > PAGE_DEPTH:
+    if offset >= PAGE_DEPTH:
         raise QueryError(
-            f"offset + limit is {offset + limit}; pages reach the first {PAGE_DEPTH} results "
-            "of a query only (narrow the query or add constraints to see others)"
+            f"offset is {offset}; pages reach the first {PAGE_DEPTH} results of a query only "
+            "(narrow the query or add constraints to see others)"
         )
+
+
+def depth_warnings(response: QueryResponse, offset: int) -> tuple[str, ...]:
+    """The response's warnings, and one more on the last page a query has when more matched
+    than pages reach (a caller would otherwise take the page for the end)."""
+    end = offset + len(response.results)
+    total = response.total_matches
+    if total <= PAGE_DEPTH or end < PAGE_DEPTH:
+        return response.warnings
+    cut = (
+        f"pages reach the first {PAGE_DEPTH} of the {total} matches: narrow the query or add "
+        "constraints to see the others"
+    )
+    return (*response.warnings, cut)
 
 
 async def _page_of(
@@ -358,7 +373,7 @@ async def _page_of(
         PAGE_DEPTH,
         lenient=lenient,
         strict=strict,
-        shown=range(offset, offset + limit),
+        shown=range(offset, min(offset + limit, PAGE_DEPTH)),
     )
 
 
@@ -381,7 +396,7 @@ async def query_page(
         page = tuple(r.model_copy(update={"explanation": {}}) for r in page)
     fields = {name: getattr(response, name) for name in QueryResponse.model_fields}
     return QueryPage.model_construct(
-        **{**fields, "results": page},
+        **{**fields, "results": page, "warnings": depth_warnings(response, offset)},
         offset=offset,
         next_offset=_next_offset(response, offset),
     )
@@ -419,7 +434,7 @@ async def search_page(
         results=tuple(result_card(r) for r in response.results),
         suggestions=tuple(suggestion(s) for s in response.serendipity),
         constraints=response.constraints,
-        warnings=response.warnings,
+        warnings=depth_warnings(response, offset),
         search_time_ms=response.search_time_ms,
     )
 

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from lgent.serving import PAGE_DEPTH
 from tests.serving_cases import (
     ARTIFACT,
     FILL,
@@ -156,6 +157,17 @@ def test_pages_concatenate_and_keep_one_total(api: httpx.Client) -> None:
         assert [r["id"] for p in parts for r in p["results"]] == [r["id"] for r in full["results"]]
         assert {p["total_matches"] for p in parts} == {full["total_matches"], whole["total"]}
 
+    # the last page runs to the depth pages reach, and says more matched than they reach
+    deep = ok(api.get("/search", params={"q": "pdf", "limit": 100}))
+    assert deep["total"] > PAGE_DEPTH and len(deep["results"]) == PAGE_DEPTH
+    tail = ok(api.get("/search", params={"q": "pdf", "limit": 7, "offset": PAGE_DEPTH - 2}))
+    assert [r["id"] for r in tail["results"]] == [r["id"] for r in deep["results"][-2:]]
+    assert tail["next_offset"] is None
+    cut = f"pages reach the first {PAGE_DEPTH} of the {deep['total']} matches"
+    assert any(w.startswith(cut) for w in tail["warnings"]), tail["warnings"]
+    first = ok(api.get("/search", params={"q": "pdf", "limit": 5}))
+    assert not any(w.startswith("pages reach") for w in first["warnings"])
+
     everything = ok(api.get("/artifacts", params={"kind": "agent", "limit": 1000}))
     seen, offset = [], 0
     while offset is not None:
@@ -211,7 +223,7 @@ def test_every_error_has_one_shape(api: httpx.Client) -> None:
         api.get("/search"),
         api.get("/search", params={"q": "pdf", "limit": 0}),
         api.get("/search", params={"q": "name:(pdf", "strict": True}),
-        api.get("/search", params={"q": "pdf", "offset": 98, "limit": 5}),
+        api.get("/search", params={"q": "pdf", "offset": 100, "limit": 5}),  # past the depth
         api.get("/artifacts/PDFParsr"),
         api.get("/artifacts/Nope/lineage"),
         api.get("/artifacts", params={"kind": "robot"}),
