@@ -33,6 +33,9 @@ _FIELD_RE = re.compile(
     r"\b(?:name|description|keywords|tag|author|type|version|status|input|output|id|execution):",
     re.I,
 )
+_STRICT_RE = re.compile(r"[()]|\b\w+:(?!//)")
+"""What ``strict`` also reads as grammar: a parenthesis, a field-shaped ``word:`` (a URL's
+``https://`` excepted), so a malformed group or an unknown field is an error there."""
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*$")
 MAX_NAME_WORDS = 4
 
@@ -73,7 +76,7 @@ def classify(
     if reading is not None:
         return Classification(QueryType.TYPE_QUERY, f"asks for {reading.description}", reading)
     tree = None
-    if strict and uses_keyword_syntax(text):
+    if strict and (uses_keyword_syntax(text) or _STRICT_RE.search(text)):
         tree = parse(text)  # a malformed query raises QuerySyntaxError
     elif not lenient:
         tree = grammar_meant(text)

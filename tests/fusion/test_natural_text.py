@@ -4,10 +4,11 @@ trailing operators, parentheses, URLs, code and emoji are words, not grammar."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lgent import LGent, QueryError, QueryType
+from lgent import LGent, QueryError, QuerySyntaxError, QueryType
 from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.limits import MAX_QUERY_LENGTH
 from tests.conftest import OpenHome, make_entry
@@ -77,6 +78,8 @@ SENTENCES = [
     "don't use deprecated tools: I need an up-to-date translator",
     "author: someone who writes sql, generate queries from questions",
     "status: active tools only, something for OCR",
+    "find tools named a*b*c*d*e*f*g*h*i*j* please",  # a wildcard past the grammar's limits
+    "logs matching " + "x" * 70 + "* from yesterday",
 ]
 
 
@@ -122,6 +125,28 @@ async def test_grammar_still_restricts_when_clearly_meant(open_example: OpenHome
     )
     assert strict_error is not None and "^" in str(strict_error.pretty())  # type: ignore[attr-defined]
     assert relaxed.results
+
+
+@pytest.mark.parametrize(
+    ("query", "position", "expected"),
+    [
+        ("(", 1, "a term, phrase or '('"),
+        ("foo:bar", 0, "a field name"),
+        ("name:" + "a*" * 10, 5, "a wildcard of at most 64 characters"),
+    ],
+)
+async def test_strict_reads_groups_fields_and_wildcards_as_grammar(
+    query: str, position: int, expected: str
+) -> None:
+    """``strict=True`` is how a caller checks a query in the grammar: a lone parenthesis or an
+    unknown field is an error at its position, not plain words."""
+    async with LGent.open(None) as lg:
+        await lg.register(make_entry("PDFParser"))
+        with pytest.raises(QuerySyntaxError) as info:
+            await lg.query(query, strict=True)
+        assert info.value.position == position and info.value.expected.startswith(expected)
+        url = await lg.query("docs at https://example.com/pdf", strict=True)
+        assert url.query_type != QueryType.KEYWORD_SYNTAX  # a URL's scheme is no field
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -249,7 +249,7 @@ class KeywordBrain:
         """The ids among ``artifact_ids`` that the grammar query ``text`` matches (strict; a
         query of only stop words restricts nothing)."""
         node = parse(text, default_operator="AND")
-        compiled, _ = self.compiler.compile(node, text)
+        compiled, _ = self.compiler.compile(node)
         if compiled is None or not artifact_ids:
             return set(artifact_ids)
         ids = tantivy.Query.term_set_query(self.index.schema, "id", list(artifact_ids))
@@ -323,7 +323,7 @@ class KeywordBrain:
         ``free_text``: the tree is plain language; score with ``settings.free_text_boosts``."""
         warnings = list(warnings)
         compiler = self.free_text_compiler if free_text else self.compiler
-        compiled, terms = compiler.compile(node, query, min_should_match=min_should_match)
+        compiled, terms = compiler.compile(node, min_should_match=min_should_match)
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
         compiled = self._filtered(compiled, filters)

@@ -21,7 +21,6 @@ from lgent.analysis.tokens import tokens
 from lgent.brains.keyword.grammar import ast
 from lgent.brains.keyword.typefields import glob_to_regex, type_tokens
 from lgent.config import DEFAULT_FIELD_BOOSTS
-from lgent.errors import QuerySyntaxError
 
 Kind = Literal["exact", "exact_case", "stemmed", "stemmed_stop", "plain", "type"]
 
@@ -65,8 +64,6 @@ times cheaper to search (docs/quality.md, docs/benchmarks.md). A wildcard with n
 goes field by field, so that on names it stays anchored at the name's start."""
 
 TIE_BREAKER = 0.3
-MAX_WILDCARD_LENGTH = 64
-MAX_WILDCARDS = 8
 
 
 @dataclass(slots=True)
@@ -160,17 +157,13 @@ class QueryCompiler:
         self.default_targets = DEFAULT_TARGETS[mode]
 
     def compile(
-        self, node: ast.Node, query: str = "", *, min_should_match: float = 0.0
+        self, node: ast.Node, *, min_should_match: float = 0.0
     ) -> tuple[tantivy.Query | None, MatchTerms]:
         """The query (None when nothing in it can match, e.g. only stop words) and its terms.
 
-        ``query`` is the source text, used to point errors (e.g. an over-complex wildcard) at it.
         ``min_should_match`` (0..1): when the root is an OR of several clauses, at least this
         share of them (rounded up) must match, as Lucene's ``mm`` does for free-text queries.
         """
-        for leaf in ast.iter_nodes(node):
-            if isinstance(leaf, ast.Wildcard):
-                _check_wildcard(leaf, query)
         terms = MatchTerms()
         if isinstance(node, ast.Or) and min_should_match > 0:
             return self._or(node.children, terms, True, min_should_match), terms
@@ -311,18 +304,6 @@ class QueryCompiler:
                 schema, index_field, value, distance=node.distance
             )
         raise TypeError(f"unknown query node {type(node).__name__}")
-
-
-def _check_wildcard(node: ast.Wildcard, query: str) -> None:
-    wildcards = sum(node.pattern.count(ch) for ch in "*?")
-    if len(node.pattern) > MAX_WILDCARD_LENGTH or wildcards > MAX_WILDCARDS:
-        raise QuerySyntaxError(
-            query or node.pattern,
-            node.start if query else 0,
-            f"a wildcard of at most {MAX_WILDCARD_LENGTH} characters and {MAX_WILDCARDS} '*'/'?'",
-            f"{node.pattern[:20]!r}{'...' if len(node.pattern) > 20 else ''} "
-            f"({len(node.pattern)} characters, {wildcards} wildcards)",
-        )
 
 
 @lru_cache(maxsize=16384)

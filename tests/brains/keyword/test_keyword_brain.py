@@ -206,6 +206,11 @@ def test_overcomplex_wildcard_is_a_syntax_error(brain: KeywordBrain) -> None:
     with pytest.raises(QuerySyntaxError) as info:
         brain.search("pdf " + "?" * 400)
     assert info.value.position == 4 and "wildcard of at most" in info.value.expected
+    with pytest.raises(QuerySyntaxError) as info:
+        brain.search("name:" + "a*" * 10)
+    assert info.value.position == 5  # the wildcard, not its field
+    lenient = brain.search("pdf " + "a*" * 10, lenient=True)
+    assert any("searched as words" in w for w in lenient.warnings)
 
 
 def test_only_stop_words_says_so(brain: KeywordBrain) -> None:

@@ -58,6 +58,10 @@ _FIELD_LOOKUP: Mapping[str, str] = {**{f: f for f in FIELDS}, **FIELD_ALIASES}
 
 MAX_DEPTH = 64
 """Deepest allowed nesting of parentheses (field groups included)."""
+MAX_WILDCARD_LENGTH = 64
+MAX_WILDCARDS = 8
+"""A wildcard term's longest text and most ``*``/``?``: each becomes a regular expression over
+the index's terms, whose cost grows with both."""
 
 EXPECTED_OPERAND = "a term, phrase or '('"
 EXPECTED_FIELD = "a field name (one of: " + ", ".join(sorted(_FIELD_LOOKUP)) + ")"
@@ -555,5 +559,18 @@ class _Parser:
         if "*" in raw or "?" in raw:
             if field is None and raw.strip("*") == "":
                 return MatchAll(start=start, end=end)
-            return Wildcard(raw, field, start=start, end=end)
+            wildcards = sum(raw.count(ch) for ch in "*?")
+            if len(raw) <= MAX_WILDCARD_LENGTH and wildcards <= MAX_WILDCARDS:
+                return Wildcard(raw, field, start=start, end=end)
+            if not self.lenient:
+                raise self.error(
+                    token.start,
+                    f"a wildcard of at most {MAX_WILDCARD_LENGTH} characters and "
+                    f"{MAX_WILDCARDS} '*'/'?'",
+                    f"{raw[:20]!r}{'...' if len(raw) > 20 else ''} "
+                    f"({len(raw)} characters, {wildcards} wildcards)",
+                )
+            self.warn(
+                token.start, f"wildcard {raw[:20]!r} too long or too complex; searched as words"
+            )
         return Term(raw, field, start=start, end=end)
