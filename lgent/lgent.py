@@ -849,18 +849,23 @@ class LGent:
         return removed
 
     async def list_entries(
-        self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
+        self,
+        filters: EntryFilter | Mapping[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
     ) -> list[CatalogEntry]:
-        """Artifacts (latest versions) passing ``filters``, in id order: ``limit`` of them
-        (None: all) after the first ``offset``."""
+        """Artifacts (latest versions) passing ``filters`` (an ``EntryFilter`` or a mapping of
+        its fields), in id order: ``limit`` of them (None: all) after the first ``offset``."""
         check_offset(offset)
         if limit is not None:
             check_offset(limit, "limit")
-        return await self._read(self.store.list_entries, filters, limit=limit, offset=offset)
+        chosen = EntryFilter.of(filters)
+        return await self._read(self.store.list_entries, chosen, limit=limit, offset=offset)
 
-    async def count_entries(self, filters: EntryFilter | None = None) -> int:
-        """How many artifacts (latest versions) pass ``filters``."""
-        return await self._read(self.store.count, filters)
+    async def count_entries(self, filters: EntryFilter | Mapping[str, Any] | None = None) -> int:
+        """How many artifacts (latest versions) pass ``filters`` (as ``list_entries`` reads them)."""
+        return await self._read(self.store.count, EntryFilter.of(filters))
 
     async def types(self) -> list[TypeDecl]:
         return await self._read(self.store.types)

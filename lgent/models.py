@@ -16,7 +16,14 @@ from enum import StrEnum
 from typing import Annotated, Any, NamedTuple, Protocol, Self
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from lgent import limits
 from lgent.errors import FieldProblem, ValidationError
@@ -423,6 +430,15 @@ class SearchFilters(_Model):
     status: tuple[Status, ...] = ()
     author: tuple[str, ...] = ()
     execution: tuple[Execution, ...] = ()
+
+    @field_validator("entity_type", "status", "author", "execution", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any, info: ValidationInfo) -> Any:
+        """One value stands for a list of one; kinds, statuses and executions in any case."""
+        values = (value,) if isinstance(value, str) else value
+        if info.field_name == "author" or not isinstance(values, list | tuple):
+            return values
+        return tuple(v.lower() if isinstance(v, str) else v for v in values)
 
     def admits(self, entry: CatalogEntry) -> bool:
         """True when ``entry`` passes every filter."""

@@ -117,6 +117,26 @@ async def test_list_offsets_and_limits_out_of_range_are_query_errors(home: Path 
         assert [e.id for e in await lg.list_entries(limit=1, offset=0)] == ["A"]
 
 
+async def test_list_filters_are_checked_and_may_be_a_mapping() -> None:
+    async with LGent.open(None) as lg:
+        await lg.register_many(
+            [make_entry("A", status="active"), make_entry("B", status="experimental")]
+        )
+        assert [e.id for e in await lg.list_entries(EntryFilter(status="Active"))] == ["A"]
+        assert [e.id for e in await lg.list_entries({"status": "experimental"})] == ["B"]
+        assert await lg.count_entries({"entity_type": "TOOL"}) == 2
+        with pytest.raises(QueryError, match=r"filter status: unknown value 'zombie' \(one of"):
+            await lg.list_entries({"status": "zombie"})
+        with pytest.raises(QueryError, match="filter entity_type: unknown value 5"):
+            EntryFilter(entity_type=5)  # type: ignore[arg-type]
+        with pytest.raises(QueryError, match="filter author: expected a string, got int"):
+            EntryFilter(author=3)  # type: ignore[arg-type]
+        with pytest.raises(QueryError, match=r"unknown field\(s\) colour"):
+            await lg.count_entries({"colour": "red"})
+        with pytest.raises(QueryError, match="expected an EntryFilter or a mapping, got str"):
+            await lg.list_entries("active")  # type: ignore[arg-type]
+
+
 def test_one_liners_refuse_a_folder_without_a_catalog(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lgent.errors import ValidationError
-from lgent.models import CatalogEntry, EntityType, Relation, Status, TypeDecl
+from lgent.models import CatalogEntry, EntityType, Relation, SearchFilters, Status, TypeDecl
 from tests.conftest import make_entry
 
 
@@ -132,3 +132,12 @@ def test_stored_text_reads_a_record_and_refuses_what_to_record_never_writes() ->
     ):
         with pytest.raises(CatalogCorruptError, match="stored entry is unreadable"):
             decode_text(junk)
+
+
+def test_search_filters_take_one_value_or_many_in_any_case() -> None:
+    one = SearchFilters(status="Active", entity_type="AGENT", author="ToolForge")
+    assert one == SearchFilters(
+        status=(Status.ACTIVE,), entity_type=(EntityType.AGENT,), author=("ToolForge",)
+    )
+    with pytest.raises(ValidationError, match=r"invalid status\.0"):
+        SearchFilters(status="zombie")

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from lgent.errors import CatalogCorruptError
+from lgent.errors import CatalogCorruptError, QueryError
 from lgent.models import CatalogEntry, EntityType, Status, StoredText
 
 ChangeKind = Literal["entry", "type"]
@@ -66,6 +67,42 @@ class EntryFilter:
     author: str | None = None
     input_type: str | None = None
     output_type: str | None = None
+
+    def __post_init__(self) -> None:
+        """Kinds and statuses are read in any case and must be known; the rest are strings
+        (``QueryError`` naming the field otherwise: a bad filter would silently match nothing)."""
+        for name, kind in (("entity_type", EntityType), ("status", Status)):
+            value = getattr(self, name)
+            if value is None or isinstance(value, kind):
+                continue
+            known = {member.value: member for member in kind}
+            found = known.get(value.lower()) if isinstance(value, str) else None
+            if found is None:
+                raise QueryError(
+                    f"filter {name}: unknown value {value!r} (one of {', '.join(known)})"
+                )
+            object.__setattr__(self, name, found)
+        for name in ("author", "input_type", "output_type"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise QueryError(f"filter {name}: expected a string, got {type(value).__name__}")
+
+    @classmethod
+    def of(cls, filters: EntryFilter | Mapping[str, Any] | None) -> EntryFilter | None:
+        """``filters`` as an ``EntryFilter``: one, a mapping of its fields, or None."""
+        if filters is None or isinstance(filters, EntryFilter):
+            return filters
+        if not isinstance(filters, Mapping):
+            raise QueryError(
+                f"filters: expected an EntryFilter or a mapping, got {type(filters).__name__}"
+            )
+        unknown = sorted(set(map(str, filters)) - set(ENTRY_FILTER_FIELDS))
+        if unknown:
+            raise QueryError(
+                f"filters: unknown field(s) {', '.join(unknown)} "
+                f"(known: {', '.join(ENTRY_FILTER_FIELDS)})"
+            )
+        return cls(**filters)
 
     def given(self) -> dict[str, str]:
         """The fields that are set, as plain strings, in ``ENTRY_FILTER_FIELDS`` order."""
