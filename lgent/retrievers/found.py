@@ -62,6 +62,28 @@ def check_k(k: int) -> None:
         raise QueryError(f"k must be an integer from 1 to {PAGE_DEPTH}, got {k!r}")
 
 
+def checked_arguments(lgent: object, k: int, constraints: Sequence[str]) -> list[str]:
+    """A retriever's arguments checked where it is built (not at its first query): an open
+    ``LGent``, ``k`` in range, constraints a list of strings; the constraints as a list."""
+    from lgent.lgent import LGent
+
+    if not isinstance(lgent, LGent):
+        raise QueryError(f"lgent: expected an open LGent, got {type(lgent).__name__}")
+    check_k(k)
+    if isinstance(constraints, str):
+        raise QueryError(
+            f"constraints: expected a list of strings, got the string {constraints!r} "
+            f"(write [{constraints!r}])"
+        )
+    chosen = list(constraints)
+    for n, constraint in enumerate(chosen):
+        if not isinstance(constraint, str):
+            raise QueryError(
+                f"constraints[{n}]: expected a string, got {type(constraint).__name__}"
+            )
+    return chosen
+
+
 async def find(lg: LGent, query: str, k: int, constraints: Sequence[str]) -> list[Found]:
     page = await query_page(lg, query, list(constraints), limit=k)
     return [found(r) for r in page.results]

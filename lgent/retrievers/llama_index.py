@@ -19,7 +19,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
     ) from err
 
 from lgent.lgent import LGent
-from lgent.retrievers.found import Found, check_k, find, run_sync
+from lgent.retrievers.found import Found, checked_arguments, find, run_sync
 
 
 def _node(item: Found) -> NodeWithScore:
@@ -35,10 +35,9 @@ class LGentRetriever(BaseRetriever):
 
     def __init__(self, lgent: LGent, k: int = 4, constraints: Sequence[str] = ()) -> None:
         super().__init__()
-        check_k(k)
+        self.constraints = checked_arguments(lgent, k, constraints)
         self.lgent = lgent
         self.k = k
-        self.constraints = list(constraints)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         work = find(self.lgent, query_bundle.query_str, self.k, self.constraints)

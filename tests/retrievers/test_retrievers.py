@@ -86,6 +86,13 @@ def test_llama_index_retriever_through_its_own_interface(lg: LGent) -> None:
     ]
     with pytest.raises(QueryError):
         LGentRetriever(lg, k=101)
+    # checked where it is built, as LangChain's retriever is, not at the first query
+    with pytest.raises(QueryError, match="lgent: expected an open LGent, got NoneType"):
+        LGentRetriever(None)  # type: ignore[arg-type]
+    with pytest.raises(QueryError, match=r"got the string 'local execution' \(write \["):
+        LGentRetriever(lg, constraints="local execution")
+    with pytest.raises(QueryError, match=r"constraints\[0\]: expected a string, got int"):
+        LGentRetriever(lg, constraints=[3])  # type: ignore[list-item]
 
 
 async def test_a_sync_call_from_inside_a_running_loop(lg: LGent) -> None:
