@@ -450,6 +450,29 @@ class Settings:
     load: LoadSettings = field(default_factory=LoadSettings)
     http: HttpSettings = field(default_factory=HttpSettings)
 
+    def __post_init__(self) -> None:
+        for section in dataclasses.fields(self):
+            value = getattr(self, section.name)
+            wanted = _SECTION_TYPES[section.name]
+            if not isinstance(value, wanted):
+                raise SettingsError(
+                    f"settings.{section.name}: expected {wanted.__name__}, got "
+                    f"{type(value).__name__} (a mapping of settings goes through "
+                    "settings_from_mapping, which checks every key)"
+                )
+
+    @classmethod
+    def of(cls, settings: Settings | Mapping[str, Any]) -> Settings:
+        """``settings`` as ``Settings``: itself, or a mapping of sections read as ``lgent.toml``
+        is (``settings_from_mapping``)."""
+        if isinstance(settings, Settings):
+            return settings
+        if isinstance(settings, Mapping):
+            return settings_from_mapping(settings)
+        raise SettingsError(
+            f"settings: expected Settings or a mapping of sections, got {type(settings).__name__}"
+        )
+
 
 def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
     """Build ``Settings`` from nested mappings (e.g. parsed TOML); a bad key or value raises

@@ -127,7 +127,7 @@ class LGent:
     async def open(
         cls,
         home: str | os.PathLike[str] | None = None,
-        settings: Settings | None = None,
+        settings: Settings | Mapping[str, Any] | None = None,
         *,
         catalog: str | None = None,
         embedder: Embedder | None = None,
@@ -138,7 +138,8 @@ class LGent:
     ) -> AsyncIterator[LGent]:
         """Open (creating if missing) the home at ``home``; ``None`` keeps everything in memory.
 
-        Settings come from ``settings``, else from ``<home>/lgent.toml``, else the defaults.
+        Settings come from ``settings`` (or a mapping of sections, read as ``lgent.toml`` is),
+        else from ``<home>/lgent.toml``, else the defaults.
         ``catalog`` (else ``[catalog] url``) names a shared PostgreSQL catalog to use instead
         of the home's own SQLite file: the home then holds this process's replica of it (see
         docs/architecture.md). ``embedder`` replaces the configured model (e.g. one already
@@ -171,7 +172,7 @@ class LGent:
     def open_sync(
         cls,
         home: str | os.PathLike[str] | None = None,
-        settings: Settings | None = None,
+        settings: Settings | Mapping[str, Any] | None = None,
         *,
         catalog: str | None = None,
         embedder: Embedder | None = None,
@@ -186,7 +187,9 @@ class LGent:
             read_only = layout.read_only()
         if not read_only:
             layout.create()
-        chosen = settings if settings is not None else load_settings(layout.settings_file)
+        chosen = (
+            Settings.of(settings) if settings is not None else load_settings(layout.settings_file)
+        )
         url = catalog if catalog is not None else chosen.catalog.url
         if read_only and url is None:
             layout.require_catalog()

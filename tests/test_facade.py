@@ -173,3 +173,19 @@ async def test_a_blank_version_is_named_as_the_problem() -> None:
             with pytest.raises(ValidationError, match="version: must not be empty"):
                 await call()
         assert (await lg.get("A")).id == "A"
+
+
+async def test_settings_may_be_a_mapping_and_are_checked_either_way() -> None:
+    from lgent.config import Settings
+    from lgent.errors import SettingsError
+
+    async with LGent.open(None, settings={"cache": {"size": 0}}) as lg:
+        assert lg.settings.cache.size == 0
+    with pytest.raises(SettingsError, match=r"cache\.size: must be an integer >= 0, got -1"):
+        async with LGent.open(None, settings={"cache": {"size": -1}}):
+            pass
+    with pytest.raises(SettingsError, match=r"settings\.cache: expected CacheSettings, got dict"):
+        Settings(cache={"size": -1})  # type: ignore[arg-type]
+    with pytest.raises(SettingsError, match="expected Settings or a mapping of sections, got int"):
+        async with LGent.open(None, settings=5):  # type: ignore[arg-type]
+            pass
