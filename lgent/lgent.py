@@ -595,9 +595,20 @@ class LGent:
         degraded = behind or any(
             r.reason.startswith(("not ready", "unavailable", "failed")) for r in response.brains
         )
+        if not response.results and not constraints and await self.count_entries() == 0:
+            response = response.model_copy(
+                update={"warnings": (*response.warnings, self._empty_note())}
+            )
         if self._responses is not None and not degraded:
             self._responses[key] = response
         return self._with_note(response)
+
+    def _empty_note(self) -> str:
+        """What an answer from an empty catalog says (a mistyped home is created empty)."""
+        where = "in memory" if self.home.root is None else f"at {self.home.root}"
+        return (
+            f"the catalog {where} is empty: load artifacts into it first (LGent.load, lgent load)"
+        )
 
     def _with_note(self, response: QueryResponse) -> QueryResponse:
         """The response, with the catalog note in its warnings when there is one."""

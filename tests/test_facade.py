@@ -189,3 +189,15 @@ async def test_settings_may_be_a_mapping_and_are_checked_either_way() -> None:
     with pytest.raises(SettingsError, match="expected Settings or a mapping of sections, got int"):
         async with LGent.open(None, settings=5):  # type: ignore[arg-type]
             pass
+
+
+async def test_a_query_of_an_empty_catalog_says_it_is_empty(tmp_path: Path) -> None:
+    async with LGent.open(tmp_path / "mistyped") as lg:  # a mistyped path opens a new home
+        empty = await lg.query("pdf")
+        await lg.register(make_entry("PDFParser"))
+        held = await lg.query("zzz unrelated words")
+    assert empty.results == () and empty.warnings == (
+        f"the catalog at {tmp_path / 'mistyped'} is empty: load artifacts into it first "
+        "(LGent.load, lgent load)",
+    )
+    assert not any("is empty" in w for w in held.warnings)
