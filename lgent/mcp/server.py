@@ -168,7 +168,7 @@ Entry = Annotated[
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE_TOOLS = frozenset({"register", "remove"})
 READ_ONLY = (
-    "this server is read-only: {name} needs a server started with "
+    "ReadOnlyHomeError: this server is read-only: {name} needs a server started with "
     "`lgent serve --mcp --allow-writes`"
 )
 
@@ -224,6 +224,11 @@ class _Server(MCPServer[Any]):
         return await super().call_tool(name, arguments, context)
 
 
+INVALID = "InvalidArguments"
+"""The kind an error message starts with when the call's arguments were refused; otherwise it
+starts with the library's error class (``NotFoundError: ...``, ``IndexNotReadyError: ...``)."""
+
+
 def strict_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> None:
     """Check a tool call's arguments as the HTTP API checks a request body: an unknown argument
     is refused, and no value is coerced (``"limit": "5"`` and ``"limit": true`` are errors; the
@@ -231,15 +236,16 @@ def strict_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> None:
     known = {field.alias or name for name, field in model.model_fields.items()}
     unknown = sorted(set(arguments) - known)
     if unknown:
+        takes = ", ".join(sorted(known)) or "no arguments"
         raise ToolError(
-            f"unknown argument(s): {', '.join(unknown)} (this tool takes: {', '.join(sorted(known))})"
+            f"{INVALID}: unknown argument(s): {', '.join(unknown)} (this tool takes: {takes})"
         )
     try:
         model.model_validate_json(json.dumps(arguments), strict=True)
     except pydantic.ValidationError as err:
-        raise ToolError(describe(err)) from None
+        raise ToolError(f"{INVALID}: {describe(err)}") from None
     except (TypeError, ValueError) as err:  # not JSON at all (a client cannot send such)
-        raise ToolError(f"invalid arguments: {err}") from None
+        raise ToolError(f"{INVALID}: invalid arguments: {err}") from None
 
 
 async def _call(work: Awaitable[T]) -> T:
@@ -248,7 +254,8 @@ async def _call(work: Awaitable[T]) -> T:
         return await work
     except LGentError as err:
         pretty = getattr(err, "pretty", None)
-        raise ToolError(pretty() if callable(pretty) else str(err)) from err
+        message = pretty() if callable(pretty) else str(err)
+        raise ToolError(f"{type(err).__name__.rstrip('_')}: {message}") from err
 
 
 async def _checked(
@@ -269,7 +276,9 @@ def _offset(cursor: str | None) -> int:
     if cursor is None or cursor == "":
         return 0
     if not (cursor.isascii() and cursor.isdigit()) or int(cursor) > limits.MAX_OFFSET:
-        raise ToolError(f"cursor {cursor!r} is not one this server gave; leave it out to start")
+        raise ToolError(
+            f"{INVALID}: cursor {cursor!r} is not one this server gave; leave it out to start"
+        )
     return int(cursor)
 
 

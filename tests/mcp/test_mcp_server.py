@@ -262,6 +262,17 @@ async def errors_come_back_as_tool_errors(session: ClientSession) -> None:
     """The library's message as a tool error; the server keeps serving."""
     message = await call_error(session, "resolve", {"input_type": "PDFF", "output_type": "Text"})
     assert "unknown type 'PDFF'" in message and "did you mean PDF" in message
+    # every error names its kind, so an agent tells a bad call from a missing artifact
+    assert "TypeLatticeError: " in message
+    assert "NotFoundError: no artifact with id 'Nope'" in await call_error(
+        session, "get_artifact", {"id": "Nope"}
+    )
+    assert "InvalidArguments: unknown argument(s): x (this tool takes: no arguments)" in (
+        await call_error(session, "stats", {"x": 1})
+    )
+    assert "InvalidArguments: invalid argument(s): limit" in await call_error(
+        session, "search", {"query": "x", "limit": "5"}
+    )
     message = await call_error(session, "resolve", {"input_type": "PDF", "output_type": "Image"})
     assert "no artifact satisfies PDF -> Image" in message and "closest" in message
     message = await call_error(session, "search", {"query": "name:(pdf", "strict": True})
