@@ -51,6 +51,9 @@ class Classification:
     """For a keyword query: the words a meaning-based brain should read ("" if it only filters)."""
     notes: tuple[str, ...] = ()
     """How incidental characters of plain words were read (a quoted word, a negative number)."""
+    unread: str | None = None
+    """Why a query shaped like a type or relationship question was read as plain words (an
+    unknown type or artifact, with the closest names): the answer warns with it."""
 
 
 def classify(
@@ -109,7 +112,7 @@ def classify(
         )
     else:
         reason = "describes what is wanted in plain words (no name, type or operator recognised)"
-    return Classification(QueryType.SEMANTIC_INTENT, reason, notes=notes)
+    return Classification(QueryType.SEMANTIC_INTENT, reason, notes=notes, unread=unread)
 
 
 def uses_keyword_syntax(text: str) -> bool:

@@ -135,6 +135,8 @@ class QueryFusion:
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
         asked = brain_query(query, classification, fetch, _filters(parsed), self.settings)
         answers, warnings = await self._ask(asked, classification, plan, limit, parsed)
+        if classification.unread:
+            warnings.insert(0, f"not read as a graph question: {classification.unread}")
         rankings = {b: list(answer.ranking) for b, answer in answers.items()}
 
         ids = list(dict.fromkeys(i for ranking in rankings.values() for i, _ in ranking))

@@ -169,3 +169,17 @@ def test_any_printable_string_gets_a_response_or_a_typed_length_error(text: str)
                 assert "characters long" in str(err) or "empty" in str(err)
 
     asyncio.run(ask())
+
+
+async def test_a_graph_question_about_an_unknown_artifact_warns_that_it_was_not_read() -> None:
+    async with LGent.open(None, embedder=HashingEmbedder()) as lg:
+        await lg.register_many([make_entry("PDFParser", description="parses pdf files")])
+        unknown = await lg.query("what depends on PDFWriter")
+        nothing = await lg.query("what depends on PDFParser")
+    assert unknown.query_type == QueryType.SEMANTIC_INTENT
+    assert unknown.warnings[0] == (
+        "not read as a graph question: 'PDFWriter' is no artifact's name or id "
+        "(did you mean PDFParser?)"
+    )
+    assert nothing.query_type == QueryType.RELATIONSHIP
+    assert "the graph found none: artifacts that depend on PDFParser" in nothing.warnings

@@ -267,7 +267,9 @@ class GraphBrain:
         direct = query.query_type is None  # asked by name: say when no question was read
         if direct and not op:
             return GraphRanking(rows, [reason])
-        empty = None if rows or not isinstance(op, Relationship) else self._why_none(op)
+        empty = None
+        if not rows and isinstance(op, Relationship):
+            empty = self._why_none(op) or f"the graph found none: {op.describe()}"
         said = [empty] if empty else []
         if isinstance(op, Relationship):
             said += self._namesakes(op)

@@ -153,7 +153,10 @@ def test_an_empty_composition_answer_says_which_type_is_missing() -> None:
         "texter's output is json.string, a primitive: composition never chains two artifacts "
         "through one"
     ]
-    assert warnings("what can feed texter") == []
+    # types declared, but nothing fits: said plainly
+    assert warnings("what can feed texter") == [
+        "the graph found none: what can feed the input of texter"
+    ]
 
 
 def test_a_question_about_a_shared_name_says_which_artifact_it_answers_for() -> None:
