@@ -98,7 +98,7 @@ def _hole_suggestions(
             fresh = [i for i in path.ids if i not in result_ids] or list(path.ids)
             through = set(path.ids) & result_ids
             chain = " >> ".join(path.ids)
-            reason = f"Consider composing {chain} to fill {shape} (types {' -> '.join(path.types)})"
+            reason = f"Composing {chain} fills {shape} (types {' -> '.join(path.types)})"
             if through:
                 reason += f"; it goes through your result {sorted(through)[0]}"
             confidence = round(path.health * (0.95 if through else 0.8) / len(path.ids) ** 0.25, 3)
@@ -131,7 +131,7 @@ def _through_results(
                 artifact_id=fresh[0],
                 confidence=0.85,
                 composition=chain,
-                reason=f"Consider composing {' >> '.join(chain)}: it puts your result {top.id} "
+                reason=f"Composing {' >> '.join(chain)} puts your result {top.id} "
                 f"into the {before} -> ??? -> {after} pipeline",
             )
         )

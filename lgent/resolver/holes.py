@@ -95,6 +95,7 @@ def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> 
 def _bridge(
     resolver: DependencyResolver, left: str, right: str, holes: int, contracts: tuple[str, ...]
 ) -> PipelineStep:
+    together = f"; the {holes} adjacent holes are filled as one" if holes > 1 else ""
     try:
         single = resolver.resolve(
             TypeRequirement(input_type=left, output_type=right, contracts=contracts)
@@ -102,7 +103,8 @@ def _bridge(
         return PipelineStep(
             filled_with=(single.best.id,),
             types=(left, right),
-            reason=f"{single.best.id} takes {left} and gives {right} (the best of {single.considered} that fit)",
+            reason=f"{single.best.id} takes {left} and gives {right} "
+            f"(the best of {single.considered} that fit){together}",
         )
     except DependencyError as err:
         single_error = err
@@ -120,8 +122,8 @@ def _bridge(
             return PipelineStep(
                 filled_with=path.ids,
                 types=path.types,
-                reason=f"no single artifact fits ({single_error}); composed {' >> '.join(path.ids)} "
-                f"through {' -> '.join(path.types)}",
+                reason=f"no single healthy artifact takes {left} and gives {right}; composed "
+                f"{' >> '.join(path.ids)} through {' -> '.join(path.types)}{together}",
             )
     raise DependencyError(
         f"cannot fill {left} -> ??? -> {right}: {single_error}; and no path of healthy artifacts "

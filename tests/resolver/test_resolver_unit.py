@@ -94,3 +94,11 @@ def test_a_hole_is_filled_by_one_artifact_or_a_path() -> None:
     # paths rank by their weakest link: steady (0.9) >> scorer (0.8) beats popular (0.6)
     assert chained.steps[1].filled_with == ("steady", "scorer")
     assert chained.steps[1].types == ("Pdf", "Text", "Score")
+    # a chain's reason is short: the failed single search's candidates are moot once it fits
+    assert chained.steps[1].reason == (
+        "no single healthy artifact takes Pdf and gives Score; composed steady >> scorer "
+        "through Pdf -> Text -> Score"
+    )
+    merged = fill_holes(resolver(), ["Doc", "???", "???", "Text"])
+    assert merged.steps[1].filled_with == ("popular",)
+    assert merged.steps[1].reason.endswith("; the 2 adjacent holes are filled as one")
