@@ -82,6 +82,10 @@ SLOW_BUILD_PAUSE = 0.05
 SMALL_WRITE = 100
 """A write of at most this many changes waits for the open brains to catch up before it returns
 (so the next query sees it, also in ``SNAPSHOT`` mode); a larger one returns once committed."""
+WRITE_WAIT = 10.0
+"""Seconds a small write waits at most for one brain to reflect it. A brain still building its
+index (never built, or rebuilding) is not waited for: it takes the write in with the build, and
+queries say it is not ready or behind until then."""
 
 
 class Freshness(StrEnum):
@@ -515,14 +519,20 @@ class BrainPool:
         return brain
 
     def after_write(self, change_number: int, changes: int) -> None:
-        """A write committed: every open brain catches up; a small write waits for that."""
+        """A write committed: every open brain catches up; a small write waits for that
+        (``WRITE_WAIT`` at most per brain, and not for a brain that is still building)."""
         for slot in self._slots.values():
-            if slot.brain is None:
+            brain = slot.brain
+            if brain is None:
                 continue
+            building = slot.building
+            still_building = brain.change_number < 0 or (
+                building is not None and building.action == "rebuilding"
+            )
             slot.request()
-            if changes <= SMALL_WRITE:
+            if changes <= SMALL_WRITE and not still_building:
                 with contextlib.suppress(LGentError):  # the next query reports a failure
-                    slot.wait_for(change_number)
+                    slot.wait_for(change_number, timeout=WRITE_WAIT)
 
     def settle_open(self, *, rebuild: bool = False) -> None:
         """Every open brain catches up (or rebuilds), all at once on their own indexers; this

@@ -424,3 +424,23 @@ async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is
         many = await asyncio.gather(*(lg.search(q, lenient=True) for q in queries * 20))
         assert list(many) == at_once * 20
         assert lg.brains.reading == 0 and slot.lock.readers == 0
+
+
+async def test_a_small_write_does_not_wait_for_a_brain_still_building(tmp_path: Path) -> None:
+    """A server whose semantic index is still being built answers a small write at once: the
+    build takes the write in, and queries say the brain is not ready meanwhile."""
+    embedder = LazyEmbedder()
+    embedder.gate.clear()  # the semantic build stalls until the gate opens
+    async with LGent.open(tmp_path / "home", embedder=embedder, freshness="snapshot") as lg:
+        await lg.register_many(
+            [make_entry(f"Widget{i}", description=f"widget {i} converts text") for i in range(40)]
+        )
+        await lg.query("something that converts text")  # opens the semantic brain: it builds
+        written = await asyncio.wait_for(lg.register(make_entry("Late")), timeout=60)
+        building = lg.brain_status("semantic")
+        embedder.gate.set()
+        await lg.ready("semantic")
+        found = await lg.query("Late")
+    assert not building.ready  # the write returned while the build was still stalled
+    assert written.change_number == found.change_number
+    assert found.results[0].id == "Late"

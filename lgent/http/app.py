@@ -467,6 +467,11 @@ def build_http_app(
     return app
 
 
+GRACEFUL_SHUTDOWN = 10
+"""Seconds a stopping server (SIGTERM, Ctrl-C) gives requests in flight before it closes their
+connections: a client that never reads its answer cannot keep it running."""
+
+
 def _json(model: BaseModel, status: int = 200) -> Response:
     """Serialize once with pydantic (no re-validation on the way out)."""
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
@@ -529,6 +534,7 @@ async def serve_http(
             log_level="info",
             lifespan="off",
             http=guarded_protocol(security.header_timeout, security.body_timeout),
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN,
         )
         freeze_heap()
         warming = asyncio.create_task(warm_up(lg, freeze=True))
