@@ -172,6 +172,22 @@ _RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
     (
         "downstream",
         re.compile(
+            rf"^{_LEAD}\b(?:receive|take|consume|accept|use|handle|process|read)s?\s+"
+            rf"(?:the\s+)?(?:outputs?|results?)\s+(?:of|from)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "upstream",
+        re.compile(
+            rf"^{_LEAD}\b(?:produce|give|make|provide|supply|create)s?\s+(?:the\s+)?inputs?\s+"
+            rf"(?:of|for|to)\s+{_ART}{_END}",
+            re.I,
+        ),
+    ),
+    (
+        "downstream",
+        re.compile(
             rf"^{_LEAD}\b(?:receive|receives|take|takes|consume|consumes|accept|accepts|use|uses|handle|handles|process|processes|read|reads)\s+{_ART}{_POSSESSIVE}\s+(?:output|outputs|results?){_END}",
             re.I,
         ),

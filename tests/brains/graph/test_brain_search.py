@@ -195,6 +195,16 @@ def test_a_relationship_reading_names_its_relation() -> None:
     assert (alike.relation, alike.artifact) == (SIMILAR_RELATION, "scorer")
     after = brain().read_question("what depends on scorer")
     assert after is not None and after.relation == "dependents"
+    # the composition questions in the words the answers themselves use
+    for question, relation in (
+        ("what can consume the output of scorer", "downstream"),
+        ("what takes the results of scorer", "downstream"),
+        ("what can receive scorer output", "downstream"),
+        ("what produces the input of scorer", "upstream"),
+        ("tools that provide input for scorer", "upstream"),
+    ):
+        read = brain().read_question(question)
+        assert read is not None and (read.relation, read.artifact) == (relation, "scorer"), question
 
 
 def test_unread_names_what_kept_a_graph_question_from_being_read() -> None:
