@@ -9,6 +9,7 @@ why.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sys
@@ -108,8 +109,13 @@ _MARKS = re.compile(r"</?mark>")
 
 
 def marked(text: str) -> str:
-    """Turn ``<mark>`` highlights into rich markup (everything else escaped)."""
-    return escape(text).replace("<mark>", "[bold yellow]").replace("</mark>", "[/]")
+    """A highlight (HTML: escaped text, ``<mark>`` around matches) as rich markup."""
+    parts = _MARKS.split(text)
+    tags = _MARKS.findall(text)
+    out = [escape(html.unescape(parts[0]))]
+    for tag, part in zip(tags, parts[1:], strict=True):
+        out += ["[/]" if tag == "</mark>" else "[bold yellow]", escape(html.unescape(part))]
+    return "".join(out)
 
 
 def print_hits(
@@ -126,7 +132,7 @@ def print_hits(
     for hit in hits:
         shown = hit.highlights.get("name")
         name = escape(hit.id) if shown is None else marked(shown)
-        if shown is not None and _MARKS.sub("", shown) != hit.id:
+        if shown is not None and html.unescape(_MARKS.sub("", shown)) != hit.id:
             name += f" [dim]({escape(hit.id)})[/]"  # names repeat across servers: ids do not
         fields = ", ".join(hit.matched_fields) or "-"
         say(
@@ -208,7 +214,8 @@ def print_response(page: QueryPage, *, explain: bool = False) -> None:
     shown: list[QueryResult] = []
     for n, result in enumerate(page.results, start=page.offset + 1):
         e, card = result.entry, result_card(result)
-        name = marked(result.highlights.get("name", e.name))
+        shown_name = result.highlights.get("name")
+        name = marked(shown_name) if shown_name else escape(e.name)
         also = "" if e.name == e.id else f" [dim]({escape(e.id)})[/]"
         sources = ", ".join(f"{s.brain} #{s.rank}" for s in result.sources) or "lineage"
         by = f" · by {escape(e.author)}" if e.author else ""

@@ -3,10 +3,16 @@
 Worked out from the catalog entry and the query's positive terms (``MatchTerms``), with the
 analyzer the index uses, so a word is marked exactly when the index would have matched it.
 Only the hits a caller shows need this; the search itself returns ids and scores.
+
+A highlight is HTML: the entry's text escaped (``&``, ``<``, ``>``), the matches between
+``<mark>`` and ``</mark>``. Imported descriptions carry markup of their own (an OpenAPI
+``<p>``, a tool author's ``<img onerror=...>``), which a client putting highlights in a page
+must never see as markup.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
@@ -76,7 +82,7 @@ def describe_match(entry: EntryText, terms: MatchTerms) -> Match:
     marked_keywords = [highlight(k, terms, KEYWORD_FIELDS) for k in entry.keywords]
     if any(m is not None for m in marked_keywords):
         match.highlights["keywords"] = ", ".join(
-            m or k for m, k in zip(marked_keywords, entry.keywords, strict=True)
+            m or escaped(k) for m, k in zip(marked_keywords, entry.keywords, strict=True)
         )
         match.add("keywords")
     for name, fields, text_of in TEXT_FIELDS:
@@ -134,7 +140,15 @@ def highlight(
         if word is not None:
             pieces[2 * n + 1] = word
             marked = True
-    return "".join(pieces) if marked else None
+    if not marked:
+        return None
+    # between the words is any other text, markup included; a word holds no &, < or >
+    return "".join(escaped(p) if n % 2 == 0 else p for n, p in enumerate(pieces))
+
+
+def escaped(text: str) -> str:
+    """``text`` as HTML text: ``&``, ``<`` and ``>`` escaped."""
+    return html.escape(text, quote=False)
 
 
 def _mark(
@@ -192,7 +206,11 @@ def snippet(marked: str, width: int = SNIPPET_CHARS) -> str:
 
 
 def _cuts_tag(marked: str, end: int) -> bool:
-    """True when ``marked[:end]`` ends inside a ``<mark>`` or ``</mark>`` tag."""
+    """True when ``marked[:end]`` ends inside a ``<mark>`` or ``</mark>`` tag, or inside an
+    escaped character (``&lt;``)."""
+    entity = marked.rfind("&", max(0, end - 4), end)
+    if entity != -1 and marked.find(";", entity, entity + 5) >= end:
+        return True
     return any(
         marked.find(tag, max(0, end - len(tag) + 1), end + len(tag) - 1) != -1
         for tag in (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE)

@@ -192,6 +192,28 @@ def test_a_description_snippet_is_one_line_whatever_the_source_indentation() -> 
     )
 
 
+def test_highlights_are_html_with_the_source_markup_escaped() -> None:
+    """An imported description's own markup is text in a highlight: a page that shows
+    highlights as HTML runs none of it."""
+    text = '<p>Resizes <img src=x onerror="alert(1)"> images & <mark>thumbnails</mark></p>'
+    entries = [make_entry("resizer", description=text, keywords=["a<b>", "images"])]
+    small = KeywordBrain(None, entries=entry_lookup(entries))
+    small.build(entries, [], change_number=1)
+    (hit,) = small.search("images").hits
+    assert hit.highlights["description"] == (
+        '&lt;p&gt;Resizes &lt;img src=x onerror="alert(1)"&gt; <mark>images</mark> &amp; '
+        "&lt;mark&gt;thumbnails&lt;/mark&gt;&lt;/p&gt;"
+    )
+    assert hit.highlights["keywords"] == "a&lt;b&gt;, <mark>images</mark>"
+    long = "&amp; <b>" * 30 + "images"
+    wide = KeywordBrain(None, entries=entry_lookup([make_entry("w", description=long)]))
+    wide.build([make_entry("w", description=long)], [], change_number=1)
+    (cut,) = wide.search("images").hits
+    snippet = cut.highlights["description"].strip("…")
+    assert "<" not in snippet.replace("<mark>", "").replace("</mark>", "")
+    assert all(part.split(";")[0] in ("amp", "lt", "gt") for part in snippet.split("&")[1:])
+
+
 def test_strict_errors_and_lenient_repairs(brain: KeywordBrain) -> None:
     with pytest.raises(QuerySyntaxError) as info:
         brain.search("pdf AND (parser")
