@@ -219,6 +219,33 @@ def test_swagger_2_body_and_path_parameters(tmp_path: Path) -> None:
     assert (get.input_type, get.output_type) == ("json.string", "store.example.Order")
     assert (update.input_type, update.output_type) == ("store.example.Order", "store.example.Order")
     assert update.contracts == ("idempotent",)
+    assert get.keywords == ("GET /orders/{orderId}", "orderId")  # its argument, as MCP tools'
+
+
+def test_swagger_2_form_arguments_are_arguments(tmp_path: Path) -> None:
+    """Slack's Swagger spec takes chat.postMessage's channel and text as form fields."""
+    spec = {
+        "swagger": "2.0",
+        "info": {"title": "Chat", "version": "1", "x-providerName": "chat.example"},
+        "paths": {
+            "/chat.postMessage": {
+                "post": {
+                    "operationId": "chat_postMessage",
+                    "summary": "Sends a message to a channel.",
+                    "tags": ["chat"],
+                    "parameters": [
+                        {"name": "channel", "in": "formData", "type": "string", "required": True},
+                        {"name": "text", "in": "formData", "type": "string"},
+                        {"name": "token", "in": "header", "type": "string"},
+                    ],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    post = entries(write(tmp_path / "chat.json", spec))["chat.example/chat_postMessage"]
+    assert post.keywords == ("chat", "POST /chat.postMessage", "channel", "text", "token")
+    assert post.description.endswith("Parameters: channel (string); text (string); token (string).")
 
 
 def test_a2a_card_through_the_sdk(tmp_path: Path) -> None:

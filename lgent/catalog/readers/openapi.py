@@ -193,6 +193,7 @@ class OpenApiReader:
         )
         listed = operation.get("tags")
         tags: list[Any] = listed if isinstance(listed, list) else []
+        arguments, required = _parameter_schemas(parameters)
         return entry(
             doc,
             ctx,
@@ -202,9 +203,9 @@ class OpenApiReader:
                 "name": name,
                 "entity_type": "tool",
                 "description": with_paragraphs(
-                    description or name, parameters_paragraph(*_parameter_schemas(parameters))
+                    description or name, parameters_paragraph(arguments, required)
                 ),
-                "keywords": [*tags, f"{method.upper()} {path}"],
+                "keywords": [*tags, f"{method.upper()} {path}", *arguments],
                 "status": "deprecated" if operation.get("deprecated") is True else "active",
                 "input_type": input_type,
                 "output_type": output_type,
@@ -284,16 +285,19 @@ def _followed(typer: SchemaTyper, value: Any, at: str) -> tuple[Any, str]:
     return target, ref[1:]
 
 
+_ARGUMENT_PLACES = ("path", "query", "header", "formData")
+
+
 def _parameter_schemas(
     parameters: list[tuple[dict[str, Any], str]],
 ) -> tuple[dict[str, Any], list[str]]:
-    """Path, query and header parameters as a JSON Schema ``properties`` map (each parameter's
-    description beside its schema) and the names of the required ones."""
+    """Path, query, header and (Swagger 2) form parameters as a JSON Schema ``properties`` map
+    (each parameter's description beside its schema) and the names of the required ones."""
     properties: dict[str, Any] = {}
     required: list[str] = []
     for param, _ in parameters:
         name = param.get("name")
-        if not isinstance(name, str) or param.get("in") not in ("path", "query", "header"):
+        if not isinstance(name, str) or param.get("in") not in _ARGUMENT_PLACES:
             continue
         schema = param.get("schema")
         schema = schema if isinstance(schema, dict) else param
