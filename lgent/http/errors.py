@@ -104,6 +104,15 @@ def error_details(err: LGentError) -> Any:
     return None
 
 
+def _why(cause: BaseException | None) -> str:
+    """Why a body FastAPI could not read failed: not UTF-8, nested too deeply, or else."""
+    if isinstance(cause, UnicodeDecodeError):
+        return f"it is not UTF-8 (byte {cause.start}: {cause.reason})"
+    if isinstance(cause, RecursionError):
+        return "it is nested too deeply"
+    return str(cause) if cause is not None else "it could not be read"
+
+
 def install_error_handlers(app: FastAPI) -> None:
     async def lgent_error(_request: Request, exc: Exception) -> Response:
         assert isinstance(exc, LGentError)
@@ -134,6 +143,10 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, HTTPException)
         message = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
         allowed = (exc.headers or {}).get("Allow", "")
+        if exc.status_code == 400 and message == "There was an error parsing the body":
+            return error_response(
+                400, "MalformedJSON", f"the request body is not valid JSON: {_why(exc.__cause__)}"
+            )
         if exc.status_code == 404 and message == "Not Found":
             message = f"no such path: {request.url.path} (every path is listed at /docs)"
         elif exc.status_code == 405:

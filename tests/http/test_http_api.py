@@ -254,6 +254,8 @@ Q, R, P = "/query", "/resolve", "/paths"
 PDF_TO_TEXT = {"input_type": "PDF", "output_type": "Text"}
 BAD_REQUESTS: dict[str, tuple[str, Any, int, str]] = {  # path, body, status, part of the message
     "malformed-json": (Q, b'{"query": "pdf", "limit": ', 400, "not valid JSON"),
+    "not-utf-8": (Q, b'{"query": "\xff\xfe pdf"}', 400, "not valid JSON: it is not UTF-8"),
+    "nested-deep": (Q, b'{"context": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", 400, "too deep"),
     "unknown-field": (Q, {"query": "pdf", "colour": "red"}, 422, "colour: unknown field"),
     "huge-limit": (Q, {"query": "pdf", "limit": 10**9}, 422, "limit: Input should be less than"),
     "zero-limit": (Q, {"query": "pdf", "limit": 0}, 422, "limit: Input should be greater than"),
