@@ -887,12 +887,22 @@ class CompositionIndex:
         for found in known:
             for artifact in found.ids:
                 first_through.setdefault(artifact, found)
-        shortest = before[:, None] + 1 + after[None, :]
-        routes = np.minimum(before_health[:, None], after_health[None, :])
+        # only the input types reached from the source and the output types that reach the
+        # target within the length can hold a member: the tables are cut to those (a catalog
+        # of thousands of types would otherwise make every (input, output) pair a cell)
+        rows = np.flatnonzero(before[:n_in] < max_length)
+        cols = np.flatnonzero(after[:n_out] < max_length)
+        shortest = before[rows, None] + 1 + after[None, cols]
+        routes = np.minimum(before_health[rows, None], after_health[None, cols])
         for usable in (None,) if include_unusable else (True, False):
-            best = (self._best_usable if usable else self._best_all)[:n_in, :n_out]
+            table = self._best_usable if usable else self._best_all
+            best = table[np.ix_(rows, cols)]
             bound = np.minimum(routes, best)
-            cells = _cells_in_order(shortest, bound, (shortest <= max_length) & (best >= 0.0))
+            wanted = (shortest <= max_length) & (best >= 0.0)
+            cells = (
+                (level, key, name, exact, int(rows[i]), int(cols[j]))
+                for level, key, name, exact, i, j in _cells_in_order(shortest, bound, wanted)
+            )
             # (length, -health bound, id, exact, input, output); a cell has the id "" so it
             # opens before any artifact ranked at or below its bound is let out
             heap: list[tuple[int, float, str, int, int, int]] = []
@@ -905,7 +915,8 @@ class CompositionIndex:
                     for member in self._cells[(s, u)]:
                         _, _, member_usable, member_health, _, _ = self._entries[member]
                         if usable is None or member_usable == usable:
-                            weakest = min(float(routes[s, u]), member_health)
+                            route = min(float(before_health[s]), float(after_health[u]))
+                            weakest = min(route, member_health)
                             heapq.heappush(heap, (opened[0], -weakest, member, 0, s, u))
                     continue
                 length, _, artifact, exact, s, u = heapq.heappop(heap)
