@@ -188,10 +188,10 @@ class CatalogEntry(_Model):
     input_type: str | None = Field(default=None, max_length=limits.MAX_TYPE_NAME_LENGTH)
     output_type: str | None = Field(default=None, max_length=limits.MAX_TYPE_NAME_LENGTH)
     contracts: tuple[str, ...] = Field(default=(), max_length=limits.MAX_CONTRACTS)
-    success_rate: float | None = Field(default=None, ge=0.0, le=1.0)
+    success_rate: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
     usage_count: int = Field(default=0, ge=0)
     last_used: datetime | None = None
-    latency_ms: float | None = Field(default=None, ge=0.0)
+    latency_ms: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     execution: Execution | None = None
     relations: tuple[Relation, ...] = Field(default=(), max_length=limits.MAX_RELATIONS)
 

@@ -141,3 +141,11 @@ def test_search_filters_take_one_value_or_many_in_any_case() -> None:
     )
     with pytest.raises(ValidationError, match=r"invalid status\.0"):
         SearchFilters(status="zombie")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("success_rate", float("nan")), ("latency_ms", float("inf"))]
+)
+def test_measurements_must_be_finite(field: str, value: float) -> None:
+    with pytest.raises(ValidationError, match=f"invalid {field}: Input should be a finite number"):
+        CatalogEntry.parse({"id": "a", "name": "a", field: value})
