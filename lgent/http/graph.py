@@ -46,6 +46,8 @@ LINEAGE: tuple[tuple[str, str, Side], ...] = (
     ("forged_by", "forged by", "top"),
     ("dependencies", "depends on", "bottom"),
     ("dependents", "used by", "bottom"),
+    ("part_of", "part of", "top"),
+    ("parts", "its parts", "bottom"),
 )
 
 

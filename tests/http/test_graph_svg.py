@@ -57,8 +57,35 @@ def test_the_svg_is_well_formed_escaped_and_links_every_neighbour() -> None:
     assert deprecated.find(f"{SVG}rect").get("stroke-dasharray")  # type: ignore[union-attr]
 
 
+async def test_a_server_or_an_api_is_drawn_with_its_parts() -> None:
+    from lgent import LGent
+    from lgent.http.graph import neighbourhood
+    from tests.conftest import make_entry
+
+    parts = [
+        make_entry(f"srv/tool{n}", relations=[{"type": "part_of", "target": "srv"}])
+        for n in range(3)
+    ]
+    async with LGent.open(None) as lg:
+        await lg.register_many([make_entry("srv"), *parts])
+        whole = await neighbourhood(lg, "srv")
+        part = await neighbourhood(lg, "srv/tool0")
+    assert [(g.label, g.side, [c.id for c in g.nodes]) for g in whole.groups] == [
+        ("its parts", "bottom", ["srv/tool0", "srv/tool1", "srv/tool2"])
+    ]
+    assert [(g.label, [c.id for c in g.nodes]) for g in part.groups] == [("part of", ["srv"])]
+
+
 def test_no_two_nodes_overlap_and_all_fit_in_the_picture() -> None:
-    root = ET.fromstring(render_svg(hood()))
+    crowded = hood()
+    crowded.groups.append(Group("its parts", "bottom", [card(f"Part{n}") for n in range(6)], 9))
+    crowded.groups.append(Group("part of", "top", [card("Whole")]))
+    for each in (hood(), crowded):
+        _no_overlap(each)
+
+
+def _no_overlap(drawn: Neighbourhood) -> None:
+    root = ET.fromstring(render_svg(drawn))
     width, height = float(root.get("width", 0)), float(root.get("height", 0))
     boxes = [
         (float(r.get("x", 0)), float(r.get("y", 0)), float(r.get("width", 0)))
