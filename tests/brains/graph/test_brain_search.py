@@ -3,12 +3,14 @@ and substitutes as alternatives."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.graph.compose import CompositionPath
-from lgent.models import TypeDecl
+from lgent.models import CatalogEntry, TypeDecl
 from tests.conftest import make_entry
+
+Warned = Callable[[str], list[str]]
 
 TYPES = [
     TypeDecl.parse({"type": "Doc"}),
@@ -129,22 +131,30 @@ def test_a_signature_of_primitives_makes_no_stand_ins() -> None:
     assert "takes json.string, gives Page" in found[0].explanation["reason"]
 
 
-def test_an_empty_composition_answer_says_which_type_is_missing() -> None:
+def asked(entries: list[CatalogEntry], types: list[TypeDecl]) -> tuple[GraphBrain, Warned]:
+    """A graph brain built on ``entries`` and the warnings of its answer to a question it
+    must read."""
     from lgent.brains.base import BrainQuery
 
-    types = [TypeDecl.parse({"type": "json.string", "primitive": True}), *TYPES]
-    entries = [
-        make_entry("reader", input_type="json.string"),
-        make_entry("texter", input_type="Doc", output_type="json.string"),
-        make_entry("taker", input_type="json.string"),
-    ]
     b = GraphBrain()
     b.build(entries, types, 1)
 
     def warnings(text: str) -> list[str]:
         reading = b.read_question(text)
         assert reading is not None
-        return b.answer(BrainQuery(text=text, limit=10, reading=reading)).warnings
+        return list(b.answer(BrainQuery(text=text, limit=10, reading=reading)).warnings)
+
+    return b, warnings
+
+
+def test_an_empty_composition_answer_says_which_type_is_missing() -> None:
+    types = [TypeDecl.parse({"type": "json.string", "primitive": True}), *TYPES]
+    entries = [
+        make_entry("reader", input_type="json.string"),
+        make_entry("texter", input_type="Doc", output_type="json.string"),
+        make_entry("taker", input_type="json.string"),
+    ]
+    _, warnings = asked(entries, types)
 
     assert warnings("what can take reader's output") == [
         "reader declares no output type, so nothing composes with it there"
@@ -160,20 +170,14 @@ def test_an_empty_composition_answer_says_which_type_is_missing() -> None:
 
 
 def test_a_question_about_a_shared_name_says_which_artifact_it_answers_for() -> None:
-    from lgent.brains.base import BrainQuery, ChangeSet
+    from lgent.brains.base import ChangeSet
 
     entries = [
         make_entry("srv1/reader", name="reader", input_type="Doc"),
         make_entry("srv2/reader", name="reader", input_type="Doc"),
         make_entry("writer", output_type="Doc"),
     ]
-    b = GraphBrain()
-    b.build(entries, TYPES, 1)
-
-    def warnings(text: str) -> list[str]:
-        reading = b.read_question(text)
-        assert reading is not None
-        return b.answer(BrainQuery(text=text, limit=10, reading=reading)).warnings
+    b, warnings = asked(entries, TYPES)
 
     assert warnings("what can feed reader") == [
         "'reader' names 2 artifacts (srv1/reader, srv2/reader): this answers for srv1/reader; "
