@@ -580,6 +580,8 @@ async def warm_up(lg: LGent, *, freeze: bool = False) -> list[str]:
     for spec in order:
         try:
             await lg.ready(spec.name)
+            if spec.reads_questions:  # the graph: its path tables, before a first question
+                await lg.with_graph(lambda graph: graph.prepare())
         except LGentError as err:
             problems.append(f"{spec.name}: {err}")
     if freeze:

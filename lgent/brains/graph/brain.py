@@ -229,6 +229,11 @@ class GraphBrain:
         return None
 
     @_locked
+    def prepare(self) -> None:
+        """Build the composition tables a first path or type question would (``warm_up``)."""
+        self.composition.prepare()
+
+    @_locked
     def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
         """The artifact ``text`` names: by id or name, ignoring case and punctuation (an id wins
         over a look-alike name, then the smallest id); then, if ``fuzzy``, the closest name or

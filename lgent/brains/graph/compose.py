@@ -417,6 +417,15 @@ class CompositionIndex:
                     usable_before[stop] - usable_before[start],
                 )
 
+    def prepare(self) -> None:
+        """Build now the tables every path question reads (the links between types and the
+        cells with their best health, usable or not), which the first question would otherwise
+        build: on a catalog of thousands of types, most of a second (a server warming up)."""
+        self._sync()
+        self._chain_mask()
+        for include_unusable in (False, True):
+            self._sparse_of(include_unusable)
+
     def _sync(self) -> None:
         if self._lattice.version != self._lattice_version:
             self._lattice_version = self._lattice.version

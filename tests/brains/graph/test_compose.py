@@ -276,3 +276,17 @@ def test_warm_changes_no_result(lattice: TypeLattice) -> None:
         assert warm.find_paths(PathSearch(source, target, k=20)) == cold.find_paths(
             PathSearch(source, target, k=20)
         )
+
+
+def test_tables_prepared_beforehand_answer_as_those_built_on_demand(lattice: TypeLattice) -> None:
+    """``prepare`` builds at warm-up what a first path question would; answers are the same."""
+    prepared = CompositionIndex(lattice, SIGS)
+    prepared.prepare()
+    assert set(prepared._sparse) == {False, True}  # the usable and the all-artifacts tables
+    lazy = CompositionIndex(lattice, SIGS)
+    for unusable in (False, True):
+        search = PathSearch("HTML", "Summary", 4, 10, unusable)
+        assert prepared.find_paths(search) == lazy.find_paths(search)
+        assert list(prepared.members("HTML", "Summary", 4, include_unusable=unusable)) == list(
+            lazy.members("HTML", "Summary", 4, include_unusable=unusable)
+        )
