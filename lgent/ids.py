@@ -39,4 +39,9 @@ def normalise_id(text: str) -> str:
     return cleaned
 
 
-__all__ = ["ID_RE", "is_valid_id", "normalise_id"]
+def stable_id(artifact_id: str) -> str:
+    """``artifact_id`` as the catalog stores it: itself if valid, else its normal form."""
+    return normalise_id(artifact_id) or artifact_id
+
+
+__all__ = ["ID_RE", "is_valid_id", "normalise_id", "stable_id"]

@@ -35,7 +35,7 @@ from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import LoadSettings, Settings, load_settings
 from lgent.errors import CatalogError, LGentError, LoadError, QueryError, ReadOnlyHomeError
 from lgent.home import Home
-from lgent.ids import normalise_id
+from lgent.ids import stable_id
 from lgent.indexing import BuildProgress, SyncReport
 from lgent.inputs import as_entries, as_int, as_model, as_path, as_text, as_texts, bad
 from lgent.models import (
@@ -914,11 +914,6 @@ def _changed(result: BatchResult) -> int:
             result.types_updated,
         )
     )
-
-
-def stable_id(artifact_id: str) -> str:
-    """``artifact_id`` as the catalog stores it: itself if valid, else its normal form."""
-    return normalise_id(artifact_id) or artifact_id
 
 
 def check_shown(shown: range | None) -> None:

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from lgent import limits
 from lgent.errors import LGentError, NotFoundError, QueryError
+from lgent.ids import stable_id
 from lgent.models import (
     BrainHit,
     CatalogEntry,
@@ -525,22 +526,16 @@ async def compatible_answer(
     every = await lg.compatible(  # all of them (a type walk): the total is told
         artifact_id, direction=direction, limit=limits.MAX_LIMIT, include_unusable=include_unusable
     )
-    note = ""
+    note = None
     if not every:
-        entry = await lg.get(artifact_id)
-        side, typed = (
-            ("input", entry.input_type)
-            if direction == "upstream"
-            else ("output", entry.output_type)
-        )
-        if not typed:
-            note = f"{entry.id} declares no {side} type, so nothing composes with it there"
+        known = stable_id(artifact_id)  # as ``compatible`` looks it up
+        note = await lg.with_graph(lambda graph: graph.undeclared_side(known, direction))
     return CompatibleAnswer(
         artifact_id=artifact_id,
         direction=direction,
         artifacts=tuple(await cards_of(lg, [s.id for s in every[:limit]])),
         total=len(every),
-        note=note,
+        note=note or "",
     )
 
 

@@ -294,6 +294,18 @@ class GraphBrain:
             f"{op.artifact_id}; name another by its id to ask about it"
         ]
 
+    @_locked
+    def undeclared_side(self, artifact_id: str, direction: Direction) -> str | None:
+        """Why nothing composes with ``artifact_id`` in ``direction`` when it declares no type
+        on that side (its output downstream, its input upstream); None when it does."""
+        me = self.info.get(artifact_id)
+        if me is None:
+            return None
+        side, typed = _side_type(me, direction)
+        if typed:
+            return None
+        return f"{artifact_id} declares no {side} type, so nothing composes with it there"
+
     def _why_none(self, op: Relationship) -> str | None:
         """Why a composition question about ``op``'s artifact has no answer in its types (it
         declares none on that side, or only a primitive), or None."""
@@ -302,11 +314,9 @@ class GraphBrain:
         me = self.info.get(op.artifact_id)
         if me is None:
             return None
-        side, typed = (
-            ("output", me.output_type) if op.kind == "downstream" else ("input", me.input_type)
-        )
+        side, typed = _side_type(me, op.kind)
         if not typed:
-            return f"{op.artifact_id} declares no {side} type, so nothing composes with it there"
+            return self.undeclared_side(op.artifact_id, op.kind)
         try:
             primitive = self.lattice.is_primitive(typed)
         except TypeLatticeError:
@@ -889,3 +899,8 @@ def _lattice(types: Sequence[TypeDecl]) -> TypeLattice:
 
 def explain_path(path: CompositionPath) -> dict[str, Any]:
     return {"ids": list(path.ids), "types": list(path.types), "health": path.health}
+
+
+def _side_type(me: ArtifactInfo, direction: Direction) -> tuple[str, str | None]:
+    """The side of ``me`` a composition in ``direction`` goes through, and its type there."""
+    return ("output", me.output_type) if direction == "downstream" else ("input", me.input_type)
