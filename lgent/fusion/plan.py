@@ -51,8 +51,9 @@ class Plan:
         self.weights[brain] = 0.0
 
     def lack(self, brain: str, reason: str) -> None:
-        """Leave out ``brain``, which was to vote but cannot (``missing``)."""
-        if brain not in self.skipped:
+        """Leave out ``brain``, which cannot answer; if it was to vote (a weight, not left out
+        already), it is ``missing``."""
+        if brain not in self.skipped and self.weights.get(brain, 0.0) > 0:
             self.missing[brain] = reason
         self.skip(brain, reason)
 
@@ -71,10 +72,8 @@ def plan_query(
     plan.leader = registry.leader(c.query_type)
     for spec in registry:
         name = spec.name
-        if name in unavailable and plan.weights[name] > 0:
+        if name in unavailable:
             plan.lack(name, f"unavailable: {unavailable[name]}")
-        elif name in unavailable:
-            plan.skip(name, f"unavailable: {unavailable[name]}")
         elif plan.weights[name] <= 0:
             plan.skip(name, "its weight for this query type is 0")
         elif c.query_type == QueryType.KEYWORD_SYNTAX and not spec.honours_grammar and not c.plain:
