@@ -4,11 +4,10 @@ shows), and what a score counted as 0 because the catalog does not say it."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tests.cli.test_dash_queries import loaded_home, run
+from tests.cli.conftest import Cli
 
 RECORDS = (
     '{"id": "writer", "name": "writer", "output_type": "Doc", "description": "writes documents"}',
@@ -18,46 +17,37 @@ RECORDS = (
 )
 
 
-def test_compatible_tells_how_many_fit_beyond_the_limit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    home = loaded_home(tmp_path, monkeypatch, capsys, *RECORDS)
-    assert run(monkeypatch, "--home", home, "compatible", "writer", "--limit", "2") == 0
-    said = capsys.readouterr().out
+def test_compatible_tells_how_many_fit_beyond_the_limit(cli: Cli) -> None:
+    home = cli.load(*RECORDS)
+    assert cli.run("--home", home, "compatible", "writer", "--limit", "2") == 0
+    said = cli.said().out
     assert "3 artifact(s) consume writer (the first 2; --limit shows more):" in said
     assert sum(name in said for name in ("reader", "indexer", "printer")) == 2
-    assert run(monkeypatch, "--home", home, "compatible", "writer") == 0
-    assert "3 artifact(s) consume writer:" in capsys.readouterr().out
-    assert run(monkeypatch, "--home", home, "compatible", "writer", "--limit", "2", "--json") == 0
-    assert len(json.loads(capsys.readouterr().out)) == 2  # JSON: the page, as before
+    assert cli.run("--home", home, "compatible", "writer") == 0
+    assert "3 artifact(s) consume writer:" in cli.said().out
+    assert cli.run("--home", home, "compatible", "writer", "--limit", "2", "--json") == 0
+    assert len(json.loads(cli.said().out)) == 2  # JSON: the page, as before
 
 
 @pytest.mark.real_model
-def test_similar_says_what_it_shows_not_a_total(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    home = loaded_home(tmp_path, monkeypatch, capsys, *RECORDS)
-    assert run(monkeypatch, "--home", home, "similar", "reader", "--limit", "2") == 0
-    said = capsys.readouterr().out
+def test_similar_says_what_it_shows_not_a_total(cli: Cli) -> None:
+    home = cli.load(*RECORDS)
+    assert cli.run("--home", home, "similar", "reader", "--limit", "2") == 0
+    said = cli.said().out
     assert "the 2 closest in meaning to reader" in said
     assert "of 2 match" not in said
 
 
-def test_resolve_says_what_its_score_did_not_measure(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    home = loaded_home(
-        tmp_path,
-        monkeypatch,
-        capsys,
+def test_resolve_says_what_its_score_did_not_measure(cli: Cli) -> None:
+    home = cli.load(
         '{"type": "X"}',
         '{"type": "Y"}',
         '{"id": "a", "name": "a", "input_type": "X", "output_type": "Y"}',
         '{"id": "b", "name": "b", "input_type": "X", "output_type": "Y", "success_rate": 0.6, '
         '"last_used": "2026-11-20T00:00:00Z"}',
     )
-    assert run(monkeypatch, "--home", home, "resolve", "--input", "X", "--output", "Y") == 0
-    said = " ".join(capsys.readouterr().out.split())  # the line wraps
+    assert cli.run("--home", home, "resolve", "--input", "X", "--output", "Y") == 0
+    said = " ".join(cli.said().out.split())  # the line wraps
     assert said.startswith("b (X -> Y, v0.1.0) score")
     assert "success 0.60×0.4" in said and "(never used)" not in said
     assert "runner-up a: 0.0" in said and "(success not measured, recency never used)" in said
