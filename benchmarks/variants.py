@@ -37,6 +37,10 @@ ATOMS = {
     "long": "fusion.long_requests: 0 turns LONG_REQUESTS off",
     "share": "fusion.long_request_share (LONG_REQUESTS)",
     "words": "fusion.short_request_words-long_request_words, e.g. 8-20 (LONG_REQUESTS)",
+    "feedback": "fusion.feedback_weight (WORD_FEEDBACK; 0: off)",
+    "fbshare": "fusion.feedback_share (WORD_FEEDBACK)",
+    "fbwords": "fusion.feedback_min_words (WORD_FEEDBACK)",
+    "fbdepth": "fusion.feedback_depth (WORD_FEEDBACK)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -69,6 +73,10 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
         elif name == "words":
             short, _, long = value.partition("-")
             fusion["short_request_words"], fusion["long_request_words"] = int(short), int(long)
+        elif name in ("feedback", "fbshare"):
+            fusion["feedback_weight" if name == "feedback" else "feedback_share"] = float(value)
+        elif name in ("fbwords", "fbdepth"):
+            fusion["feedback_min_words" if name == "fbwords" else "feedback_depth"] = int(value)
         elif name == "clauses":
             semantic["clauses"] = value == "1"
         elif name == "scope":

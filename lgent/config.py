@@ -208,6 +208,15 @@ class FusionSettings:
     short_request_words: int = 8
     long_request_words: int = 20
     long_request_share: float = 0.6
+    feedback_weight: float = 0.3
+    """``WORD_FEEDBACK`` (``lgent/fusion/feedback.py``): on a plain-language query the answers
+    that can be moved (the semantic brain's) are searched again with the query moved toward the
+    word-matching brains' hits that hold most of its words, by this weight (0: off). Such a hit is among the ``feedback_depth`` best of its
+    brain and holds at least ``feedback_share`` of the query's content words and at least
+    ``feedback_min_words`` of them."""
+    feedback_depth: int = 10
+    feedback_share: float = 0.3
+    feedback_min_words: int = 3
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)
@@ -257,7 +266,13 @@ class FusionSettings:
                 f"with 0 <= short < long <= 1000, got {self.short_request_words!r} and "
                 f"{self.long_request_words!r}"
             )
-        for name in ("coverage_saturation", "coverage_floor", "long_request_share"):
+        for name in (
+            "coverage_saturation",
+            "coverage_floor",
+            "long_request_share",
+            "feedback_weight",
+            "feedback_share",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
                 raise SettingsError(f"fusion.{name}: must be a number from 0 to 1, got {value!r}")
@@ -265,6 +280,8 @@ class FusionSettings:
             ("overfetch", 1, 20),
             ("min_brain_hits", 1, 1000),
             ("serendipity", 0, 20),
+            ("feedback_depth", 1, 100),
+            ("feedback_min_words", 1, 100),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -109,6 +109,19 @@ class RankedAnswer(Protocol):
         ...
 
 
+@runtime_checkable
+class MovableAnswer(Protocol):
+    """What an answer offers when its brain can search again with its query moved toward
+    artifacts found by other means (the semantic brain's answers do: the mean of their vectors
+    is added to the query's). Fusion's ``WORD_FEEDBACK`` rule (``lgent/fusion/feedback.py``)
+    asks it on the brain's runner; the query is not read or embedded again."""
+
+    def moved_toward(self, artifact_ids: Sequence[str], weight: float) -> RankedAnswer:
+        """The answer to the query moved toward ``artifact_ids`` by ``weight`` (this answer
+        itself when none of them is known or the weight is 0)."""
+        ...
+
+
 @dataclass(slots=True)
 class HitList:
     """A ranked answer over hits already made and explained."""

@@ -12,11 +12,19 @@ runner; brains declared ``own_thread`` get their own runner), all brains at once
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from lgent.brains.base import Brain, BrainQuery, GrammarFilter, QuestionReader, RankedAnswer
+from lgent.brains.base import (
+    Brain,
+    BrainQuery,
+    GrammarFilter,
+    MovableAnswer,
+    QuestionReader,
+    RankedAnswer,
+)
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.registry import BrainRegistry, SkipRule
 from lgent.catalog.records import Snapshot
@@ -26,6 +34,7 @@ from lgent.fusion.access import BrainAccess, FixedBrains, Unavailable
 from lgent.fusion.classify import Classification, classify
 from lgent.fusion.constraints import Constraint, extract_constraints, parse_constraints
 from lgent.fusion.coverage import coverage, coverage_scales, query_words
+from lgent.fusion.feedback import feedback_ids
 from lgent.fusion.interpret import interpretation, shortfall_warnings
 from lgent.fusion.length import long_request_weights
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, Plan, leader_settles, plan_query
@@ -135,6 +144,7 @@ class QueryFusion:
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
         asked = brain_query(query, classification, fetch, _filters(parsed), self.settings)
         answers, warnings = await self._ask(asked, classification, plan, limit, parsed)
+        await self._word_feedback(asked, classification, answers)
         if classification.unread:
             warnings.insert(0, f"not read as a graph question: {classification.unread}")
         rankings = {b: list(answer.ranking) for b, answer in answers.items()}
@@ -398,6 +408,43 @@ class QueryFusion:
             long=s.long_request_words,
             share=s.long_request_share,
         )
+
+    async def _word_feedback(
+        self, asked: BrainQuery, c: Classification, answers: dict[str, RankedAnswer]
+    ) -> None:
+        """``WORD_FEEDBACK`` (``feedback.py``): on a plain-language query, each answer that can
+        be moved (``MovableAnswer``) is searched again, on its brain's runner, with the query
+        moved toward the word-matching brains' hits that hold most of the query's words; the
+        moved answer replaces it (one that fails leaves it)."""
+        s = self.settings
+        if s.feedback_weight <= 0 or c.query_type != QueryType.SEMANTIC_INTENT:
+            return
+        movable = {b: a for b, a in answers.items() if isinstance(a, MovableAnswer)}
+        heads = [
+            [i for i, _ in answers[spec.name].ranking[: s.feedback_depth]]
+            for spec in self.registry
+            if spec.matches_words and spec.name in answers and spec.name not in movable
+        ]
+        read = list(dict.fromkeys(i for head in heads for i in head))
+        if not movable or not read:
+            return
+        snap = await self.run(lambda: self.snapshot(read))
+        toward = feedback_ids(
+            query_words(asked.plain_text or asked.text),
+            heads,
+            {i: snap.entry(i) for i in read if i in snap},
+            depth=s.feedback_depth,
+            share=s.feedback_share,
+            min_words=s.feedback_min_words,
+        )
+        if not toward:
+            return
+        for name, answer in movable.items():
+            move = functools.partial(answer.moved_toward, toward, s.feedback_weight)
+            try:
+                answers[name] = await self.runners.get(name, self.run)(move)
+            except LGentError as err:
+                self.access.failed(name, err)  # the first answer stands
 
     def _word_coverage(
         self,

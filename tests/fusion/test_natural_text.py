@@ -4,12 +4,16 @@ trailing operators, parentheses, URLs, code and emoji are words, not grammar."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lgent import LGent, QueryError, QuerySyntaxError, QueryType
-from lgent.brains.semantic.embedders import HashingEmbedder
+from lgent import LGent, QueryError, QueryResponse, QuerySyntaxError, QueryType
+from lgent.brains.semantic.embedders import Embedder, HashingEmbedder
+from lgent.config import FusionSettings, Settings
+from lgent.fusion.coverage import artifact_words, query_words
 from lgent.limits import MAX_QUERY_LENGTH
 from tests.conftest import OpenHome, make_entry
 from tests.examples import examples
@@ -183,3 +187,33 @@ async def test_a_graph_question_about_an_unknown_artifact_warns_that_it_was_not_
     )
     assert nothing.query_type == QueryType.RELATIONSHIP
     assert "the graph found none: artifacts that depend on PDFParser" in nothing.warnings
+
+
+async def test_a_long_request_moves_the_semantic_query_toward_what_its_words_found(
+    example_home: Path, real_embedder: Embedder
+) -> None:
+    request = (
+        "extract the main readable article text from an HTML web page and drop the boilerplate"
+    )
+    async with LGent.open(example_home, embedder=real_embedder) as lg:
+        moved = await lg.query(request)
+        entries = {e.id: e for e in await lg.list_entries(limit=1000)}
+    off = Settings(fusion=FusionSettings(feedback_weight=0.0))
+    async with LGent.open(example_home, off, embedder=real_embedder) as lg:
+        plain = await lg.query(request)
+    assert "The semantic brain's query was moved toward" in moved.query_interpretation
+    toward = next(
+        child["query_moved_toward"]
+        for r in moved.results
+        for child in r.explanation["children"]
+        if child["brain"] == "semantic"
+    )
+    words = query_words(request)
+    assert toward and all(len(words & artifact_words(entries[i])) >= 3 for i in toward)
+    assert "moved toward" not in plain.query_interpretation
+
+    # the semantic brain's scores are similarities to the moved query
+    def semantic_scores(response: QueryResponse) -> list[float]:
+        return [s.score for r in response.results for s in r.sources if s.brain == "semantic"]
+
+    assert semantic_scores(plain) != semantic_scores(moved)

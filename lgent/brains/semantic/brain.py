@@ -73,6 +73,7 @@ from lgent.models import (
 ENTRIES_FILE = "entries-{generation}.json"
 DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
 REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
+MOVED_SHOWN = 3  # artifacts named in the note of a query moved toward some (``_ranked``)
 EMBED_CHUNK = 32
 """Entry texts per embedder call during builds and catch-ups (one batch of the model): each is
 written to the embedding cache before the next starts (a killed build resumes there), a stop
@@ -150,6 +151,17 @@ class SemanticCounters:
     query_cache_misses: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """What a ranking searched with besides its vectors: the query's content words (for the
+    explanations), its filters, limit and similarity cutoff."""
+
+    words: list[str]
+    filters: SearchFilters | None
+    limit: int
+    cutoff: float
+
+
 @dataclass(slots=True)
 class SemanticRanking:
     """Ids and cosine similarities, best first. A hit's explanation (the words it shares with
@@ -163,10 +175,17 @@ class SemanticRanking:
     """What the caller may want to know about how the answer was made (the model loaded)."""
     weak: str = ""
     """Why nothing ranked is close in meaning to the request ("": something is)."""
+    move: Callable[[Sequence[str], float], SemanticRanking] | None = None
 
     @property
     def total(self) -> int:
         return len(self.ranking)
+
+    def moved_toward(self, artifact_ids: Sequence[str], weight: float) -> SemanticRanking:
+        """The same query searched again with its vectors moved toward the mean vector of
+        ``artifact_ids`` by ``weight`` (``MovableAnswer``); this ranking itself when none is
+        in the index, the weight is 0 or it cannot be searched again."""
+        return self if self.move is None else self.move(artifact_ids, weight)
 
     @property
     def hits(self) -> list[BrainHit]:
@@ -655,14 +674,7 @@ class SemanticBrain:
     ) -> SemanticRanking | None:
         """The artifacts closest in meaning to ``artifact_id`` (itself first), ranked by its
         stored vector; None when the index does not hold it."""
-        query_words = content_words(text)
-
-        def explain(hit_id: str, score: float, rank: int) -> BrainHit | None:
-            with self._lock:
-                if hit_id not in self._entries:
-                    return None
-                return self._hit(hit_id, score, rank, query_words, None)
-
+        explain = self._explainer(content_words(text), ())
         with self._lock:
             self._require_built()
             if artifact_id not in self._vectors:
@@ -690,16 +702,9 @@ class SemanticBrain:
         if isinstance(cutoff, bool) or not isinstance(cutoff, int | float) or not -1 <= cutoff <= 1:
             raise QueryError(f"threshold must be a number in [-1, 1], got {cutoff!r}")
         self._require_built()
-        query_words = content_words(intent)
-
-        def explain(artifact_id: str, score: float, rank: int) -> BrainHit | None:
-            with self._lock:
-                if artifact_id not in self._entries:
-                    return None
-                return self._hit(artifact_id, score, rank, query_words, None)
-
+        query = _Query(content_words(intent), filters, limit, cutoff)
         if limit == 0 or not len(self._vectors):
-            return SemanticRanking([], explain)
+            return SemanticRanking([], self._explainer(query.words, ()))
         parts = [intent, *clauses(intent)] if self.settings.clauses else [intent]
         loaded_before = _model_loaded(self.embedder)
         vectors = [self.query_vector(part) for part in parts]
@@ -708,15 +713,63 @@ class SemanticBrain:
             seconds = getattr(self.embedder, "load_seconds", None)
             if isinstance(seconds, float):
                 notes = (f"loading the embedding model took {seconds:.2f} s",)
+        return self._ranked(query, vectors, notes)
+
+    def _ranked(
+        self,
+        query: _Query,
+        vectors: Sequence[Vectors],
+        notes: tuple[str, ...],
+        toward: tuple[str, ...] = (),
+        weak: str | None = None,
+    ) -> SemanticRanking:
+        """The ranking of the query's ``vectors`` (several: each part's best), which can be
+        moved toward other artifacts (``SemanticRanking.moved_toward``); ``toward``: the
+        artifacts these vectors were already moved toward, ``weak``: the unmoved query's."""
         with self._lock:
             self._require_built()
-            allowed = self._allowed(filters)
-            found = [self._vectors.search(v, limit, allowed) for v in vectors]
+            allowed = self._allowed(query.filters)
+            found = [self._vectors.search(v, query.limit, allowed) for v in vectors]
         for each in found:
             _check_cosines(each)
-        pairs = found[0] if len(found) == 1 else _best_of(found, limit)
-        kept = [p for p in pairs if p[1] >= cutoff]
-        return SemanticRanking(kept, explain, notes=notes, weak=self._weak(pairs))
+        pairs = found[0] if len(found) == 1 else _best_of(found, query.limit)
+
+        def moved(artifact_ids: Sequence[str], weight: float) -> SemanticRanking:
+            with self._lock:
+                self._require_built()
+                held = tuple(dict.fromkeys(i for i in artifact_ids if i in self._vectors))
+                if weight <= 0 or not held:
+                    return ranking
+                centre = np.mean([self._vectors.vector(i) for i in held], axis=0)
+            shown = ", ".join(held[:MOVED_SHOWN]) + ("…" * (len(held) > MOVED_SHOWN))
+            note = (
+                f"the semantic brain's query was moved toward {len(held)} "
+                f"artifact{'s' * (len(held) != 1)} that its words found ({shown})"
+            )
+            again = [_moved(v, centre, weight) for v in vectors]
+            return self._ranked(query, again, (*notes, note), held, ranking.weak)
+
+        ranking = SemanticRanking(
+            [p for p in pairs if p[1] >= query.cutoff],
+            self._explainer(query.words, toward),
+            notes=notes,
+            weak=self._weak(pairs) if weak is None else weak,
+            move=moved,
+        )
+        return ranking
+
+    def _explainer(
+        self, words: list[str], toward: tuple[str, ...]
+    ) -> Callable[[str, float, int], BrainHit | None]:
+        """Explains a hit of a query of ``words`` (moved ``toward`` some artifacts)."""
+
+        def explain(artifact_id: str, score: float, rank: int) -> BrainHit | None:
+            with self._lock:
+                if artifact_id not in self._entries:
+                    return None
+                return self._hit(artifact_id, score, rank, words, None, toward)
+
+        return explain
 
     def _weak(self, pairs: Sequence[tuple[str, float]]) -> str:
         """Why the best of ``pairs`` (all of them, before the threshold) is weak, or ""."""
@@ -748,7 +801,13 @@ class SemanticBrain:
             ]
 
     def _hit(
-        self, artifact_id: str, score: float, rank: int, words: list[str], similar_to: str | None
+        self,
+        artifact_id: str,
+        score: float,
+        rank: int,
+        words: list[str],
+        similar_to: str | None,
+        toward: Sequence[str] = (),
     ) -> BrainHit:
         info = self._entries[artifact_id]
         matched_fields, shared = _shared_words(info, words)
@@ -769,6 +828,8 @@ class SemanticBrain:
         }
         if similar_to is not None:
             explanation["similar_to"] = similar_to
+        if toward:
+            explanation["query_moved_toward"] = list(toward)
         return BrainHit(
             id=artifact_id,
             score=score,
@@ -792,6 +853,13 @@ def _model_loaded(embedder: Embedder) -> bool:
     """Whether the embedder has its model in memory (one that loads nothing counts as loaded)."""
     loaded = getattr(embedder, "loaded", True)
     return loaded if isinstance(loaded, bool) else True
+
+
+def _moved(vector: Vectors, centre: Vectors, weight: float) -> Vectors:
+    """``vector + weight * centre``, unit length again."""
+    moved = vector + weight * centre
+    norm = float(np.linalg.norm(moved))
+    return (moved / norm if norm > 0 else vector).astype(np.float32)
 
 
 def _check_cosines(pairs: Sequence[tuple[str, float]]) -> None:

@@ -267,3 +267,25 @@ def test_a_question_about_alternatives_ranks_by_the_artifacts_own_vector(
     assert alike[0] == "pdf-reader" and alike[1:3] == ids(brain.find_similar("pdf-reader", 2))
     assert ask("dependents") == [] and ask(SIMILAR_RELATION, about="nope") == []
     assert brain.counters.embed_calls == calls
+
+
+def test_a_query_moved_toward_artifacts_ranks_them_higher_and_says_so(
+    brain: SemanticBrain,
+) -> None:
+    plain = brain.rank("parse pdf files", limit=len(CATALOG))
+    calls = brain.counters.embed_calls
+    before = [i for i, _ in plain.ranking].index("translator")
+    moved = plain.moved_toward(("translator", "gone"), 1.0)
+    assert brain.counters.embed_calls == calls  # the query is not embedded again
+    assert [i for i, _ in moved.ranking].index("translator") < before
+    assert moved.notes == (
+        "the semantic brain's query was moved toward 1 artifact that its words found (translator)",
+    )
+    assert moved.weak == plain.weak
+    hit = moved.explain("translator", CATALOG[5])
+    assert hit is not None and hit.explanation["query_moved_toward"] == ["translator"]
+    unmoved = plain.explain("translator", CATALOG[5])
+    assert unmoved is not None and "query_moved_toward" not in unmoved.explanation
+    # no weight, or only ids the index does not hold: the answer itself
+    assert plain.moved_toward(("translator",), 0.0) is plain
+    assert plain.moved_toward(("gone",), 1.0) is plain
