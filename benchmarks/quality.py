@@ -186,6 +186,7 @@ COMPARED = (
     "cover=0.5",
     "clauses=1",
     "long=0",
+    "feedback=0",
     "long=0+kw=0.3+sem=0.7+depth=30",
 )
 """The alternatives ``--compare`` measures beside the defaults (each one change or two)."""

@@ -143,7 +143,9 @@ def highlight(
     if not marked:
         return None
     # between the words is any other text, markup included; a word holds no &, < or >
-    return "".join(escaped(p) if n % 2 == 0 else p for n, p in enumerate(pieces))
+    if "&" in text or "<" in text or ">" in text:
+        pieces[::2] = map(escaped, pieces[::2])
+    return "".join(pieces)
 
 
 def escaped(text: str) -> str:
