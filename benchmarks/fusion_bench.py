@@ -57,6 +57,7 @@ KINDS = (
     "`what depends on X`",
     "`a path from A to B`",
     "keyword syntax",
+    "long request",
 )
 """The query kinds of ``queries``, in the order they cycle."""
 
@@ -78,7 +79,7 @@ def queries(lg: LGent, rng: random.Random, n: int) -> list[str]:
     out: list[str] = []
     for i in range(n):
         e = rng.choice(entries)
-        kind = i % 6
+        kind = i % len(KINDS)
         if kind == 0:
             out.append(e.name)
         elif kind == 1:
@@ -91,8 +92,11 @@ def queries(lg: LGent, rng: random.Random, n: int) -> list[str]:
             out.append(f"what depends on {e.id}")
         elif kind == 4:
             out.append(f"a path from {rng.choice(types)} to {rng.choice(types)}")
-        else:
+        elif kind == 5:
             out.append(f"name:{e.name.split('_')[0][:6]}* AND status:active")
+        else:  # a sentence of the length people write, in part the artifact's own words
+            head = " ".join(e.description.split()[:12])
+            out.append(f"I need something that can {head} for my team")
     return out
 
 
@@ -133,11 +137,13 @@ async def measure(home: Path, n_queries: int, embedder: EmbedderName = "auto") -
             await lg.query(q)  # warm-up: model, readers, caches of the graph
         samples = []
         ran: list[frozenset[str]] = []
+        moved: list[bool] = []
         for q in qs:
             start = time.perf_counter_ns()
             response = await lg.query(q)
             samples.append(time.perf_counter_ns() - start)
             ran.append(frozenset(b.brain for b in response.brains if b.ran))
+            moved.append("query was moved toward" in response.query_interpretation)
         rows.append(
             (
                 "fused query, uncached (query embedding included)",
@@ -147,9 +153,11 @@ async def measure(home: Path, n_queries: int, embedder: EmbedderName = "auto") -
             )
         )
         for i, kind in enumerate(KINDS):
+            fed_back = sum(moved[i :: len(KINDS)])
             rows.append(
                 (
-                    f"... of which {kind}",
+                    f"... of which {kind}"
+                    + (f" ({fed_back} moved by `WORD_FEEDBACK`)" if fed_back else ""),
                     runner.LatencyStats.of(samples[i :: len(KINDS)]),
                     "",
                     brains_ran(ran[i :: len(KINDS)]),
@@ -188,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--size", type=int, default=100_000)
-    parser.add_argument("--queries", type=int, default=600)
+    parser.add_argument("--queries", type=int, default=700)
     parser.add_argument(
         "--embedder", choices=EMBEDDERS, default="auto", help="semantic.embedder (default: auto)"
     )

@@ -740,7 +740,7 @@ class SemanticBrain:
                 held = tuple(dict.fromkeys(i for i in artifact_ids if i in self._vectors))
                 if weight <= 0 or not held:
                     return ranking
-                centre = np.mean([self._vectors.vector(i) for i in held], axis=0)
+                centre = self._vectors.vectors(held).mean(axis=0)
             shown = ", ".join(held[:MOVED_SHOWN]) + ("…" * (len(held) > MOVED_SHOWN))
             note = (
                 f"the semantic brain's query was moved toward {len(held)} "

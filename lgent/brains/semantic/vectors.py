@@ -280,6 +280,10 @@ class VectorIndex:
         row: Vectors = self._vectors_of([self._ids[artifact_id]])[0]
         return row
 
+    def vectors(self, artifact_ids: Sequence[str]) -> Vectors:
+        """The stored vectors of ``artifact_ids``, one row each (KeyError for one not indexed)."""
+        return self._vectors_of([self._ids[i] for i in artifact_ids])
+
     def _storage(self) -> Vectors:
         """A zero-copy view of all stored vectors, in faiss's internal order."""
         faiss = _faiss()

@@ -63,6 +63,11 @@ def test_upsert_replaces_and_adds(kind: str) -> None:
     assert index.search(new[0], 1)[0][0] == "a5"
     assert index.search(vectors[5], 50)[0][0] != "a5"  # the old vector is gone
     np.testing.assert_allclose(index.vector("a5"), new[0], rtol=1e-6)
+    np.testing.assert_allclose(
+        index.vectors(["fresh", "a5", "a7"]), [new[1], new[0], vectors[7]], rtol=1e-6
+    )
+    with pytest.raises(KeyError):
+        index.vectors(["a5", "unknown"])
 
 
 def test_remove_drops_ids_from_results(kind: str) -> None:
