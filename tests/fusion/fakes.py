@@ -9,14 +9,32 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet, HitList, Reading
 from lgent.brains.registry import BrainContext, BrainSpec, SkipRule
 from lgent.catalog.records import Snapshot
 from lgent.errors import LGentError
 from lgent.models import BrainHit, CatalogEntry, QueryType, TypeDecl
+from tests.conftest import make_entry
 
 Ranking = list[tuple[str, float]]
+T = TypeVar("T")
+
+
+SENTENCE = "something that cleans messy text scraped from web pages"
+SENTENCE_ENTRIES = [
+    make_entry("TextCleaner", description="Cleans messy text from scraped web pages."),
+    make_entry("PageCounter", description="Counts the pages of a PDF."),
+    make_entry("Unrelated", description="Resizes images."),
+]
+"""A plain-language query and three artifacts: one holds most of its words, one a single
+word of it ("page"), one none."""
+
+
+async def run(fn: Callable[[], T]) -> T:
+    """Fusion's runner in tests: the sync call on the event loop itself."""
+    return fn()
 
 
 @dataclass

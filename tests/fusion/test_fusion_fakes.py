@@ -4,7 +4,7 @@ computed by hand (fast: no index, no model)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -13,9 +13,8 @@ from lgent.config import FusionSettings
 from lgent.fusion.fusion import QueryFusion
 from lgent.models import QueryResponse, QueryType
 from tests.conftest import make_entry
-from tests.fusion.fakes import FakeBrain, FakeGrammar, FakeReader, Ranking, snapshot_of, spec
+from tests.fusion.fakes import FakeBrain, FakeGrammar, FakeReader, Ranking, run, snapshot_of, spec
 
-T = TypeVar("T")
 Q = QueryType
 ENTRIES = [
     make_entry("a", entity_type="agent"),
@@ -25,10 +24,6 @@ ENTRIES = [
     make_entry("e"),
     make_entry("x"),
 ]
-
-
-async def run(fn: Callable[[], T]) -> T:
-    return fn()
 
 
 def fixed(*ids: str) -> Callable[[str], Ranking]:

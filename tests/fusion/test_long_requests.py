@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
 import pytest
 
 from lgent.brains.registry import BrainRegistry
@@ -14,19 +11,14 @@ from lgent.fusion.fusion import QueryFusion
 from lgent.fusion.length import length_position, long_request_weights
 from lgent.models import QueryType
 from tests.conftest import make_entry
-from tests.fusion.fakes import FakeBrain, snapshot_of, spec
+from tests.fusion.fakes import FakeBrain, run, snapshot_of, spec
 
-T = TypeVar("T")
 ENTRIES = [make_entry("PageCounter"), make_entry("TextCleaner")]
 SHORT = "clean up messy text"
 LONG = (
     "I scraped forty product pages from three online shops last night and need the visible "
     "text of every page cleaned, deduplicated and saved as plain UTF-8 files for my archive"
 )
-
-
-async def run(fn: Callable[[], T]) -> T:
-    return fn()
 
 
 def test_position_is_zero_below_short_one_above_long_and_linear_between() -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from lgent.brains.base import BrainQuery, HitList
 from lgent.brains.registry import BrainRegistry
@@ -13,17 +11,12 @@ from lgent.fusion.fusion import QueryFusion
 from lgent.fusion.weak import WORD_EVIDENCE, weak_match_warning
 from lgent.models import QueryType
 from tests.conftest import make_entry
-from tests.fusion.fakes import FakeBrain, snapshot_of, spec
+from tests.fusion.fakes import FakeBrain, run, snapshot_of, spec
 
-T = TypeVar("T")
 ENTRIES = [
     make_entry("TextCleaner", description="Cleans messy text from scraped web pages."),
     make_entry("BreadBaker", description="Bakes sourdough bread at home."),
 ]
-
-
-async def run(fn: Callable[[], T]) -> T:
-    return fn()
 
 
 @dataclass

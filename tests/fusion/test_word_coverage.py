@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
 import pytest
 
 from lgent.brains.registry import BrainRegistry
@@ -14,21 +11,10 @@ from lgent.fusion.coverage import coverage, coverage_scales, query_words
 from lgent.fusion.fusion import QueryFusion
 from lgent.fusion.rrf import weighted_rrf, weighted_score_fusion
 from lgent.models import QueryType
-from tests.conftest import make_entry
-from tests.fusion.fakes import FakeBrain, snapshot_of, spec
+from tests.fusion.fakes import SENTENCE, SENTENCE_ENTRIES, FakeBrain, run, snapshot_of, spec
 
-T = TypeVar("T")
-SENTENCE = "something that cleans messy text scraped from web pages"
-ENTRIES = [
-    make_entry("TextCleaner", description="Cleans messy text from scraped web pages."),
-    make_entry("PageCounter", description="Counts the pages of a PDF."),
-    make_entry("Unrelated", description="Resizes images."),
-]
+ENTRIES = SENTENCE_ENTRIES
 BY_ID = {e.id: e for e in ENTRIES}
-
-
-async def run(fn: Callable[[], T]) -> T:
-    return fn()
 
 
 def test_query_words_are_stemmed_content_words() -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 import pytest
 
@@ -16,22 +15,11 @@ from lgent.fusion.coverage import query_words
 from lgent.fusion.feedback import feedback_ids
 from lgent.fusion.fusion import QueryFusion
 from lgent.models import BrainHit, QueryType
-from tests.conftest import make_entry
-from tests.fusion.fakes import FakeBrain, snapshot_of, spec
+from tests.fusion.fakes import SENTENCE, SENTENCE_ENTRIES, FakeBrain, run, snapshot_of, spec
 
-T = TypeVar("T")
-SENTENCE = "something that cleans messy text scraped from web pages"
-ENTRIES = [
-    make_entry("TextCleaner", description="Cleans messy text from scraped web pages."),
-    make_entry("PageCounter", description="Counts the pages of a PDF."),
-    make_entry("Unrelated", description="Resizes images."),
-]
+ENTRIES = SENTENCE_ENTRIES
 BY_ID = {e.id: e for e in ENTRIES}
 WORDS = query_words(SENTENCE)
-
-
-async def run(fn: Callable[[], T]) -> T:
-    return fn()
 
 
 def test_only_hits_holding_enough_of_the_words_feed_back() -> None:
