@@ -440,6 +440,14 @@ class SearchFilters(_Model):
             return values
         return tuple(v.lower() if isinstance(v, str) else v for v in values)
 
+    @field_validator("author")
+    @classmethod
+    def _named_authors(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """An empty author name would match only artifacts without one: refused, not guessed."""
+        if any(not author.strip() for author in value):
+            raise ValueError("an author filter needs a name (leave the filter out for any author)")
+        return value
+
     def admits(self, entry: CatalogEntry) -> bool:
         """True when ``entry`` passes every filter."""
         return self.matches(entry.entity_type, entry.status, entry.author, entry.execution)

@@ -131,6 +131,8 @@ async def test_list_filters_are_checked_and_may_be_a_mapping() -> None:
             EntryFilter(entity_type=5)  # type: ignore[arg-type]
         with pytest.raises(QueryError, match="filter author: expected a string, got int"):
             EntryFilter(author=3)  # type: ignore[arg-type]
+        with pytest.raises(QueryError, match="filter output_type: empty"):
+            await lg.list_entries({"output_type": "  "})
         with pytest.raises(QueryError, match=r"unknown field\(s\) colour"):
             await lg.count_entries({"colour": "red"})
         with pytest.raises(QueryError, match="expected an EntryFilter or a mapping, got str"):

@@ -141,6 +141,11 @@ def test_search_filters_take_one_value_or_many_in_any_case() -> None:
     )
     with pytest.raises(ValidationError, match=r"invalid status\.0"):
         SearchFilters(status="zombie")
+    for blank in ("", ("ToolForge", "  ")):
+        with pytest.raises(
+            ValidationError, match=r"invalid author: .*an author filter needs a name"
+        ):
+            SearchFilters(author=blank)
 
 
 @pytest.mark.parametrize(

@@ -86,6 +86,10 @@ class EntryFilter:
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise QueryError(f"filter {name}: expected a string, got {type(value).__name__}")
+            if isinstance(value, str) and not value.strip():
+                raise QueryError(
+                    f"filter {name}: empty (it would match nothing; leave it out for any {name})"
+                )
 
     @classmethod
     def of(cls, filters: EntryFilter | Mapping[str, Any] | None) -> EntryFilter | None:

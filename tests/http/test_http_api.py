@@ -236,6 +236,7 @@ def test_every_error_has_one_shape(api: httpx.Client) -> None:
         api.get("/static-offline-docs/nothing.js"),
         api.get("/artifacts", params={"offset": 2**63}),  # past any SQL integer
         api.get("/brains/keyword/search", params={"q": "pdf", "offset": 2}),  # takes no offset
+        api.get("/brains/keyword/search", params={"q": "pdf", "author": " "}),  # no name
         api.get("/artifacts", params=[("kind", "tool"), ("kind", "agent")]),  # one value only
     ]
     for response in answers:
@@ -250,7 +251,8 @@ def test_every_error_has_one_shape(api: httpx.Client) -> None:
     assert answers[1].headers["allow"] == "POST"
     assert "did you mean PDFParser" in answers[7].json()["error"]["message"]
     assert answers[7].json()["error"]["details"]["did_you_mean"][0] == "PDFParser"
-    assert "unknown query parameter(s) offset" in answers[-2].json()["error"]["message"]
+    assert "unknown query parameter(s) offset" in answers[-3].json()["error"]["message"]
+    assert "an author filter needs a name" in answers[-2].json()["error"]["message"]
     assert "kind given 2 times" in answers[-1].json()["error"]["message"]
 
 
