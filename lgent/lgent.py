@@ -33,7 +33,14 @@ from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
 from lgent.config import LoadSettings, Settings, load_settings
-from lgent.errors import CatalogError, LGentError, LoadError, QueryError, ReadOnlyHomeError
+from lgent.errors import (
+    CatalogError,
+    LGentError,
+    LoadError,
+    NotFoundError,
+    QueryError,
+    ReadOnlyHomeError,
+)
 from lgent.home import Home
 from lgent.ids import stable_id
 from lgent.indexing import BuildProgress, SyncReport
@@ -849,7 +856,13 @@ class LGent:
         return await self._read(self.store.get_many, list(artifact_ids))
 
     async def versions(self, artifact_id: str) -> list[str]:
-        return await self._read(self.store.versions, stable_id(artifact_id))
+        """The versions the catalog holds of an artifact, oldest first. Raises NotFoundError."""
+        found: list[str] = await self._read(
+            self.store.versions, stable_id(as_text(artifact_id, "artifact_id"))
+        )
+        if not found:
+            raise NotFoundError(artifact_id)
+        return found
 
     async def remove(self, artifact_id: str, version: str | None = None) -> int:
         """Remove an artifact (all versions, or one). Raises NotFoundError."""

@@ -26,6 +26,9 @@ async def test_open_creates_home_and_round_trips(home: Path | None) -> None:
         assert await lg.remove("B") == 1
         with pytest.raises(NotFoundError):
             await lg.get("B")
+        assert await lg.versions("C") == ["1.0.0"]
+        with pytest.raises(NotFoundError, match="no artifact with id 'B'"):
+            await lg.versions("B")
         assert [e.id for e in await lg.list_entries(EntryFilter())] == ["A", "C"]
     if home is not None:
         assert (home / "catalog.db").is_file()
