@@ -140,11 +140,15 @@ class QueryFusion:
         )
         weights = self.settings.weights_for(classification.query_type.value, self.registry)
         plan = plan_query(classification, self.registry, weights, self.unavailable)
-        self._long_request(plan, classification, query)
+        # the content words the rules for plain-language queries read (LONG_REQUESTS,
+        # WORD_FEEDBACK, WORD_COVERAGE, WEAK_MATCHES), analyzed once
+        plain = classification.query_type == QueryType.SEMANTIC_INTENT
+        words = query_words(classification.plain or query) if plain else frozenset()
+        self._long_request(plan, classification, words)
         fetch = max(limit * self.settings.overfetch, self.settings.min_brain_hits)
         asked = brain_query(query, classification, fetch, _filters(parsed), self.settings)
         answers, warnings = await self._ask(asked, classification, plan, limit, parsed)
-        await self._word_feedback(asked, classification, answers)
+        await self._word_feedback(words, classification, answers)
         if classification.unread:
             warnings.insert(0, f"not read as a graph question: {classification.unread}")
         rankings = {b: list(answer.ranking) for b, answer in answers.items()}
@@ -190,13 +194,13 @@ class QueryFusion:
             ]
             for b, r in rankings.items()
         }
-        scales = self._word_coverage(asked, classification, rankings, snap)
+        scales = self._word_coverage(words, classification, rankings, snap)
         method = self.settings.method_for(classification.query_type.value)
         fused = self._fuse(method, rankings, plan.weights, scales)
         if leader is not None:  # LEADER_TIES (ties.py): its runs of equal scores by the others
             order_by_leader(fused, leader, rankings[leader])
         if fused:
-            weak = self._weak_matches(asked, classification, answers, rankings, snap)
+            weak = self._weak_matches(words, classification, answers, rankings, snap)
             if weak is not None:
                 warnings.append(weak)
         ordered, notes = await self._lineage_order(fused, snap, classification)
@@ -394,7 +398,7 @@ class QueryFusion:
                 return brain
         return None
 
-    def _long_request(self, plan: Plan, c: Classification, text: str) -> None:
+    def _long_request(self, plan: Plan, c: Classification, words: frozenset[str]) -> None:
         """``LONG_REQUESTS`` (``length.py``): on a plain-language query the word-matching
         brains' share of the vote grows with the number of its content words."""
         s = self.settings
@@ -403,14 +407,14 @@ class QueryFusion:
         plan.weights = long_request_weights(
             plan.weights,
             {spec.name for spec in self.registry if spec.matches_words},
-            len(query_words(c.plain or text)),
+            len(words),
             short=s.short_request_words,
             long=s.long_request_words,
             share=s.long_request_share,
         )
 
     async def _word_feedback(
-        self, asked: BrainQuery, c: Classification, answers: dict[str, RankedAnswer]
+        self, words: frozenset[str], c: Classification, answers: dict[str, RankedAnswer]
     ) -> None:
         """``WORD_FEEDBACK`` (``feedback.py``): on a plain-language query, each answer that can
         be moved (``MovableAnswer``) is searched again, on its brain's runner, with the query
@@ -430,7 +434,7 @@ class QueryFusion:
             return
         snap = await self.run(lambda: self.snapshot(read))
         toward = feedback_ids(
-            query_words(asked.plain_text or asked.text),
+            words,
             heads,
             {i: snap.entry(i) for i in read if i in snap},
             depth=s.feedback_depth,
@@ -448,7 +452,7 @@ class QueryFusion:
 
     def _word_coverage(
         self,
-        asked: BrainQuery,
+        words: frozenset[str],
         c: Classification,
         rankings: Mapping[str, Sequence[tuple[str, float]]],
         snap: Snapshot,
@@ -458,7 +462,6 @@ class QueryFusion:
         saturation = self.settings.coverage_saturation
         if saturation <= 0 or c.query_type != QueryType.SEMANTIC_INTENT:
             return {}
-        words = query_words(asked.plain_text or asked.text)
         scales: dict[str, dict[str, float]] = {}
         for spec in self.registry:
             if spec.matches_words and rankings.get(spec.name):
@@ -475,7 +478,7 @@ class QueryFusion:
 
     def _weak_matches(
         self,
-        asked: BrainQuery,
+        words: frozenset[str],
         c: Classification,
         answers: Mapping[str, RankedAnswer],
         rankings: Mapping[str, Sequence[tuple[str, float]]],
@@ -492,7 +495,6 @@ class QueryFusion:
         }
         if not weak:
             return None
-        words = query_words(asked.plain_text or asked.text)
         best = [
             max(
                 (coverage(words, snap.entry(i)) for i, _ in rankings[spec.name] if i in snap),
