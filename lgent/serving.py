@@ -32,6 +32,7 @@ from lgent.models import (
     QueryResponse,
     QueryResult,
     QueryType,
+    ScoreBreakdown,
     SerendipityItem,
     Status,
 )
@@ -313,6 +314,13 @@ def unmeasured(entry: CatalogEntry) -> dict[str, str]:
     if entry.last_used is None:
         missing["recency"] = "never used"
     return missing
+
+
+def score_part(score: ScoreBreakdown, part: str, missing: Mapping[str, str]) -> str:
+    """One part of a resolver score as shown: ``0.87``, or ``0.00 (not measured)`` when the
+    entry does not say it (``missing``: ``unmeasured(entry)``)."""
+    shown = f"{getattr(score, part):.2f}"
+    return f"{shown} ({missing[part]})" if part in missing else shown
 
 
 def reading(response: QueryResponse) -> str:

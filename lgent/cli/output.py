@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lgent.models import BrainHit, CatalogEntry, QueryResult, QueryType, Resolution
-from lgent.serving import QueryPage, one_line, result_card, signature, unmeasured
+from lgent.serving import QueryPage, one_line, result_card, score_part, signature, unmeasured
 
 
 def stdout() -> Console:
@@ -256,15 +256,14 @@ def print_resolution(resolution: Resolution) -> None:
     console = stdout()
     best, score = resolution.best, resolution.score
     missing = unmeasured(best)
-    success = f"{score.success:.2f}" + (f" ({missing['success']})" if "success" in missing else "")
-    recency = f"{score.recency:.2f}" + (f" ({missing['recency']})" if "recency" in missing else "")
+    parts = " + ".join(
+        f"{part} {score_part(score, part, missing)}×{score.weights[part]}"
+        for part in ("success", "recency", "usage", "version")
+    )
     say(
         console,
         f"[bold green]{escape(best.id)}[/] ({escape(signature(best))}, {escape(version_label(best.version))}) "
-        f"score {score.total:.3f} = success {success}×{score.weights['success']} + "
-        f"recency {recency}×{score.weights['recency']} + usage "
-        f"{score.usage:.2f}×{score.weights['usage']} + "
-        f"version {score.version:.2f}×{score.weights['version']}",
+        f"score {score.total:.3f} = {parts}",
     )
     for runner in resolution.runners_up:
         lacks = unmeasured(runner.entry)

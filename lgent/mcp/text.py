@@ -22,6 +22,7 @@ from lgent.serving import (
     SearchPage,
     one_line,
     owner,
+    score_part,
     signature,
     unmeasured,
 )
@@ -126,9 +127,7 @@ def resolve_text(resolution: Resolution) -> str:
     weights = score.weights
     missing = unmeasured(best)
     parts = ", ".join(
-        f"{name} {getattr(score, name):.2f}"
-        + (f" ({missing[name]})" if name in missing else "")
-        + f"x{weights[name]:g}"
+        f"{name} {score_part(score, name, missing)}x{weights[name]:g}"
         for name in ("success", "recency", "usage", "version")
     )
     req = resolution.requirement
