@@ -41,6 +41,7 @@ from lgent.errors import (
     QueryError,
     ReadOnlyHomeError,
 )
+from lgent.fusion.weak import one_brain_warning
 from lgent.home import Home
 from lgent.ids import stable_id
 from lgent.indexing import BuildProgress, SyncReport
@@ -499,7 +500,7 @@ class LGent:
                 total=answer.total,
                 warnings=(
                     *answer.warnings,
-                    *((f"weak match: nothing is close in meaning ({weak})",) if weak else ()),
+                    *((one_brain_warning(weak),) if weak else ()),
                     *view.notes(),
                     *((note,) if note else ()),
                 ),

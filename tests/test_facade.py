@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lgent import CatalogError, LGent, LoadError, NotFoundError, QueryError, ValidationError
+from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.catalog.records import EntryFilter
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
@@ -206,3 +207,17 @@ async def test_a_query_of_an_empty_catalog_says_it_is_empty(tmp_path: Path) -> N
         "(LGent.load, lgent load)",
     )
     assert not any("is empty" in w for w in held.warnings)
+
+
+@pytest.mark.parametrize(("weak_match", "warned"), [(1.0, True), (-1.0, False)])
+async def test_a_semantic_search_whose_best_match_is_weak_says_so(
+    weak_match: float, warned: bool
+) -> None:
+    settings = {"semantic": {"weak_match": weak_match, "threshold": -1.0}}
+    async with LGent.open(None, settings, embedder=HashingEmbedder(64)) as lg:
+        await lg.register_many([make_entry("A", description="parses pdf files")])
+        found = await lg.search("parse pdf", brain="semantic")
+    said = [w for w in found.warnings if w.startswith("weak match")]
+    assert found.hits and len(said) == int(warned)
+    if warned:
+        assert said[0].startswith("weak match: nothing is close in meaning (best similarity")

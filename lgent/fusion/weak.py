@@ -29,3 +29,9 @@ def weak_match_warning(weak: Mapping[str, str], best_coverage: Iterable[float]) 
         "weak match: nothing in the catalog is close to this request, so the results are only "
         f"the nearest artifacts ({why}; no artifact holds half of its words)"
     )
+
+
+def one_brain_warning(reason: str) -> str:
+    """The warning of one brain's own answer (``LGent.search``) whose best match is weak
+    (``reason``: its ``RankedAnswer.weak``)."""
+    return f"weak match: nothing is close in meaning ({reason})"
