@@ -211,9 +211,9 @@ class FusionSettings:
     feedback_weight: float = 0.3
     """``WORD_FEEDBACK`` (``lgent/fusion/feedback.py``): on a plain-language query the answers
     that can be moved (the semantic brain's) are searched again with the query moved toward the
-    word-matching brains' hits that hold most of its words, by this weight (0: off). Such a hit is among the ``feedback_depth`` best of its
-    brain and holds at least ``feedback_share`` of the query's content words and at least
-    ``feedback_min_words`` of them."""
+    word-matching brains' hits that hold most of its words, by this weight (0: off). Such a hit
+    is among the ``feedback_depth`` best of its brain and holds at least ``feedback_share`` of
+    the query's content words and at least ``feedback_min_words`` of them."""
     feedback_depth: int = 10
     feedback_share: float = 0.3
     feedback_min_words: int = 3
