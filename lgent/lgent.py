@@ -31,7 +31,7 @@ from lgent.brains.registry import BrainContext, BrainRegistry
 from lgent.catalog.backends import open_catalog
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.protocol import Catalog
-from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding
+from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Snapshot
 from lgent.config import LoadSettings, Settings, load_settings
 from lgent.errors import (
     CatalogError,
@@ -457,40 +457,71 @@ class LGent:
         check_query(query, limit)
         if filters is not None:
             filters = as_model(filters, SearchFilters, "filters")
-        self.registry.spec(brain)
+        quick = self.registry.spec(brain).quick_reads
         asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
-        # One hop: where the brain is open, current enough and free to read, the whole search
-        # runs in one call where the brain's calls run; otherwise (it must be opened, caught
-        # up or waited for) the view waits on the event loop, as every query's does.
+        # No hop for a quick brain that the catalog and the brain let be read at once: the
+        # search runs here, on the event loop. One hop otherwise: where the brain is open,
+        # current enough and free to read, the whole search runs in one call where the brain's
+        # calls run; else (it must be opened, caught up or waited for) the view waits on the
+        # event loop, as every query's does.
+        if quick:
+            self._check_open()
+            here = self._search_at_once(brain, asked, now=True)
+            if here is not None:
+                return here
         at_once = await self._run_brain(brain, lambda: self._search_at_once(brain, asked))
         if at_once is not None:
             return at_once
         view = self.brains.view(await self.change_number())
         try:
             found = await view.acquire(brain)
-            return await self._run_brain(brain, lambda: self._search_in(view, brain, found, asked))
+            answer = await self._run_brain(
+                brain, lambda: self._search_in(view, brain, found, asked, self.store.snapshot)
+            )
+            assert answer is not None  # ``snapshot`` always reads
+            return answer
         finally:
             view.release()
 
-    def _search_at_once(self, name: str, asked: BrainQuery) -> SearchResult | None:
+    def _search_at_once(
+        self, name: str, asked: BrainQuery, *, now: bool = False
+    ) -> SearchResult | None:
         """``search`` in one sync call when brain ``name`` can be read without waiting (see
-        ``BrainView.try_acquire``) at the catalog's current change number; else None."""
-        view = self.brains.view(self.store.change_number())
+        ``BrainView.try_acquire``) at the catalog's current change number; else None.
+        ``now``: the catalog too is read only if that needs no wait (``Catalog.snapshot_now``):
+        the call never blocks, so the event loop may make it."""
+        store = self.store
+        number = store.change_number_now() if now else store.change_number()
+        if number is None:
+            return None
+        view = self.brains.view(number)
         try:
             found = view.try_acquire(name)
-            return None if found is None else self._search_in(view, name, found, asked)
+            if found is None:
+                return None
+            return self._search_in(
+                view, name, found, asked, store.snapshot_now if now else store.snapshot
+            )
         finally:
             view.release()
 
     def _search_in(
-        self, view: BrainView, name: str, found: Brain, asked: BrainQuery
-    ) -> SearchResult:
+        self,
+        view: BrainView,
+        name: str,
+        found: Brain,
+        asked: BrainQuery,
+        read: Callable[[Sequence[str]], Snapshot | None],
+    ) -> SearchResult | None:
         """The answer of brain ``found`` (pinned in ``view``), its hits explained from the text
-        of the entries the catalog holds (an artifact removed since is left out)."""
+        of the entries the catalog holds (an artifact removed since is left out); None when
+        ``read`` (the catalog's ``snapshot`` or ``snapshot_now``) could not read them."""
         try:
             answer = found.answer(asked)
             ids = [i for i, _ in answer.ranking]
-            held = self.store.snapshot(ids)
+            held = read(ids)
+            if held is None:
+                return None
             made = (answer.explain(i, held.text(i)) for i in ids if i in held)
             note = self.catalog_note()
             weak = getattr(answer, "weak", "")

@@ -388,27 +388,31 @@ async def test_a_stream_of_queries_cannot_starve_a_catch_up_in_snapshot_mode(
 async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``LGent.search`` answers in one call where the brain is open, current and free, and the
-    same answer after waiting where a catch-up holds it; the pool's count of queries in flight
-    comes back to zero either way, also after many searches at once from worker threads."""
+    """``LGent.search`` answers in one call, on the event loop itself (the keyword brain's
+    reads are quick), where the brain is open, current and free, and the same answer after
+    waiting where a catch-up holds it; the pool's count of queries in flight comes back to
+    zero either way, also after many searches at once from worker threads."""
     from lgent.brain_pool import BrainView
 
     home = await built_home(tmp_path)
     queries = ["pdf", "author:ToolForge type:agent", "pars~1", "news*", "sentiment -twitter"]
-    answered_at_once: list[bool] = []
+    tries: list[tuple[bool, bool]] = []
+    """(on the event loop, answered) for each try at answering in one call"""
     search_at_once = LGent._search_at_once
+    loop_thread = threading.get_ident()
 
-    def spy(lg: LGent, name: str, asked: BrainQuery) -> SearchResult | None:
-        found = search_at_once(lg, name, asked)
-        answered_at_once.append(found is not None)
+    def spy(lg: LGent, name: str, asked: BrainQuery, *, now: bool = False) -> SearchResult | None:
+        found = search_at_once(lg, name, asked, now=now)
+        assert now == (threading.get_ident() == loop_thread)  # ``now`` is the loop's try
+        tries.append((now, found is not None))
         return found
 
     monkeypatch.setattr(LGent, "_search_at_once", spy)
     async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
         await lg.search("warm up", lenient=True)  # opens the brain: waits
-        assert answered_at_once == [False]
+        assert tries == [(True, False), (False, False)]
         at_once = [await lg.search(q, lenient=True) for q in queries]
-        assert answered_at_once[1:] == [True] * len(queries)
+        assert tries[2:] == [(True, True)] * len(queries)  # no hop to a worker thread
         slot = lg.brains.slot("keyword")
         slot.lock.acquire_write()  # a catch-up applying its changes
         pending = asyncio.ensure_future(lg.search("pdf", lenient=True))
@@ -416,7 +420,7 @@ async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is
         assert not pending.done()  # it waits on the event loop, not on a worker thread
         slot.lock.release_write()
         assert await pending == at_once[0]
-        assert answered_at_once[-1] is False
+        assert tries[-2:] == [(True, False), (False, False)]
         with monkeypatch.context() as patch:
             patch.setattr(BrainView, "try_acquire", lambda self, name: None)
             waited = [await lg.search(q, lenient=True) for q in queries]
@@ -424,6 +428,44 @@ async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is
         many = await asyncio.gather(*(lg.search(q, lenient=True) for q in queries * 20))
         assert list(many) == at_once * 20
         assert lg.brains.reading == 0 and slot.lock.readers == 0
+
+
+async def test_a_search_never_waits_on_the_event_loop_for_the_catalog_writer(
+    tmp_path: Path,
+) -> None:
+    """While this process's writer holds the catalog, a keyword search does not read it on
+    the event loop (which keeps running): it waits on a worker thread and then answers as
+    before; the catalog's reads that never wait say so by giving None meanwhile."""
+    home = await built_home(tmp_path)
+    async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
+        before = await lg.search("pdf", lenient=True)
+        ids = [hit.id for hit in before.hits]
+        held, release = threading.Event(), threading.Event()
+
+        def writer() -> None:
+            with lg.store._lock:  # type: ignore[attr-defined]  # as a long write holds it
+                held.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        try:
+            assert held.wait(5)
+            assert lg.store.snapshot_now(ids) is None
+            assert lg.store.change_number_now() is None
+            pending = asyncio.ensure_future(lg.search("pdf", lenient=True))
+            ticks = 0
+            for _ in range(10):
+                await asyncio.sleep(0.02)  # the loop keeps turning
+                ticks += 1
+            assert ticks == 10 and not pending.done()
+        finally:
+            release.set()
+            thread.join(5)
+        assert await pending == before
+        snapshot = lg.store.snapshot_now(ids)
+        assert snapshot is not None and sorted(ids) == sorted(i for i in ids if i in snapshot)
+        assert lg.store.change_number_now() == lg.store.change_number()
 
 
 async def test_a_small_write_does_not_wait_for_a_brain_still_building(tmp_path: Path) -> None:

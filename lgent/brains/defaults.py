@@ -96,6 +96,7 @@ KEYWORD = BrainSpec(
     honours_grammar=True,
     index_files=_checksummed_files,
     matches_words=True,
+    quick_reads=True,
 )
 SEMANTIC = BrainSpec(
     name="semantic",

@@ -84,7 +84,10 @@ class BrainSpec:
     ``slow_build``: its builds are long (embedding every entry): between batches they wait
     while another brain's build or catch-up runs, so the quick brains answer a large load
     first. ``relations``: the relations of relationship questions it has something to say
-    about (``Reading.relation``; None: every one); it is not asked about the others."""
+    about (``Reading.relation``; None: every one); it is not asked about the others.
+    ``quick_reads``: a direct search of it is a short computation that waits on nothing (no
+    model, no network), so ``LGent.search`` runs it on the event loop when the brain and the
+    catalog can be read at once, saving the two thread switches of a hop (about 0.2 ms)."""
 
     name: str
     summary: str
@@ -99,6 +102,7 @@ class BrainSpec:
     matches_words: bool = False
     slow_build: bool = False
     relations: frozenset[str] | None = None
+    quick_reads: bool = False
 
     def weight(self, query_type: QueryType) -> float:
         return float(self.weights.get(query_type, 0.0))

@@ -63,6 +63,15 @@ class Catalog(Protocol):
         """The change number and those ids' latest entries, read together (promise 4)."""
         ...
 
+    def snapshot_now(self, artifact_ids: Sequence[str]) -> Snapshot | None:
+        """``snapshot`` if it can be read without waiting (on a lock, a writer or the network),
+        else None: what a caller on the event loop may read in place."""
+        ...
+
+    def change_number_now(self) -> int | None:
+        """``change_number`` if it can be read without waiting, else None (``snapshot_now``)."""
+        ...
+
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""
         ...

@@ -313,6 +313,12 @@ class ReplicaCatalog:
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         return self.mirror.snapshot(artifact_ids)
 
+    def snapshot_now(self, artifact_ids: Sequence[str]) -> Snapshot | None:
+        return self.mirror.snapshot_now(artifact_ids)
+
+    def change_number_now(self) -> int | None:
+        return self.mirror.change_number_now()
+
     def versions(self, artifact_id: str) -> list[str]:
         return self.mirror.versions(artifact_id)
 

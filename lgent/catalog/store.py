@@ -438,6 +438,25 @@ class CatalogStore(SqlReads):
         with self._lock, self._read_transaction():
             return Snapshot(self.change_number(), self._latest_rows(artifact_ids))
 
+    def snapshot_now(self, artifact_ids: Sequence[str]) -> Snapshot | None:
+        """``snapshot`` when this process's writer is not holding the catalog (no wait); None
+        when it is. The read itself never waits on another process in WAL mode."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return self.snapshot(artifact_ids)
+        finally:
+            self._lock.release()
+
+    def change_number_now(self) -> int | None:
+        """``change_number`` when this process's writer is not holding the catalog; else None."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return self._change_number(self._conn)
+        finally:
+            self._lock.release()
+
     @contextmanager
     def _read_transaction(self) -> Iterator[None]:
         """One read transaction around the reads inside (the caller holds the lock): in WAL mode
