@@ -325,6 +325,11 @@ class BrainSlot:
             if self.failure is not None:
                 raise self.failure
 
+    @property
+    def busy(self) -> bool:
+        """A build or catch-up of this brain is asked for or under way."""
+        return self._job is not None or self.building is not None
+
     def _run(self) -> None:
         while True:
             with self._state:
@@ -371,8 +376,12 @@ class BrainSlot:
             return plan.report()
 
     def _rebuild_beside(self, plan: SyncPlan) -> SyncReport:
-        """Build a new instance while queries read the old one, then swap it in."""
+        """Build a new instance while queries read the old one, then swap it in. A slow build
+        starts only once the quick brains' builds and catch-ups have ended (``between_batches``):
+        even its first steps (reading the catalog, loading the model) would slow theirs."""
         self.building = Building("rebuilding", plan.target, plan.reason)
+        if self.pool.registry.spec(self.name).slow_build and self.pool.between_batches(self.name):
+            raise BuildStoppedError(f"the home is closing: the {self.name} build stopped")
         in_memory = self.in_memory or self.pool.read_only
         if in_memory and self.pool.read_only:
             self.in_memory = True
@@ -564,8 +573,9 @@ class BrainPool:
         """What brain ``name``'s build asks at each batch boundary: True when the home is
         closing (stop); otherwise it returns False, after a short pause when queries are in
         flight, so a build on the same cores leaves them room. A slow build (``slow_build``)
-        first waits while another brain's build or catch-up runs: the quick brains of a large
-        load are current sooner, and answer while the slow one goes on."""
+        first waits while another brain's build or catch-up is asked for or runs (``busy``):
+        the quick brains of a large load are current sooner, and answer while the slow one
+        goes on."""
         if self.closing:
             return True
         if name is not None and self.registry.spec(name).slow_build:
@@ -575,7 +585,7 @@ class BrainPool:
                 not self.closing
                 and self.reading == 0
                 and any(
-                    slot.building is not None and not self.registry.spec(slot.name).slow_build
+                    slot.busy and not self.registry.spec(slot.name).slow_build
                     for slot in self._slots.values()
                     if slot.name != name
                 )

@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 from lgent import LGent
-from lgent.brains.base import BrainQuery
+from lgent.brains.base import Brain, BrainQuery
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder, Vectors
+from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import Snapshot
 from lgent.doctor import check_home
+from lgent.indexing import SyncPlan, SyncReport
 from lgent.models import BrainRun, QueryResponse, SearchResult
 from tests.conftest import FIXTURES, make_entry
 
@@ -305,6 +307,41 @@ async def test_a_slow_build_waits_for_the_quick_brains_unless_a_query_is_in_flig
             view.release()
         assert time.monotonic() - started < 1.0
         keyword.building = None
+
+
+async def test_a_slow_rebuild_reads_nothing_until_the_quick_brains_are_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A slow brain's rebuild does not even read the catalog while a quick brain's build is
+    under way: its first steps would slow the build the first answers wait for."""
+    import lgent.brain_pool as brain_pool
+    from lgent.brain_pool import Building
+
+    started: list[str] = []
+    real_rebuild_from = brain_pool.rebuild_from
+
+    def spy(brain: Brain, store: Catalog, plan: SyncPlan) -> SyncReport:
+        started.append(plan.brain)
+        return real_rebuild_from(brain, store, plan)
+
+    monkeypatch.setattr(brain_pool, "rebuild_from", spy)
+    async with LGent.open(None, embedder=HashingEmbedder(64)) as lg:
+        await lg.register_many([make_entry(f"Tool{i}", description=f"tool {i}") for i in range(5)])
+        keyword = lg.brains.slot("keyword")
+        assert not keyword.busy
+        keyword.building = Building("rebuilding", 10)  # a long keyword build
+        assert keyword.busy
+        semantic = lg.brains.slot("semantic")
+        semantic.opened()
+        started.clear()
+        semantic.request(rebuild=True)
+        await asyncio.sleep(0.4)
+        assert started == []  # it waits, having read nothing
+        assert semantic.building is not None and semantic.building.action == "rebuilding"
+        keyword.building = None
+        await asyncio.to_thread(semantic.wait_for, lg.store.change_number(), 10)
+        assert started == ["semantic"]
+        assert semantic.failure is None
 
 
 async def test_a_rebuild_swaps_in_beside_a_query_and_closes_the_old_once_it_ends(
