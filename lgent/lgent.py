@@ -75,6 +75,11 @@ __all__ = ["BuildProgress", "Freshness", "LGent", "check_query"]
 P = ParamSpec("P")
 T = TypeVar("T")
 
+ON_LOOP_LIMIT = 50
+"""The most hits a direct search of a quick brain (``BrainSpec.quick_reads``) may ask for and
+still run on the event loop: explaining each shown hit takes about 20 µs, so up to 50 keep
+the loop's other work waiting about a millisecond at most; a larger page goes to a thread."""
+
 
 class LGent:
     """An open L-gent home. Use ``async with LGent.open(home) as lg:``."""
@@ -457,7 +462,7 @@ class LGent:
         check_query(query, limit)
         if filters is not None:
             filters = as_model(filters, SearchFilters, "filters")
-        quick = self.registry.spec(brain).quick_reads
+        quick = self.registry.spec(brain).quick_reads and limit <= ON_LOOP_LIMIT
         asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
         # No hop for a quick brain that the catalog and the brain let be read at once: the
         # search runs here, on the event loop. One hop otherwise: where the brain is open,

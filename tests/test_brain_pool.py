@@ -22,6 +22,7 @@ from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import Snapshot
 from lgent.doctor import check_home
 from lgent.indexing import SyncPlan, SyncReport
+from lgent.lgent import ON_LOOP_LIMIT
 from lgent.models import BrainRun, QueryResponse, SearchResult
 from tests.conftest import FIXTURES, make_entry
 
@@ -450,6 +451,10 @@ async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is
         assert tries == [(True, False), (False, False)]
         at_once = [await lg.search(q, lenient=True) for q in queries]
         assert tries[2:] == [(True, True)] * len(queries)  # no hop to a worker thread
+        tries.clear()
+        page = await lg.search("pdf", lenient=True, limit=ON_LOOP_LIMIT + 1)
+        assert tries == [(False, True)]  # a long page is explained on a worker thread
+        assert page.hits[: len(at_once[0].hits)] == at_once[0].hits
         slot = lg.brains.slot("keyword")
         slot.lock.acquire_write()  # a catch-up applying its changes
         pending = asyncio.ensure_future(lg.search("pdf", lenient=True))
