@@ -738,7 +738,8 @@ def report(
         "field (name with identifier splitting, keywords, description, author, types ...), the "
         "others name and description only. Op: AND requires every term, OR scores any term. "
         'The public row times `LGent.search(..., brain="keyword")` awaited in a running '
-        "event loop (one call on a worker thread where the brain is free, the shown entries' "
+        "event loop (one call on the event loop itself where the brain and the catalog are "
+        "free at once, the shown entries' "
         "text read from the SQLite catalog, every hit highlighted); its build is the catalog "
         "load plus the keyword index. The tantivy row with top 10 fetched and highlighted "
         "stores name and description and, for each hit, fetches its document and makes "

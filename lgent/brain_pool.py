@@ -380,8 +380,12 @@ class BrainSlot:
         starts only once the quick brains' builds and catch-ups have ended (``between_batches``):
         even its first steps (reading the catalog, loading the model) would slow theirs."""
         self.building = Building("rebuilding", plan.target, plan.reason)
-        if self.pool.registry.spec(self.name).slow_build and self.pool.between_batches(self.name):
-            raise BuildStoppedError(f"the home is closing: the {self.name} build stopped")
+        if self.pool.registry.spec(self.name).slow_build:
+            first = self.pool.quick_builds(self.name)
+            if first and self.pool.reading == 0:
+                self.stage(f"waiting for the {' and '.join(first)} build{'s' * (len(first) > 1)}")
+            if self.pool.between_batches(self.name):
+                raise BuildStoppedError(f"the home is closing: the {self.name} build stopped")
         in_memory = self.in_memory or self.pool.read_only
         if in_memory and self.pool.read_only:
             self.in_memory = True
@@ -581,19 +585,20 @@ class BrainPool:
         if name is not None and self.registry.spec(name).slow_build:
             # never while a query is in flight: it may hold a quick brain whose catch-up waits
             # for it to finish, while it waits for this build
-            while (
-                not self.closing
-                and self.reading == 0
-                and any(
-                    slot.busy and not self.registry.spec(slot.name).slow_build
-                    for slot in self._slots.values()
-                    if slot.name != name
-                )
-            ):
+            while not self.closing and self.reading == 0 and self.quick_builds(name):
                 time.sleep(SLOW_BUILD_PAUSE)
         if self.reading > 0:
             time.sleep(BUILD_PAUSE)
         return self.closing
+
+    def quick_builds(self, name: str) -> list[str]:
+        """The brains other than ``name``, not slow to build, whose build or catch-up is asked
+        for or under way (``BrainSlot.busy``): what a slow build waits for."""
+        return [
+            slot.name
+            for slot in self._slots.values()
+            if slot.name != name and slot.busy and not self.registry.spec(slot.name).slow_build
+        ]
 
     def close(self) -> None:
         self.closing = True

@@ -337,8 +337,10 @@ async def test_a_slow_rebuild_reads_nothing_until_the_quick_brains_are_done(
         started.clear()
         semantic.request(rebuild=True)
         await asyncio.sleep(0.4)
-        assert started == []  # it waits, having read nothing
+        assert started == []  # it waits, having read nothing, and says so
         assert semantic.building is not None and semantic.building.action == "rebuilding"
+        assert semantic.building.stage == "waiting for the keyword build"
+        assert "waiting for the keyword build" in semantic.progress()
         keyword.building = None
         await asyncio.to_thread(semantic.wait_for, lg.store.change_number(), 10)
         assert started == ["semantic"]
