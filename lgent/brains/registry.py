@@ -81,9 +81,9 @@ class BrainSpec:
     questions (a ``QuestionReader``), so classification asks it first. ``matches_words``: it
     ranks by the query's words, so on a plain-language query its votes count by how many of
     them an artifact holds (fusion's ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``).
-    ``slow_build``: its builds are long (embedding every entry): between batches they wait
-    while another brain's build or catch-up runs, so the quick brains answer a large load
-    first. ``relations``: the relations of relationship questions it has something to say
+    ``slow_build``: its builds are long (embedding every entry): before their first step and
+    between batches they wait while another brain's build or catch-up is asked for or runs,
+    so the quick brains answer a large load first. ``relations``: the relations of relationship questions it has something to say
     about (``Reading.relation``; None: every one); it is not asked about the others.
     ``quick_reads``: a direct search of it is a short computation that waits on nothing (no
     model, no network), so ``LGent.search`` runs it on the event loop when the brain and the
