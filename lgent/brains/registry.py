@@ -83,8 +83,9 @@ class BrainSpec:
     them an artifact holds (fusion's ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``).
     ``slow_build``: its builds are long (embedding every entry): before their first step and
     between batches they wait while another brain's build or catch-up is asked for or runs,
-    so the quick brains answer a large load first. ``relations``: the relations of relationship questions it has something to say
-    about (``Reading.relation``; None: every one); it is not asked about the others.
+    so the quick brains answer a large load first. ``relations``: the relations of
+    relationship questions it has something to say about (``Reading.relation``; None: every
+    one); it is not asked about the others.
     ``quick_reads``: a direct search of it is a short computation that waits on nothing (no
     model, no network), so ``LGent.search`` runs it on the event loop when the brain and the
     catalog can be read at once, saving the two thread switches of a hop (about 0.2 ms)."""

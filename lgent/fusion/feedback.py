@@ -7,12 +7,12 @@ hits (the first ``depth`` of each) that hold at least ``share`` of the query's c
 and at least ``min_words`` of them, and has each answer that can be moved (``MovableAnswer``)
 searched again with its query moved toward those artifacts (the semantic brain adds the mean of
 their stored vectors, times the weight, to the query's embedding). A hit sharing one or two
-incidental words is no evidence and moves nothing. This is pseudo-relevance feedback with a guard: only
-what the request's own words vouch for feeds back.
+incidental words is no evidence and moves nothing. This is pseudo-relevance feedback with a
+guard: only what the request's own words vouch for feeds back.
 
-Measured in docs/quality.md ("Third round (2026-11-26): word feedback"): nDCG@10 +0.6 on ToolLens, +0.3 on
-MetaTool's single- and multi-tool requests, the labeled queries unchanged; without the guard the
-labeled semantic-intent class lost up to 0.09.
+Measured in docs/quality.md ("Third round (2026-11-26): word feedback"): nDCG@10 +0.6 on
+ToolLens, +0.3 on MetaTool's single- and multi-tool requests, the labeled queries unchanged;
+without the guard the labeled semantic-intent class lost up to 0.09.
 """
 
 from __future__ import annotations

@@ -302,9 +302,7 @@ class GraphBrain:
         if me is None:
             return None
         side, typed = _side_type(me, direction)
-        if typed:
-            return None
-        return f"{artifact_id} declares no {side} type, so nothing composes with it there"
+        return None if typed else _undeclared(artifact_id, side)
 
     def _why_none(self, op: Relationship) -> str | None:
         """Why a composition question about ``op``'s artifact has no answer in its types (it
@@ -316,7 +314,7 @@ class GraphBrain:
             return None
         side, typed = _side_type(me, op.kind)
         if not typed:
-            return self.undeclared_side(op.artifact_id, op.kind)
+            return _undeclared(op.artifact_id, side)
         try:
             primitive = self.lattice.is_primitive(typed)
         except TypeLatticeError:
@@ -899,6 +897,11 @@ def _lattice(types: Sequence[TypeDecl]) -> TypeLattice:
 
 def explain_path(path: CompositionPath) -> dict[str, Any]:
     return {"ids": list(path.ids), "types": list(path.types), "health": path.health}
+
+
+def _undeclared(artifact_id: str, side: str) -> str:
+    """Why nothing composes with ``artifact_id`` on its ``side`` ("input", "output")."""
+    return f"{artifact_id} declares no {side} type, so nothing composes with it there"
 
 
 def _side_type(me: ArtifactInfo, direction: Direction) -> tuple[str, str | None]:
