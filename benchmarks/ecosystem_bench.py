@@ -62,14 +62,15 @@ async def chaining(source: Path, sample: int) -> dict[str, int]:
     composition links them (structural types only) and as plain subtyping would."""
     async with LGent.open(None) as lg:
         await lg.load(source)
-        graph = lg.graph_brain()
-        index = graph.composition
+        index = lg.catalog_graph()
         ids = sorted(s.id for s in index.signatures() if s.output_type and s.input_type)
         picked = random.Random(7).sample(ids, min(sample, len(ids)))
         linked = plain = 0
         for artifact in picked:
-            linked += len(index.find_compatible(artifact, include_unusable=True))
-            plain += len(index.find_compatible(artifact, include_unusable=True, chain=False))
+            linked += len(index.find_compatible(artifact, limit=None, include_unusable=True))
+            plain += len(
+                index.find_compatible(artifact, limit=None, include_unusable=True, chain=False)
+            )
         return {"artifacts": len(picked), "linked": linked, "plain": plain}
 
 

@@ -51,8 +51,9 @@ from benchmarks import fusion_bench, quality
 from benchmarks.harness import pypi, runner, synthetic
 from benchmarks.semantic_bench import intents
 from lgent.brains.semantic.embedder_choice import configured_embedder
+from lgent.brains.semantic.settings import EmbedderName, SemanticSettings
 from lgent.brains.semantic.text import entry_text
-from lgent.config import EmbedderName, SemanticSettings, Settings
+from lgent.config import Settings
 from lgent.models import CatalogEntry
 
 REPO = Path(__file__).resolve().parent.parent
@@ -162,7 +163,7 @@ def paired_throughput(texts: list[str], chunk: int = 250) -> dict[str, float]:
 
 def labeled_quality(system: str) -> dict[str, float]:
     """nDCG@10 over all labeled queries (semantic brain alone, fused) and semantic intents."""
-    settings = Settings(semantic=SemanticSettings(embedder=EMBEDDER_SETTING[system]))
+    settings = Settings(brains={"semantic": SemanticSettings(embedder=EMBEDDER_SETTING[system])})
     per = asyncio.run(quality.evaluate(settings, quality.load_queries(), ("semantic", "fused")))
     out: dict[str, float] = {}
     for sys_name in ("semantic", "fused"):

@@ -33,7 +33,7 @@ def make_system(system: str, job: dict[str, Any]) -> tuple[Encode, Encode]:
     """``(one query, a batch)`` encoders for ``system``; nothing is loaded yet."""
     if system in ("torch", "onnx"):
         from lgent.brains.semantic.embedder_choice import configured_embedder
-        from lgent.config import SemanticSettings
+        from lgent.brains.semantic.settings import SemanticSettings
 
         settings = SemanticSettings(
             embedder="sentence-transformers" if system == "torch" else "onnx"

@@ -123,9 +123,9 @@ async def lgent_rankings(
     methods: Sequence[str] = LGENT_METHODS,
 ) -> LGentRun:
     """Load the set's tools into an in-memory home and rank every query with each method."""
+    from lgent.fusion.ask import brain_query
     from lgent.fusion.classify import classify
     from lgent.fusion.constraints import extract_constraints
-    from lgent.fusion.fusion import brain_query
 
     entries = [devsets.tool_entry(t, entry_text) for t in devset.tools]
     back = {devsets.entry_id(str(t["id"])): str(t["id"]) for t in devset.tools}
@@ -156,7 +156,7 @@ async def lgent_rankings(
                             run.weak_found += bool(relevant & set(ids[:10]))
                     elif method == "keyword-or":
                         text, _ = extract_constraints(q.text)
-                        kind = classify(text, lg.graph_brain())
+                        kind = classify(text, lg.question_reader())
                         asked = brain_query(text, kind, LIMIT, None, lg.settings.fusion)
                         answer = lg.brain("keyword").answer(asked)
                         ids = [i for i, _ in answer.ranking]

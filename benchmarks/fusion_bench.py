@@ -23,7 +23,8 @@ from pathlib import Path
 
 from benchmarks.harness import runner, synthetic
 from lgent import LGent, TypeRequirement
-from lgent.config import EMBEDDERS, CacheSettings, EmbedderName, SemanticSettings, Settings
+from lgent.brains.semantic.settings import EMBEDDERS, EmbedderName, SemanticSettings
+from lgent.config import CacheSettings, Settings
 from lgent.errors import DependencyError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -123,7 +124,7 @@ def brains_ran(runs: Sequence[frozenset[str]]) -> str:
 async def measure(home: Path, n_queries: int, embedder: EmbedderName = "auto") -> list[Row]:
     rng = random.Random(11)
     semantic = SemanticSettings(query_cache_size=0, embedder=embedder)
-    uncached = Settings(cache=CacheSettings(size=0), semantic=semantic)
+    uncached = Settings(cache=CacheSettings(size=0), brains={"semantic": semantic})
     rows: list[Row] = []
     async with LGent.open(home, uncached) as lg:
         for name in ("keyword", "graph", "semantic"):

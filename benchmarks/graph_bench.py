@@ -31,8 +31,8 @@ from typing import Any
 from benchmarks.harness import runner, synthetic
 from lgent.brains.base import BrainQuery, ChangeSet
 from lgent.brains.graph.brain import GraphBrain
-from lgent.brains.graph.compose import PathSearch
 from lgent.fusion.classify import classify
+from lgent.graph.signatures import PathSearch
 from lgent.models import CatalogEntry, TypeDecl
 
 FIND_PATHS_P99_MS = 5.0
@@ -116,40 +116,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{label:55s} p50 {stats.p50 * 1000:9.1f} us  p99 {stats.p99 * 1000:9.1f} us")
         return stats
 
-    sub = row("is_subtype, first pass after build", lambda p: brain.is_subtype(*p), subtype_pairs)
+    sub = row(
+        "is_subtype, first pass after build", lambda p: brain.graph.is_subtype(*p), subtype_pairs
+    )
     sub_warm = row(
         "is_subtype, warm",
-        lambda p: brain.is_subtype(*p),
+        lambda p: brain.graph.is_subtype(*p),
         subtype_pairs,
         f"<= {IS_SUBTYPE_P99_US:.0f} us",
     )
-    found = [brain.find_paths(PathSearch(s, t)) for s, t in path_pairs]
+    found = [brain.graph.find_paths(PathSearch(s, t)) for s, t in path_pairs]
     answered = [p for p in found if p]
     paths_first = row(
         "find_paths k=5, first pass",
-        lambda p: brain.find_paths(PathSearch(p[0], p[1])),
+        lambda p: brain.graph.find_paths(PathSearch(p[0], p[1])),
         [(some_type(), some_type()) for _ in range(args.queries)],
     )
     paths = row(
         "find_paths k=5 (max_length 5)",
-        lambda p: brain.find_paths(PathSearch(p[0], p[1])),
+        lambda p: brain.graph.find_paths(PathSearch(p[0], p[1])),
         path_pairs,
         f"<= {FIND_PATHS_P99_MS:.0f} ms",
     )
-    row("find_paths k=20", lambda p: brain.find_paths(PathSearch(p[0], p[1], k=20)), path_pairs)
+    row(
+        "find_paths k=20",
+        lambda p: brain.graph.find_paths(PathSearch(p[0], p[1], k=20)),
+        path_pairs,
+    )
     row(
         "find_paths k=5, include_unusable",
-        lambda p: brain.find_paths(PathSearch(p[0], p[1], include_unusable=True)),
+        lambda p: brain.graph.find_paths(PathSearch(p[0], p[1], include_unusable=True)),
         path_pairs[:100],
     )
-    row("find_compatible downstream (limit 50)", brain.find_compatible, compat)
+    row("find_compatible downstream (limit 50)", brain.graph.find_compatible, compat)
     row(
         "find_compatible upstream (limit 50)",
-        lambda a: brain.find_compatible(a, "upstream"),
+        lambda a: brain.graph.find_compatible(a, "upstream"),
         compat,
     )
-    row("lineage_of (all relations, depth unbounded)", brain.lineage_of, artifacts)
-    row("latest (successor chain)", brain.latest, artifacts)
+    row("lineage_of (all relations, depth unbounded)", brain.graph.lineage_of, artifacts)
+    row("latest (successor chain)", brain.graph.latest, artifacts)
     texts = [
         phrase.format(a=a)
         for i, a in enumerate(artifacts)
@@ -183,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     row("apply_changes (one entry)", brain.apply_changes, updates)
     after = row(
         "find_paths k=5 after the updates (first pass)",
-        lambda p: brain.find_paths(PathSearch(p[0], p[1])),
+        lambda p: brain.graph.find_paths(PathSearch(p[0], p[1])),
         path_pairs[:200],
     )
 

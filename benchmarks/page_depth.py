@@ -26,10 +26,11 @@ Row = tuple[list[float], list[float], list[float], list[float]]
 
 async def compare(home: Path) -> dict[str, Row]:
     from lgent import LGent
-    from lgent.config import CacheSettings, SemanticSettings, Settings
+    from lgent.brains.semantic.settings import SemanticSettings
+    from lgent.config import CacheSettings, Settings
     from lgent.serving import PAGE_DEPTH
 
-    settings = Settings(cache=CacheSettings(size=0), semantic=SemanticSettings(query_cache_size=0))
+    settings = Settings(cache=CacheSettings(size=0), brains={"semantic": SemanticSettings(query_cache_size=0)})
     rows: dict[str, Row] = defaultdict(lambda: ([], [], [], []))
     async with LGent.open(home, settings) as lg:
         for q in load_queries():

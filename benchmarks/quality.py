@@ -85,8 +85,8 @@ def recall(ranked: Sequence[str], relevant: dict[str, int], k: int = K) -> float
 async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, list[str]]:
     """Top-10 ids of each system for one query."""
     from lgent.errors import LGentError
+    from lgent.fusion.ask import brain_query
     from lgent.fusion.classify import classify
-    from lgent.fusion.fusion import brain_query
 
     text, in_text = extract_constraints(q.query)
     constraints = parse_constraints(list(q.constraints)) + in_text
@@ -103,7 +103,7 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
     fetch = 50
     for system in systems:
         try:
-            kind = await asyncio.to_thread(lambda: classify(text, lg.graph_brain()))
+            kind = await asyncio.to_thread(lambda: classify(text, lg.question_reader()))
             if system == "fused":
                 response = await lg.query(q.query, constraints=list(q.constraints) or None, limit=K)
                 out[system] = [r.id for r in response.results]

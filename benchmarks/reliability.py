@@ -30,8 +30,8 @@ from benchmarks.harness.stress import OPERATIONS, CrashTrial, run_concurrency, r
 from lgent import LGent
 from lgent.brains.semantic.embedder_choice import configured_embedder
 from lgent.brains.semantic.embedders import Embedder
+from lgent.brains.semantic.settings import SemanticSettings
 from lgent.catalog.loaders import read_path
-from lgent.config import SemanticSettings
 from lgent.errors import LGentError
 
 REPO = Path(__file__).resolve().parent.parent

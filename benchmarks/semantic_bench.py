@@ -38,8 +38,9 @@ from benchmarks.harness import pypi, runner, synthetic
 from lgent import LGent
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
+from lgent.brains.semantic.settings import SemanticSettings
 from lgent.brains.semantic.text import entry_text
-from lgent.config import SemanticSettings, Settings
+from lgent.config import Settings
 from lgent.models import CatalogEntry
 
 THROUGHPUT_TOLERANCE = 0.10
@@ -163,7 +164,7 @@ async def measure_brain(
     home: Path, queries: list[str], warmups: list[str], rebuild: bool
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    off = Settings(semantic=SemanticSettings(query_cache_size=0))
+    off = Settings(brains={"semantic": SemanticSettings(query_cache_size=0)})
     async with LGent.open(home, off) as lg:
         out["entries"] = lg.store.count()
         with runner.Timer() as t:

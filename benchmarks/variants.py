@@ -10,12 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks import devsets
-from lgent.config import (
-    FusionSettings,
-    KeywordSettings,
-    SemanticSettings,
-    Settings,
-)
+from lgent.brains.keyword.settings import KeywordSettings
+from lgent.brains.semantic.settings import SemanticSettings
+from lgent.config import FusionSettings, Settings
 
 ATOMS = {
     "entry": "entry text: plain, basic or rich (benchmarks/devsets.py)",
@@ -109,8 +106,7 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
     if weights:
         fusion["weights"] = {"semantic_intent": weights}
     settings = Settings(
-        keyword=KeywordSettings(**keyword),
-        semantic=SemanticSettings(**semantic),
         fusion=FusionSettings(**fusion),
+        brains={"keyword": KeywordSettings(**keyword), "semantic": SemanticSettings(**semantic)},
     )
     return settings, entry

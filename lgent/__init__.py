@@ -6,7 +6,7 @@ first needs them.
 
 from lgent.brains.base import BrainQuery, HitList, RankedAnswer
 from lgent.brains.defaults import default_registry
-from lgent.brains.registry import BrainContext, BrainRegistry, BrainSpec, SkipRule
+from lgent.brains.registry import BrainContext, BrainRegistry, BrainSpec, Hints, SkipRule, Voting
 from lgent.catalog.records import EntryFilter
 from lgent.config import Settings
 from lgent.errors import (
@@ -62,6 +62,7 @@ __all__ = [
     "EntryFilter",
     "Execution",
     "FilledPipeline",
+    "Hints",
     "HitList",
     "IndexError_",
     "LGent",
@@ -89,6 +90,7 @@ __all__ = [
     "TypeLatticeError",
     "TypeRequirement",
     "ValidationError",
+    "Voting",
     "__version__",
     "default_registry",
     "fill_holes",

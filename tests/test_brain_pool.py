@@ -8,7 +8,7 @@ import asyncio
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -21,9 +21,9 @@ from lgent.brains.semantic.embedders import HashingEmbedder, Vectors
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import Snapshot
 from lgent.doctor import check_home
-from lgent.indexing import SyncPlan, SyncReport
-from lgent.lgent import ON_LOOP_LIMIT
 from lgent.models import BrainRun, QueryResponse, SearchResult
+from lgent.runtime.direct import ON_LOOP_LIMIT, DirectSearch
+from lgent.runtime.indexing import CatchUpPlan, SyncReport
 from tests.conftest import FIXTURES, make_entry
 
 
@@ -111,7 +111,7 @@ async def test_a_catch_up_never_changes_a_brain_under_a_running_query(tmp_path: 
                 while not graph.lock.writers_waiting and graph.brain is held:
                     assert time.monotonic() < deadline
                     time.sleep(0.01)
-                assert isinstance(held, GraphBrain) and held.knows("Feeder")
+                assert isinstance(held, GraphBrain) and held.graph.knows("Feeder")
                 assert held.change_number == snap.change_number < lg.store.change_number()
             return snap
 
@@ -279,7 +279,7 @@ async def test_a_build_says_its_steps_loading_the_model_first(tmp_path: Path) ->
 
 
 async def test_a_slow_build_waits_for_the_quick_brains_unless_a_query_is_in_flight() -> None:
-    from lgent.brain_pool import Building
+    from lgent.runtime.brain_pool import Building
 
     async with LGent.open(None, embedder=HashingEmbedder(64)) as lg:
         pool = lg.brains
@@ -315,13 +315,13 @@ async def test_a_slow_rebuild_reads_nothing_until_the_quick_brains_are_done(
 ) -> None:
     """A slow brain's rebuild does not even read the catalog while a quick brain's build is
     under way: its first steps would slow the build the first answers wait for."""
-    import lgent.brain_pool as brain_pool
-    from lgent.brain_pool import Building
+    import lgent.runtime.brain_pool as brain_pool
+    from lgent.runtime.brain_pool import Building
 
     started: list[str] = []
     real_rebuild_from = brain_pool.rebuild_from
 
-    def spy(brain: Brain, store: Catalog, plan: SyncPlan) -> SyncReport:
+    def spy(brain: Brain, store: Catalog, plan: CatchUpPlan) -> SyncReport:
         started.append(plan.brain)
         return real_rebuild_from(brain, store, plan)
 
@@ -432,22 +432,27 @@ async def test_a_search_runs_at_once_when_its_brain_is_free_and_waits_when_it_is
     reads are quick), where the brain is open, current and free, and the same answer after
     waiting where a catch-up holds it; the pool's count of queries in flight comes back to
     zero either way, also after many searches at once from worker threads."""
-    from lgent.brain_pool import BrainView
+    from lgent.runtime.brain_pool import BrainView
 
     home = await built_home(tmp_path)
     queries = ["pdf", "author:ToolForge type:agent", "pars~1", "news*", "sentiment -twitter"]
     tries: list[tuple[bool, bool]] = []
     """(on the event loop, answered) for each try at answering in one call"""
-    search_at_once = LGent._search_at_once
+    search_at = DirectSearch._at
     loop_thread = threading.get_ident()
 
-    def spy(lg: LGent, name: str, asked: BrainQuery, *, now: bool = False) -> SearchResult | None:
-        found = search_at_once(lg, name, asked, now=now)
-        assert now == (threading.get_ident() == loop_thread)  # ``now`` is the loop's try
-        tries.append((now, found is not None))
+    def spy(
+        direct: DirectSearch,
+        number: int,
+        name: str,
+        asked: BrainQuery,
+        read: Callable[[Sequence[str]], Snapshot | None],
+    ) -> SearchResult | None:
+        found = search_at(direct, number, name, asked, read)
+        tries.append((threading.get_ident() == loop_thread, found is not None))
         return found
 
-    monkeypatch.setattr(LGent, "_search_at_once", spy)
+    monkeypatch.setattr(DirectSearch, "_at", spy)
     async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
         await lg.search("warm up", lenient=True)  # opens the brain: waits
         assert tries == [(True, False), (False, False)]

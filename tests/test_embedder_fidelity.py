@@ -14,9 +14,10 @@ from benchmarks.harness import pypi, synthetic
 from lgent.brains.semantic.embedder_choice import configured_embedder
 from lgent.brains.semantic.embedders import Embedder, SentenceTransformerEmbedder
 from lgent.brains.semantic.onnx_embedder import OnnxEmbedder
+from lgent.brains.semantic.settings import EmbedderName, SemanticSettings
 from lgent.brains.semantic.text import entry_text
 from lgent.catalog.loaders import read_path
-from lgent.config import EmbedderName, SemanticSettings, Settings
+from lgent.config import Settings
 from lgent.models import CatalogEntry
 from tests.conftest import FIXTURES
 
@@ -53,7 +54,7 @@ def test_default_embedder_vectors_match_sentence_transformers(real_embedder: Emb
 
 
 def _fused_ndcg(embedder: EmbedderName) -> float:
-    settings = Settings(semantic=SemanticSettings(embedder=embedder))
+    settings = Settings(brains={"semantic": SemanticSettings(embedder=embedder)})
     per = asyncio.run(quality.evaluate(settings, quality.load_queries(), ("fused",)))
     return statistics.fmean(x[0] for cls in quality.CLASSES for x in per["fused"][cls])
 

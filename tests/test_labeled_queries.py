@@ -43,7 +43,7 @@ async def test_graph_answers_composition_and_relationship_queries(open_example: 
     longer pipelines than the best few), and drop-in substitutes for "alternatives to X"."""
     misses: list[str] = []
     async with open_example() as lg:
-        graph = lg.graph_brain()
+        graph = lg.brain("graph")
         runs = []
         for q in QUERIES:
             if q["class"] not in ("composition", "relationship"):

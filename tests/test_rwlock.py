@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from lgent.rwlock import ReadWriteLock
+from lgent.runtime.rwlock import ReadWriteLock
 
 
 def started(target: object) -> threading.Thread:

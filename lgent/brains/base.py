@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from lgent.models import BrainHit, CatalogEntry, EntryText, QueryType, SearchFilters, TypeDecl
+
+if TYPE_CHECKING:
+    from lgent.graph.protocol import GraphReader
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +90,12 @@ class BrainQuery:
 @runtime_checkable
 class RankedAnswer(Protocol):
     """A brain's answer: its ranking (id and the brain's own score, best first), how many
-    artifacts matched in all, warnings for the caller, and the explained hit of any ranked id,
-    made on demand (fusion explains only the results it shows). An answer may also carry
-    ``notes``, a sequence of strings on how it was made (the embedding model was loaded for
-    it, and how long that took), which the query's interpretation repeats, and ``weak``, a
-    string saying why even its best match is far from the request ("" when it is not), which
-    fusion's ``WEAK_MATCHES`` rule reads (``lgent/fusion/weak.py``)."""
+    artifacts matched in all, warnings for the caller, notes on how it was made (the embedding
+    model was loaded for it, and how long that took: the query's interpretation repeats them),
+    ``weak`` (why even its best match is far from the request, "" when it is not: fusion's
+    ``WEAK_MATCHES`` rule, ``lgent/fusion/weak.py``), and the explained hit of any ranked id,
+    made on demand (fusion explains only the results it shows). ``HitList`` gives the defaults:
+    no notes, not weak."""
 
     @property
     def ranking(self) -> Sequence[tuple[str, float]]: ...
@@ -102,6 +105,12 @@ class RankedAnswer(Protocol):
 
     @property
     def warnings(self) -> Sequence[str]: ...
+
+    @property
+    def notes(self) -> Sequence[str]: ...
+
+    @property
+    def weak(self) -> str: ...
 
     def explain(self, artifact_id: str, entry: EntryText) -> BrainHit | None:
         """The hit for ``artifact_id`` with its explanation subtree; None if not ranked
@@ -128,6 +137,8 @@ class HitList:
 
     hits: list[BrainHit]
     warnings: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
+    weak: str = ""
 
     @property
     def ranking(self) -> list[tuple[str, float]]:
@@ -199,6 +210,17 @@ class QuestionReader(Protocol):
 
 
 @runtime_checkable
+class KeepsGraph(Protocol):
+    """What a brain offers when it keeps the catalog graph (the graph brain does): the
+    resolver, hole filling, fusion's lineage notes and suggestions, and serving read the graph
+    through it, pinned with the brain for the call."""
+
+    def catalog_graph(self) -> GraphReader:
+        """The graph, in the state this brain reflects."""
+        ...
+
+
+@runtime_checkable
 class GrammarFilter(Protocol):
     """What a brain offers when it can apply the keyword grammar to any set of artifacts (the
     keyword brain does): fusion restricts every brain's candidates to what a grammar query
@@ -207,3 +229,7 @@ class GrammarFilter(Protocol):
     def matching(self, text: str, artifact_ids: Sequence[str]) -> set[str]:
         """The ids among ``artifact_ids`` that the grammar query ``text`` matches."""
         ...
+
+
+CAPABILITIES: tuple[type, ...] = (QuestionReader, GrammarFilter, KeepsGraph, PreparesChanges)
+"""The optional protocols a brain may declare in its ``BrainSpec.capabilities``."""

@@ -109,3 +109,10 @@ def atomic_write_text(path: Path, text: str) -> None:
     except OSError as err:
         tmp.unlink(missing_ok=True)
         raise write_error(f"cannot write {path}", err, IndexError_) from err
+
+
+def checksummed_files(manifest: Mapping[str, Any]) -> list[str]:
+    """The files a manifest records checksums for (every file its index reads): the
+    ``BrainSpec.index_files`` of a brain whose index is checksummed."""
+    recorded = manifest.get(CHECKSUMS)
+    return sorted(str(name) for name in recorded) if isinstance(recorded, Mapping) else []

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lgent.brains.base import CAPABILITIES, KeepsGraph, QuestionReader
 from lgent.errors import QueryError, SettingsError
 from lgent.models import CatalogEntry, QueryType
 
@@ -68,45 +69,99 @@ class BrainContext:
 
 
 @dataclass(frozen=True, slots=True)
-class BrainSpec:
-    """One brain, declared once.
+class Voting:
+    """How fusion counts a brain's answers, beyond its weights. ``skip``: when fusion may leave
+    it out. ``leads``: query classes whose answer order it leads (at most one leader per
+    class). ``relations``: the relations of relationship questions it has something to say
+    about (``Reading.relation``; None: every one); it is not asked about the others.
+    ``matches_words``: it ranks by the query's words, so the rules for sentences that read
+    words count its votes (``LONG_REQUESTS``, ``WORD_FEEDBACK``, ``WORD_COVERAGE``,
+    ``WEAK_MATCHES``)."""
 
-    ``weights``: its default weight per query class (``[fusion.weights]`` overrides them).
-    ``honours_grammar``: it can apply the keyword grammar (fields, phrases, NOT); a query
-    written in the grammar is answered only by brains that can. ``leads``: query classes whose
-    answer order this brain leads (at most one leader per class). ``own_thread``: its calls run
-    on one dedicated thread (the embedding model keeps its workers warm there).
-    ``index_files(manifest)``: the files its persisted index names in its ``manifest.json``;
-    None for a brain kept in memory only. ``reads_questions``: it reads type and relationship
-    questions (a ``QuestionReader``), so classification asks it first. ``matches_words``: it
-    ranks by the query's words, so on a plain-language query its votes count by how many of
-    them an artifact holds (fusion's ``WORD_COVERAGE`` rule, ``lgent/fusion/coverage.py``).
-    ``slow_build``: its builds are long (embedding every entry): before their first step and
-    between batches they wait while another brain's build or catch-up is asked for or runs,
-    so the quick brains answer a large load first. ``relations``: the relations of
-    relationship questions it has something to say about (``Reading.relation``; None: every
-    one); it is not asked about the others.
-    ``quick_reads``: a direct search of it is a short computation that waits on nothing (no
-    model, no network), so ``LGent.search`` runs it on the event loop when the brain and the
-    catalog can be read at once, saving the two thread switches of a hop (about 0.2 ms)."""
+    skip: SkipRule = SkipRule.NEVER
+    leads: frozenset[QueryType] = frozenset()
+    relations: frozenset[str] | None = None
+    matches_words: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """How a brain's work is best scheduled (each optional). ``own_thread``: its calls run on
+    one dedicated thread (the embedding model keeps its workers warm there). ``slow_build``:
+    its builds are long (embedding every entry): before their first step and between batches
+    they wait while another brain's build or catch-up is asked for or runs, so the quick
+    brains answer a large load first. ``quick_reads``: a direct search of it is a short
+    computation that waits on nothing (no model, no network), so ``LGent.search`` runs it on
+    the event loop when the brain and the catalog can be read at once, saving the two thread
+    switches of a hop (about 0.2 ms)."""
+
+    own_thread: bool = False
+    slow_build: bool = False
+    quick_reads: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BrainSpec:
+    """One brain, declared once (in its own package: ``lgent/brains/<name>/spec.py``).
+
+    Identity: ``name``, ``summary``, ``factory`` (imports the brain's modules only when
+    called), ``settings`` (the type of its own section of ``lgent.toml``, ``[<name>]``, with
+    defaults; None: it has none) and ``index_files(manifest)`` (the files its persisted index
+    names in its ``manifest.json``; None for a brain kept in memory only). ``weights``: its
+    default weight per query class (``[fusion.weights]`` overrides them); ``voting``: the rest
+    of how fusion counts it. ``capabilities``: the optional protocols of ``lgent.brains.base``
+    its brains implement (``QuestionReader``, ``GrammarFilter``, ``KeepsGraph``,
+    ``PreparesChanges``), checked when a brain is made. ``hints``: scheduling."""
 
     name: str
     summary: str
     factory: Callable[[BrainContext], Brain]
     weights: Mapping[QueryType, float]
-    skip: SkipRule = SkipRule.NEVER
-    honours_grammar: bool = False
-    leads: frozenset[QueryType] = frozenset()
-    own_thread: bool = False
+    voting: Voting = Voting()
+    capabilities: frozenset[type] = frozenset()
+    hints: Hints = Hints()
     index_files: Callable[[Mapping[str, Any]], list[str]] | None = None
-    reads_questions: bool = False
-    matches_words: bool = False
-    slow_build: bool = False
-    relations: frozenset[str] | None = None
-    quick_reads: bool = False
+    settings: type | None = None
 
     def weight(self, query_type: QueryType) -> float:
         return float(self.weights.get(query_type, 0.0))
+
+    def can(self, capability: type) -> bool:
+        """Whether the brain declares ``capability`` (one of ``CAPABILITIES``)."""
+        return capability in self.capabilities
+
+    def made(self, brain: Brain) -> Brain:
+        """``brain``, checked to implement every capability the spec declares (a
+        ``SettingsError`` naming the first it lacks)."""
+        for capability in self.capabilities:
+            if not isinstance(brain, capability):
+                raise SettingsError(
+                    f"brain {self.name!r} declares {capability.__name__}, but its "
+                    f"{type(brain).__name__} does not implement it"
+                )
+        return brain
+
+
+QUERY_CLASSES = (
+    QueryType.EXACT_NAME,
+    QueryType.KEYWORD_SYNTAX,
+    QueryType.TYPE_QUERY,
+    QueryType.RELATIONSHIP,
+    QueryType.SEMANTIC_INTENT,
+)
+"""The order of ``class_weights``' arguments."""
+
+
+def class_weights(
+    exact_name: float,
+    keyword_syntax: float,
+    type_query: float,
+    relationship: float,
+    semantic_intent: float,
+) -> dict[QueryType, float]:
+    """A brain's default weight per query class, in ``QUERY_CLASSES`` order."""
+    values = (exact_name, keyword_syntax, type_query, relationship, semantic_intent)
+    return dict(zip(QUERY_CLASSES, values, strict=True))
 
 
 class BrainRegistry:
@@ -118,7 +173,13 @@ class BrainRegistry:
         for spec in specs:
             if spec.name in self._specs:
                 raise SettingsError(f"brain {spec.name!r} is registered twice")
-            for query_type in spec.leads:
+            unknown = [c.__name__ for c in spec.capabilities if c not in CAPABILITIES]
+            if unknown:
+                raise SettingsError(
+                    f"brain {spec.name!r} declares {', '.join(sorted(unknown))}, which is no "
+                    f"capability (expected {_alternatives([c.__name__ for c in CAPABILITIES])})"
+                )
+            for query_type in spec.voting.leads:
                 if query_type in leaders:
                     raise SettingsError(
                         f"brains {leaders[query_type]!r} and {spec.name!r} both lead "
@@ -127,11 +188,16 @@ class BrainRegistry:
                 leaders[query_type] = spec.name
             self._specs[spec.name] = spec
         self._leaders = leaders
-        readers = [spec.name for spec in self._specs.values() if spec.reads_questions]
+        readers = [spec.name for spec in self._specs.values() if spec.can(QuestionReader)]
         if len(readers) > 1:
             raise SettingsError(f"brains {readers[0]!r} and {readers[1]!r} both read questions")
         self.question_reader: str | None = readers[0] if readers else None
         """The brain that reads type and relationship questions, if one is registered."""
+        keepers = [spec.name for spec in self._specs.values() if spec.can(KeepsGraph)]
+        if len(keepers) > 1:
+            raise SettingsError(f"brains {keepers[0]!r} and {keepers[1]!r} both keep the graph")
+        self.graph_keeper: str | None = keepers[0] if keepers else None
+        """The brain that keeps the catalog graph, if one is registered."""
 
     def __iter__(self) -> Iterator[BrainSpec]:
         return iter(self._specs.values())

@@ -62,3 +62,20 @@ def _forget_indexes(home: Home) -> None:
         return
     for manifest in (home.root / "indexes").glob("*/manifest.json"):
         manifest.unlink(missing_ok=True)
+
+
+def has_catalog(home: Home, url: str | None) -> bool:
+    """Whether ``home`` holds a catalog (an unreadable one counts: opening it says why). With a
+    shared catalog's ``url``: whether the home holds a copy of it or the database holds it (one
+    that cannot be reached counts too). Nothing is created."""
+    from lgent.errors import CatalogCorruptError
+
+    if url is not None and home.root is not None and (home.root / MIRROR_FILE).exists():
+        return True
+    try:
+        open_catalog(home, read_only=True, url=url).close()
+    except (CatalogCorruptError, CatalogUnreachableError):
+        return True
+    except CatalogError:
+        return False
+    return True

@@ -466,14 +466,6 @@ class PostgresCatalog(SqlReads):
                     rows[r[0]] = (r[1], r[2])
             return Snapshot(number, rows)
 
-    def snapshot_now(self, artifact_ids: Sequence[str]) -> Snapshot | None:
-        """None: every read of the shared catalog waits on the network."""
-        return None
-
-    def change_number_now(self) -> int | None:
-        """None: every read of the shared catalog waits on the network."""
-        return None
-
     def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
         """For each of ``whole_ids``, the ids of the artifacts whose latest version declares
         ``part_of`` it (any status), sorted; a whole with no parts maps to an empty list."""

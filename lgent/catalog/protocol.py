@@ -63,15 +63,6 @@ class Catalog(Protocol):
         """The change number and those ids' latest entries, read together (promise 4)."""
         ...
 
-    def snapshot_now(self, artifact_ids: Sequence[str]) -> Snapshot | None:
-        """``snapshot`` if it can be read without waiting (on a lock, a writer or the network),
-        else None: what a caller on the event loop may read in place."""
-        ...
-
-    def change_number_now(self) -> int | None:
-        """``change_number`` if it can be read without waiting, else None (``snapshot_now``)."""
-        ...
-
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""
         ...
@@ -116,3 +107,19 @@ class Catalog(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class ReadsWithoutWaiting(Protocol):
+    """What a backend offers when some reads may be made in place on an event loop: each
+    gives its answer if it can be read without waiting (on a lock, a writer or the network),
+    else None. The SQLite store and a replica offer it; PostgreSQL, whose every read is a
+    round trip, does not."""
+
+    def snapshot_now(self, artifact_ids: Sequence[str]) -> Snapshot | None:
+        """``Catalog.snapshot`` if it can be read without waiting, else None."""
+        ...
+
+    def change_number_now(self) -> int | None:
+        """``Catalog.change_number`` if it can be read without waiting, else None."""
+        ...

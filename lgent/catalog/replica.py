@@ -451,3 +451,20 @@ class Follower:
                 self._told = report.after
             except LGentError as err:
                 log.warning("bringing the indexes to change %d failed: %s", report.after, err)
+
+
+def follow(
+    catalog: object, on_pull: Callable[[PullReport], None], poll_seconds: float
+) -> Follower | None:
+    """A started ``Follower`` of ``catalog`` when it is a replica of a shared catalog, else None."""
+    if not isinstance(catalog, ReplicaCatalog):
+        return None
+    follower = Follower(catalog, on_pull, poll_seconds=poll_seconds)
+    follower.start()
+    return follower
+
+
+def lag_note(catalog: object) -> str | None:
+    """Why answers may not reflect the shared catalog's latest state (a replica catching up or
+    unable to reach its database), else None (and always None for a catalog of its own)."""
+    return catalog.lag_note() if isinstance(catalog, ReplicaCatalog) else None

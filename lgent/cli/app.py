@@ -21,8 +21,10 @@ from lgent.cli import output
 from lgent.cli.context import GlobalOptions, global_options, require_catalog
 from lgent.cli.serve import serve
 from lgent.errors import CatalogError, LGentError, LoadError, LoadStoppedError, QueryError
+from lgent.health import Health
 from lgent.limits import MAX_LIMIT
 from lgent.serving import PAGE_DEPTH
+from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
     from lgent.lgent import LGent
@@ -404,7 +406,7 @@ def show(
         )
     else:
         output.stdout().print(
-            output.entry_detail(answer.entry, answer.versions, answer.flags, answer.successors)
+            output.entry_detail(answer.entry, answer.versions, answer.health, answer.successors)
         )
 
 
@@ -538,9 +540,10 @@ def query(
 
     async def run(lg: LGent) -> QueryPage:
         await require_artifacts(ctx, lg)
-        return await query_page(
-            lg, text, constraint, context, offset=offset, limit=limit, explain=True
+        asked = QueryArguments.check(
+            query=text, constraints=tuple(constraint or ()), context=context, limit=limit
         )
+        return await query_page(lg, asked, offset=offset, explain=True)
 
     page = _with_lgent(ctx, run)
     if as_json:
@@ -826,14 +829,14 @@ def compatible(
     """Artifacts whose types fit before or after this one."""
     direction: Literal["downstream", "upstream"] = "upstream" if upstream else "downstream"
 
-    async def run(lg: LGent) -> tuple[CatalogEntry, list[Any]]:
+    async def run(lg: LGent) -> tuple[CatalogEntry, list[Any], dict[str, CatalogEntry]]:
         entry = await _known(lg, artifact_id)
         found = await lg.compatible(  # all of them (a type walk): the total is told
             entry.id, direction=direction, limit=MAX_LIMIT, include_unusable=include_unusable
         )
-        return entry, found
+        return entry, found, await lg.get_many([s.id for s in found[:limit]])
 
-    entry, every = _with_lgent(ctx, run)
+    entry, every, shown_entries = _with_lgent(ctx, run)
     sigs = every[:limit]
     if as_json:
         output.print_json([dataclasses.asdict(s) for s in sigs])
@@ -852,9 +855,11 @@ def compatible(
         )
         output.say(console, f"  ({why})")
     for s in sigs:
+        held = shown_entries.get(s.id)
+        verdict = Health.of(held).verdict() if held is not None else "not in the catalog"
         output.say(
             console,
-            f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  (health {s.health:.2f})",
+            f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  ({output.escape_text(verdict)})",
         )
 
 

@@ -68,7 +68,7 @@ def entry_table(entries: Sequence[CatalogEntry], title: str | None = None) -> Ta
 def entry_detail(
     entry: CatalogEntry,
     versions: Sequence[str],
-    flags: Sequence[str] = (),
+    health: str,
     successors: Sequence[str] = (),
 ) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False)
@@ -90,7 +90,7 @@ def entry_detail(
         table.add_row("history", ", ".join(versions))
     if successors:
         table.add_row("replaced by", ", ".join(successors))
-    table.add_row("health", escape("; ".join(flags)) if flags else "ok")
+    table.add_row("health", escape(health))
     return table
 
 

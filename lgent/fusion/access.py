@@ -1,7 +1,7 @@
 """How fusion reaches the brains of one query: each by name, when the plan first needs it.
 
 Fusion opens nothing itself. The facade hands it a view of the home's brain pool
-(``lgent/brain_pool.py``: opened lazily, caught up per the home's freshness, pinned for the
+(``lgent/runtime/brain_pool.py``: opened lazily, caught up per the home's freshness, pinned for the
 query); tests hand it brains already made (``FixedBrains``). A brain that cannot be had says why
 with an ``LGentError``, and fusion reports it as unavailable.
 """

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lgent.brains.base import QuestionReader, Reading
 from lgent.brains.keyword.grammar import ast, parse
 from lgent.brains.keyword.grammar.reading import grammar_meant, meaning_words, read_words
 from lgent.models import QueryType
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 # A '?' is a wildcard only inside a word ("pars?r"); at a word's end it is a question mark.
 _OPERATOR_RE = re.compile(
@@ -125,3 +129,12 @@ def _looks_like_identifier(word: str) -> bool:
         return False
     inner_capital = any(c.isupper() for c in word[1:])
     return inner_capital or "_" in word or any(c.isdigit() for c in word)
+
+
+async def classify_query(state: QueryState, context: FusionContext) -> None:
+    """The step: the query's class, read with the brain that reads questions."""
+    reader = await context.reader()
+    text, args = state.text, state.arguments
+    state.classification = await context.run(
+        lambda: classify(text, reader, lenient=args.lenient, strict=args.strict)
+    )

@@ -20,9 +20,13 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lgent.errors import ConstraintError
 from lgent.models import CatalogEntry, EntityType, Execution, Status, author_key
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 KNOWN_CONTRACTS = (
     "deterministic",
@@ -302,3 +306,11 @@ def _contract(raw: str, t: str) -> Constraint | None:
 
 def _fmt_ms(ms: float) -> str:
     return f"{ms / 1000:g}s" if ms >= 1000 else f"{ms:g}ms"
+
+
+async def read_constraints(state: QueryState, context: FusionContext) -> None:
+    """The step: the caller's constraints, and those read off the end of the query text."""
+    parsed = parse_constraints(state.arguments.constraints)
+    state.text, in_text = extract_constraints(state.arguments.query)
+    state.constraints = parsed + in_text
+    state.in_text = len(in_text)

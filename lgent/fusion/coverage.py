@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from lgent.analysis.tokens import tokens
 from lgent.models import CatalogEntry
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 CACHED_ENTRIES = 8192
 """Artifacts whose analyzed words are kept between queries."""
@@ -57,3 +61,30 @@ def coverage_scales(
         for i in ids
         if i in entries
     }
+
+
+async def read_words(state: QueryState, context: FusionContext) -> None:
+    """The step: the content words the rules for plain-language queries read (LONG_REQUESTS,
+    WORD_FEEDBACK, WORD_COVERAGE, WEAK_MATCHES), analyzed once."""
+    if state.plain:
+        state.words = query_words(state.c.plain or state.text)
+
+
+async def word_coverage(state: QueryState, context: FusionContext) -> None:
+    """``WORD_COVERAGE``: on a plain-language query, each word-matching brain's vote for an
+    artifact is scaled by how many of the query's words it holds."""
+    settings = context.settings
+    if settings.coverage_saturation <= 0 or not state.plain:
+        return
+    snap = state.catalog
+    for spec in context.registry:
+        if spec.voting.matches_words and state.rankings.get(spec.name):
+            ids = [i for i, _ in state.rankings[spec.name]]
+            entries = {i: snap.entry(i) for i in ids if i in snap}
+            found = coverage_scales(
+                state.words, ids, entries, settings.coverage_saturation, settings.coverage_floor
+            )
+            if settings.coverage_scope == "query":
+                best = max(found.values(), default=1.0)
+                found = dict.fromkeys(found, best)
+            state.scales[spec.name] = found

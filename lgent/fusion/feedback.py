@@ -17,10 +17,17 @@ without the guard the labeled semantic-intent class lost up to 0.09.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from lgent.brains.base import MovableAnswer
+from lgent.errors import LGentError
 from lgent.fusion.coverage import artifact_words
 from lgent.models import CatalogEntry
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 
 def feedback_ids(
@@ -44,3 +51,39 @@ def feedback_ids(
             if entry is not None and len(words & artifact_words(entry)) >= need:
                 found.setdefault(artifact_id)
     return tuple(found)
+
+
+async def word_feedback(state: QueryState, context: FusionContext) -> None:
+    """``WORD_FEEDBACK``: on a plain-language query, each answer that can be moved
+    (``MovableAnswer``) is searched again, on its brain's runner, with the query moved toward
+    the word-matching brains' hits that hold most of the query's words; the moved answer
+    replaces it (one that fails leaves it)."""
+    s, answers = context.settings, state.answers
+    if s.feedback_weight <= 0 or not state.plain:
+        return
+    movable = {b: a for b, a in answers.items() if isinstance(a, MovableAnswer)}
+    heads = [
+        [i for i, _ in answers[spec.name].ranking[: s.feedback_depth]]
+        for spec in context.registry
+        if spec.voting.matches_words and spec.name in answers and spec.name not in movable
+    ]
+    read = list(dict.fromkeys(i for head in heads for i in head))
+    if not movable or not read:
+        return
+    snap = await context.run(lambda: context.snapshot(read))
+    toward = feedback_ids(
+        state.words,
+        heads,
+        {i: snap.entry(i) for i in read if i in snap},
+        depth=s.feedback_depth,
+        share=s.feedback_share,
+        min_words=s.feedback_min_words,
+    )
+    if not toward:
+        return
+    for name, answer in movable.items():
+        move = functools.partial(answer.moved_toward, toward, s.feedback_weight)
+        try:
+            answers[name] = await context.runner(name)(move)
+        except LGentError as err:
+            context.access.failed(name, err)  # the first answer stands

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from lgent.fusion.classify import Classification
 from lgent.fusion.constraints import Constraint
-from lgent.models import BrainRun, QueryContext
+from lgent.models import BrainRun, QueryContext, QueryResponse
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 _TYPE_WORDS = {
     "exact_name": "an exact name lookup",
@@ -105,3 +110,52 @@ def shortfall_warnings(
                 f"{change_number} (catching up{doing})"
             )
     return said
+
+
+async def respond(state: QueryState, context: FusionContext) -> None:
+    """The step: the response, with each brain's run, the warnings a caller that reads only
+    warnings needs, and the interpretation."""
+    plan, c, snap, access = state.the_plan, state.c, state.catalog, context.access
+    ran = state.rankings
+    runs = tuple(
+        BrainRun(
+            brain=b,
+            ran=b in ran,
+            weight=plan.weights.get(b, 0.0),
+            hits=len(ran.get(b, [])),
+            reason=plan.skipped.get(b, ""),
+            change_number=access.reflects(b) if b in ran else None,
+            catching_up=access.progress(b) if b in ran else "",
+        )
+        for b in context.registry.names
+    )
+    warnings = state.warnings
+    warnings.extend(access.notes())
+    warnings.extend(shortfall_warnings(runs, plan.missing, snap.change_number))
+    made = [str(n) for answer in state.answers.values() for n in answer.notes]
+    total = len(state.fused)
+    query = state.arguments.query
+    state.response = QueryResponse(
+        query=query,
+        results=tuple(state.results),
+        serendipity=tuple(state.suggestions),
+        query_type=c.query_type,
+        classification_reason=c.reason,
+        query_interpretation=interpretation(
+            query,
+            c,
+            state.constraints,
+            runs,
+            total,
+            state.arguments.context,
+            in_text=state.in_text,
+            change_number=snap.change_number,
+            notes=made,
+        ),
+        total_matches=total,
+        search_time_ms=round((time.perf_counter() - state.started) * 1000, 3),
+        brains=runs,
+        constraints=tuple(k.description for k in state.constraints),
+        warnings=tuple(warnings),
+        change_number=snap.change_number,
+    )

@@ -5,7 +5,7 @@ the artifact it wants, and whatever a word-matching brain finds for it is an inc
 A long request ("at longitude -106.48 and latitude 31.76, which airports are near El Paso")
 carries specifics (names, values, parameters) that words match exactly and that one sentence
 embedding, an average over every word, dilutes. Fusion's ``LONG_REQUESTS`` rule therefore moves
-the vote of the word-matching brains (``BrainSpec.matches_words``) from their class weight at
+the vote of the word-matching brains (``Voting.matches_words``) from their class weight at
 ``short`` content words to ``share`` of the whole vote at ``long`` content words or more,
 linearly in between; the other brains keep their proportions among themselves and the total
 weight is unchanged. Measured on the development sets and the labeled queries
@@ -15,6 +15,10 @@ weight is unchanged. Measured on the development sets and the labeled queries
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 
 def length_position(words: int, short: int, long: int) -> float:
@@ -49,3 +53,20 @@ def long_request_weights(
         b: w * (wanted / now if b in word_brains else (1 - wanted) / (1 - now))
         for b, w in weights.items()
     }
+
+
+async def long_requests(state: QueryState, context: FusionContext) -> None:
+    """``LONG_REQUESTS``: on a plain-language query the word-matching brains' share of the
+    vote grows with the number of its content words."""
+    s = context.settings
+    if not s.long_requests or not state.plain:
+        return
+    plan = state.the_plan
+    plan.weights = long_request_weights(
+        plan.weights,
+        {spec.name for spec in context.registry if spec.voting.matches_words},
+        len(state.words),
+        short=s.short_request_words,
+        long=s.long_request_words,
+        share=s.long_request_share,
+    )

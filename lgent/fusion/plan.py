@@ -24,10 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from lgent.brains.base import GrammarFilter
 from lgent.brains.registry import BrainRegistry, SkipRule
 from lgent.fusion.classify import Classification
 from lgent.models import QueryType
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 CANDIDATE_SET_CLASSES = frozenset({QueryType.RELATIONSHIP})
 """Query classes whose leader's answer is the whole candidate set: an artifact that does not
@@ -76,20 +81,22 @@ def plan_query(
             plan.lack(name, f"unavailable: {unavailable[name]}")
         elif plan.weights[name] <= 0:
             plan.skip(name, "its weight for this query type is 0")
-        elif c.query_type == QueryType.KEYWORD_SYNTAX and not spec.honours_grammar and not c.plain:
+        elif (
+            c.query_type == QueryType.KEYWORD_SYNTAX and not spec.can(GrammarFilter) and not c.plain
+        ):
             plan.skip(name, "the keyword query only filters: it has no words to compare")
         elif (
-            spec.skip == SkipRule.NEEDS_READING
+            spec.voting.skip == SkipRule.NEEDS_READING
             and c.reading is None
             and c.named_artifact is None
             and c.query_type != QueryType.EXACT_NAME
         ):
             plan.skip(name, "no type, composition or relationship question recognised")
         elif (
-            spec.relations is not None
+            spec.voting.relations is not None
             and c.reading is not None
             and c.reading.kind == "relationship"
-            and c.reading.relation not in spec.relations
+            and c.reading.relation not in spec.voting.relations
         ):
             plan.skip(name, f"it has nothing to say about {c.reading.description}")
     return plan
@@ -130,3 +137,10 @@ _QUESTIONS = {
     QueryType.TYPE_QUERY: "a type question",
     QueryType.RELATIONSHIP: "a relationship question",
 }
+
+
+async def plan_brains(state: QueryState, context: FusionContext) -> None:
+    """The step: each brain's weight for the query's class, and who is left out and why."""
+    c = state.c
+    weights = context.settings.weights_for(c.query_type.value, context.registry)
+    state.plan = plan_query(c, context.registry, weights, context.unavailable)

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 DEFAULT_K = 60
 
@@ -98,3 +102,14 @@ def _sorted(parts: Mapping[str, list[Contribution]]) -> list[Fused]:
     ]
     fused.sort(key=lambda f: (-f.score, f.best_rank, f.id))
     return fused
+
+
+async def fuse_rankings(state: QueryState, context: FusionContext) -> None:
+    """The step: the admitted rankings fused, by score or by rank as the query's class says."""
+    settings = context.settings
+    state.method = settings.method_for(state.c.query_type.value)
+    weights = state.the_plan.weights
+    if state.method == "score":
+        state.fused = weighted_score_fusion(state.rankings, weights, state.scales)
+    else:
+        state.fused = weighted_rrf(state.rankings, weights, k=settings.rrf_k, scales=state.scales)

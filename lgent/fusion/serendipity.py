@@ -22,11 +22,13 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from lgent.brains.graph.compose import PathSearch
+from lgent.graph.signatures import PathSearch
 from lgent.models import HOLE, CatalogEntry, QueryContext, SerendipityItem
 
 if TYPE_CHECKING:
-    from lgent.brains.graph.brain import GraphBrain
+    from lgent.fusion.constraints import Constraint
+    from lgent.fusion.state import FusionContext, QueryState
+    from lgent.graph.protocol import GraphReader
 
 MAX_CONSUMERS = 10
 """A result whose output more artifacts than this can take gets no downstream suggestion."""
@@ -35,7 +37,7 @@ MAX_CONSUMERS = 10
 def suggest(
     results: Sequence[CatalogEntry],
     context: QueryContext | None,
-    graph: GraphBrain,
+    graph: GraphReader,
     *,
     limit: int = 3,
     violations: Callable[[str], list[str]] | None = None,
@@ -81,7 +83,7 @@ def _hole_suggestions(
     results: Sequence[CatalogEntry],
     result_ids: set[str],
     pipeline: Sequence[str],
-    graph: GraphBrain,
+    graph: GraphReader,
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     for index, step in enumerate(pipeline):
@@ -111,7 +113,7 @@ def _hole_suggestions(
 
 
 def _through_results(
-    results: Sequence[CatalogEntry], before: str, after: str, graph: GraphBrain
+    results: Sequence[CatalogEntry], before: str, after: str, graph: GraphReader
 ) -> list[SerendipityItem]:
     """Compositions that put a top result inside the hole: ``before`` >> ... >> R >> ... >> ``after``."""
     items: list[SerendipityItem] = []
@@ -138,7 +140,7 @@ def _through_results(
     return items
 
 
-def _bridge(source: str, target: str, graph: GraphBrain) -> tuple[str, ...] | None:
+def _bridge(source: str, target: str, graph: GraphReader) -> tuple[str, ...] | None:
     """No artifact when ``source`` already fits ``target``, else the best short path, else None."""
     if graph.type_name(source) is None or graph.type_name(target) is None:
         return None
@@ -152,7 +154,7 @@ _WORD = re.compile(r"[A-Za-z0-9][\w.\-]*")
 
 
 def _history_suggestions(
-    results: Sequence[CatalogEntry], history: Sequence[str], graph: GraphBrain
+    results: Sequence[CatalogEntry], history: Sequence[str], graph: GraphReader
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     used: list[str] = []
@@ -187,7 +189,7 @@ def _history_suggestions(
 
 
 def _downstream_partners(
-    results: Sequence[CatalogEntry], graph: GraphBrain
+    results: Sequence[CatalogEntry], graph: GraphReader
 ) -> list[SerendipityItem]:
     items: list[SerendipityItem] = []
     for top in results[:2]:
@@ -206,3 +208,41 @@ def _downstream_partners(
                 )
             )
     return items
+
+
+async def suggestions(state: QueryState, context: FusionContext) -> None:
+    """The step: up to ``fusion.serendipity`` suggestions from the best results, the caller's
+    pipeline and history; without a graph, a warning that none can be made."""
+    from lgent.fusion.results import SUGGESTED_FROM
+
+    graph = await context.graph()
+    if graph is None:
+        state.warnings.append("no brain composes artifacts: no suggestions or lineage notes")
+        return
+    leading = [state.entries[f.id] for f in state.top[:SUGGESTED_FROM]]
+    result_ids = [f.id for f in state.top]
+    violations = _violations(state.constraints, context)
+    state.suggestions = await context.run(
+        lambda: suggest(
+            leading,
+            state.arguments.context,
+            graph,
+            limit=context.settings.serendipity,
+            violations=violations,
+            result_ids=result_ids,
+        )
+    )
+
+
+def _violations(
+    constraints: Sequence[Constraint], context: FusionContext
+) -> Callable[[str], list[str]]:
+    def violations(artifact_id: str) -> list[str]:
+        if not constraints:
+            return []
+        entry = context.entry(artifact_id)
+        if entry is None:
+            return ["not in the catalog"]
+        return [c.description for c in constraints if not c.admits(entry)]
+
+    return violations

@@ -14,8 +14,12 @@ ranks by closeness in meaning to the artifact asked about), then by the leader's
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from lgent.fusion.rrf import Fused
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 TIE_TOLERANCE = 1e-9
 """Leader scores closer than this are alike."""
@@ -58,3 +62,9 @@ def order_by_leader(fused: list[Fused], leader: str, ranking: Sequence[tuple[str
             (groups[f.id], -others(f), ranks[f.id]) if f.id in groups else (past, -f.score, 0)
         )
     )
+
+
+async def leader_ties(state: QueryState, context: FusionContext) -> None:
+    """``LEADER_TIES``: the leader's runs of equal scores ordered by the other brains' votes."""
+    if state.leader is not None:
+        order_by_leader(state.fused, state.leader, state.rankings[state.leader])

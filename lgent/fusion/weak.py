@@ -12,6 +12,12 @@ closeness says its best match is weak (``RankedAnswer.weak``: the semantic brain
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from lgent.fusion.coverage import coverage
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext, QueryState
 
 WORD_EVIDENCE = 0.5
 """The share of a request's content words one artifact must hold for its words to count as a
@@ -35,3 +41,31 @@ def one_brain_warning(reason: str) -> str:
     """The warning of one brain's own answer (``LGent.search``) whose best match is weak
     (``reason``: its ``RankedAnswer.weak``)."""
     return f"weak match: nothing is close in meaning ({reason})"
+
+
+async def weak_matches(state: QueryState, context: FusionContext) -> None:
+    """``WEAK_MATCHES``: on a plain-language query, a warning when the brains that judge
+    closeness found nothing close and no artifact holds the query's words."""
+    if not state.fused or not state.plain:
+        return
+    weak = {
+        b: answer.weak for b, answer in state.answers.items() if b in state.rankings and answer.weak
+    }
+    if not weak:
+        return
+    snap = state.catalog
+    best = [
+        max(
+            (
+                coverage(state.words, snap.entry(i))
+                for i, _ in state.rankings[spec.name]
+                if i in snap
+            ),
+            default=0.0,
+        )
+        for spec in context.registry
+        if spec.voting.matches_words and state.rankings.get(spec.name)
+    ]
+    warning = weak_match_warning(weak, best)
+    if warning is not None:
+        state.warnings.append(warning)

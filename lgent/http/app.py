@@ -24,7 +24,6 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from lgent import limits
-from lgent.arguments import QueryArguments
 from lgent.errors import QueryError
 from lgent.http.errors import BodyLimit, ErrorAnswer, error_response, install_error_handlers
 from lgent.http.guard import HttpSecurity, RequestGuard, guarded_protocol, is_loopback
@@ -70,6 +69,7 @@ from lgent.serving import (
     search_page,
     warm_up,
 )
+from lgent.validation import QueryArguments
 
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 
@@ -249,26 +249,17 @@ def build_http_app(
         signature, owner, health flags, one line of description and why it matched.
         ``kind``, ``status`` and ``execution`` are added to the constraints."""
         constraints = [*(constraint or []), *filter_constraints(kind, status, execution)]
-        page = await search_page(
-            lg, q, constraints, offset=offset, limit=limit, lenient=lenient, strict=strict
+        asked = QueryArguments.check(
+            query=q, constraints=tuple(constraints), limit=limit, lenient=lenient, strict=strict
         )
+        page = await search_page(lg, asked, offset=offset)
         return _json(page)
 
     @app.post("/query", response_model=QueryPage, tags=["search"])
     async def query(body: QueryRequest) -> Response:
         """The fused query with whole results: every brain that can help, fused, explained,
         with suggestions; a page of its first 100 results."""
-        page = await query_page(
-            lg,
-            body.query,
-            body.constraints,
-            body.context,
-            offset=body.offset,
-            limit=body.limit,
-            lenient=body.lenient,
-            strict=body.strict,
-            explain=body.explain,
-        )
+        page = await query_page(lg, body, offset=body.offset, explain=body.explain)
         return _json(page)
 
     @app.get("/brains/{brain}/search", response_model=SearchResult, tags=["search"])

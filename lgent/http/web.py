@@ -81,8 +81,12 @@ def facts(entry: CatalogEntry, held: set[str] | None = None) -> list[tuple[str, 
 
 def render_artifact(answer: ArtifactAnswer, svg: str, held: set[str] | None = None) -> str:
     entry = answer.entry
-    flags = "".join(f'<span class="flag">{escape(f)}</span>' for f in answer.flags)
-    health = flags or '<span class="ok">healthy</span>'
+    verdict = escape(answer.health)
+    health = (
+        f'<span class="ok">{verdict}</span>'
+        if answer.health.startswith("healthy")
+        else f'<span class="flag">{verdict}</span>'
+    )
     versions = ", ".join(
         f'<a href="{escape(artifact_href(entry.id, v))}">{escape(v)}</a>'
         if v != entry.version

@@ -28,7 +28,6 @@ from mcp_types import CallToolResult, InputRequiredResult, Tool, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field, PlainValidator
 
 from lgent import __version__, limits
-from lgent.arguments import QueryArguments, describe
 from lgent.errors import LGentError
 from lgent.lgent import BuildProgress, LGent
 from lgent.mcp import text
@@ -47,6 +46,7 @@ from lgent.serving import (
     search_page,
     warm_up,
 )
+from lgent.validation import QueryArguments, describe
 
 T = TypeVar("T")
 
@@ -333,24 +333,11 @@ def build_mcp_server(
         context = None
         if history or pipeline:
             context = QueryContext(user_history=history, current_pipeline=pipeline)
-        await _call(_checked(query, constraints, context, limit, strict))
+        asked = await _call(_checked(query, constraints, context, limit, strict))
         if detail == "full":
-            page = await _call(
-                query_page(
-                    lg,
-                    query,
-                    constraints,
-                    context,
-                    offset=offset,
-                    limit=limit,
-                    strict=strict,
-                    explain=True,
-                )
-            )
+            page = await _call(query_page(lg, asked, offset=offset, explain=True))
             return text.search_full(page)
-        found = await _call(
-            search_page(lg, query, constraints, context, offset=offset, limit=limit, strict=strict)
-        )
+        found = await _call(search_page(lg, asked, offset=offset))
         return text.search_text(found)
 
     @tool(GET_ARTIFACT)

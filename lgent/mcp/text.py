@@ -118,7 +118,7 @@ def entry_lines(entry: CatalogEntry) -> list[str]:
 def artifact_text(answer: ArtifactAnswer) -> str:
     lines = entry_lines(answer.entry)
     lines.append("versions: " + ", ".join(answer.versions))
-    lines.append("health: " + ("; ".join(answer.flags) or "ok"))
+    lines.append("health: " + answer.health)
     return "\n".join(lines)
 
 

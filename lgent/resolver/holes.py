@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lgent.brains.graph.compose import PathSearch
 from lgent.errors import DependencyError, QueryError
+from lgent.graph.signatures import PathSearch
 from lgent.limits import MAX_PIPELINE
 from lgent.models import HOLE, FilledPipeline, PipelineStep, TypeRequirement
 from lgent.resolver.resolver import DependencyResolver, health_problems
@@ -21,14 +21,8 @@ from lgent.resolver.resolver import DependencyResolver, health_problems
 def fill_holes(
     resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str] = ()
 ) -> FilledPipeline:
-    """Every ``???`` of ``pipeline`` filled with one artifact or a short path of them."""
-    with resolver.graph.lock:
-        return _fill(resolver, pipeline, contracts)
-
-
-def _fill(
-    resolver: DependencyResolver, pipeline: Sequence[str], contracts: Sequence[str]
-) -> FilledPipeline:
+    """Every ``???`` of ``pipeline`` filled with one artifact or a short path of them (the
+    caller pins the graph, so every step reads one state of it)."""
     if not pipeline or len(pipeline) > MAX_PIPELINE:
         raise QueryError(f"a pipeline needs 1 to {MAX_PIPELINE} steps, got {len(pipeline)}")
     steps = [s.strip() for s in pipeline]
@@ -69,7 +63,7 @@ def _known_step(resolver: DependencyResolver, step: str, position: int) -> None:
     graph = resolver.graph
     if graph.type_name(step) is not None or graph.artifact_id(step, fuzzy=False) is not None:
         return
-    close = graph.names.closest(step, 3)
+    close = graph.closest_names(step, 3)
     artifacts = f"; close artifact ids: {', '.join(close)}" if close else ""
     raise QueryError(
         f"pipeline step {position} ({step!r}) is neither a known type nor an artifact id "
@@ -85,7 +79,8 @@ def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> 
         return name
     artifact = graph.artifact_id(step, fuzzy=False)
     assert artifact is not None, f"step {position} was checked by _known_step"
-    info = graph.info[artifact]
+    info = graph.artifact(artifact)
+    assert info is not None, f"step {position} names an artifact the graph knows"
     typed = info.output_type if side == "output" else info.input_type
     if typed is None:
         raise QueryError(f"pipeline step {position} ({step}) has no {side} type to connect to")

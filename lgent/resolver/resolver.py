@@ -12,24 +12,22 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
 
-from lgent.brains.graph.brain import GraphBrain
 from lgent.errors import DependencyError, TypeLatticeError
 from lgent.fusion.constraints import parse_constraints
+from lgent.graph.protocol import GraphReader
+from lgent.health import Health, HealthFacts
 from lgent.models import (
     CatalogEntry,
     RankedCandidate,
     Rejection,
     Resolution,
     ResolutionPreferences,
-    Status,
     TypeRequirement,
     now_utc,
 )
 from lgent.resolver.ranking import preference_score, preference_total
 
-HEALTHY_SUCCESS = 0.5
 RUNNERS_UP = 4
 MAX_REJECTED = 20
 CLOSEST = 5
@@ -37,31 +35,16 @@ CLOSEST = 5
 Entries = Callable[[Sequence[str]], Mapping[str, CatalogEntry]]
 
 
-class HealthFacts(Protocol):
-    """What the health rule reads: a catalog entry, or the graph brain's note of one."""
-
-    @property
-    def status(self) -> Status: ...
-
-    @property
-    def success_rate(self) -> float | None: ...
-
-
 def health_problems(entry: HealthFacts) -> list[str]:
     """Why an artifact is not healthy enough to be resolved to (empty when it is)."""
-    problems = []
-    if entry.status != Status.ACTIVE:
-        problems.append(f"unhealthy: status is {entry.status.value}")
-    if entry.success_rate is not None and entry.success_rate <= HEALTHY_SUCCESS:
-        problems.append(f"unhealthy: success rate {entry.success_rate:g} <= {HEALTHY_SUCCESS}")
-    return problems
+    return Health.of(entry).problems()
 
 
 class DependencyResolver:
-    """Resolves type requirements against the graph brain's lattice and the catalog's entries."""
+    """Resolves type requirements against the catalog graph's lattice and the catalog's entries."""
 
     def __init__(
-        self, graph: GraphBrain, entries: Entries, *, clock: Callable[[], datetime] = now_utc
+        self, graph: GraphReader, entries: Entries, *, clock: Callable[[], datetime] = now_utc
     ) -> None:
         self.graph = graph
         self.entries = entries
@@ -70,13 +53,8 @@ class DependencyResolver:
     def resolve(
         self, requirement: TypeRequirement, preferences: ResolutionPreferences | None = None
     ) -> Resolution:
-        """The best artifact for ``requirement``; raises DependencyError when there is none."""
-        with self.graph.lock:  # the candidates and the near misses read one state of the graph
-            return self._resolve(requirement, preferences)
-
-    def _resolve(
-        self, requirement: TypeRequirement, preferences: ResolutionPreferences | None
-    ) -> Resolution:
+        """The best artifact for ``requirement``; raises DependencyError when there is none.
+        The caller pins the graph, so the candidates and the near misses read one state of it."""
         prefs = preferences or ResolutionPreferences()
         wanted_in = self._type(requirement.input_type, "input_type")
         wanted_out = self._type(requirement.output_type, "output_type")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lgent.errors import QueryError
 from lgent.serving import PAGE_DEPTH, query_page, result_card, signature
+from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
     from lgent.lgent import LGent
@@ -85,7 +86,8 @@ def checked_arguments(lgent: object, k: int, constraints: Sequence[str]) -> list
 
 
 async def find(lg: LGent, query: str, k: int, constraints: Sequence[str]) -> list[Found]:
-    page = await query_page(lg, query, list(constraints), limit=k)
+    asked = QueryArguments.check(query=query, constraints=tuple(constraints), limit=k)
+    page = await query_page(lg, asked)
     return [found(r) for r in page.results]
 
 

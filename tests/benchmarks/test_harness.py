@@ -16,7 +16,7 @@ import pytest
 from benchmarks import keyword_bench
 from benchmarks.harness import pypi, runner, synthetic
 from benchmarks.keyword_bench import Fts5System, make_queries
-from lgent.brains.graph.types import TypeLattice
+from lgent.graph.types import TypeLattice
 from lgent.models import ID_RE, CatalogEntry, TypeDecl
 
 REPO = Path(__file__).resolve().parents[2]

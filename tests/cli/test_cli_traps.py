@@ -143,7 +143,7 @@ def test_show_names_the_successor_and_suggests_close_ids(small_home: Path) -> No
     shown = run("--home", str(small_home), "show", "PDFParser")
     assert shown.returncode == 0
     assert re.search(r"replaced by\s+PDFParser_v2", shown.stdout)
-    assert re.search(r"health\s+deprecated, use PDFParser_v2", shown.stdout)
+    assert re.search(r"health\s+unhealthy: deprecated, use PDFParser_v2", shown.stdout)
     record = json.loads(run("--home", str(small_home), "show", "PDFParser", "--json").stdout)
     assert record["successors"] == ["PDFParser_v2"]
     missing = run("--home", str(small_home), "show", "PDFParsr")

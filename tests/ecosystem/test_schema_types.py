@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.graph.compose import CompositionIndex, PathSearch, Signature
-from lgent.brains.graph.types import TypeLattice
 from lgent.catalog.readers.schema_types import SchemaTyper, shared_declarations
+from lgent.graph.composition import CompositionIndex
+from lgent.graph.paths import find_paths, members
+from lgent.graph.signatures import PathSearch, Signature
+from lgent.graph.types import TypeLattice
 
 DOC = {
     "components": {
@@ -127,9 +129,9 @@ def test_primitives_never_chain_two_artifacts() -> None:
     assert [s.id for s in idx.find_compatible("adopt")] == ["groom", "photo"]  # Dog <: Pet
     assert [s.id for s in idx.find_compatible("groom", "upstream")] == ["adopt"]
     # a named source may be primitive; links inside the path may not
-    paths = idx.find_paths(PathSearch("json.uri", "json.string", max_length=3, k=10))
+    paths = find_paths(idx, PathSearch("json.uri", "json.string", max_length=3, k=10))
     assert [p.ids for p in paths] == [("fetch",), ("summarize",)]  # never fetch >> summarize
-    two = idx.find_paths(PathSearch("json.string", "json.binary", max_length=3, k=10))
+    two = find_paths(idx, PathSearch("json.string", "json.binary", max_length=3, k=10))
     assert [p.ids for p in two] == [("adopt", "photo"), ("adopt", "groom", "photo")]
 
 
@@ -143,7 +145,7 @@ def test_a_named_primitive_still_matches() -> None:
 
 def test_members_of_paths_respect_the_rule() -> None:
     idx = index()
-    found = [artifact for artifact, _ in idx.members("json.uri", "json.binary", 4)]
+    found = [artifact for artifact, _ in members(idx, "json.uri", "json.binary", 4)]
     assert found == ["adopt", "photo", "groom"]  # not fetch: its output would need a string link
 
 

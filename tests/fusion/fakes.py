@@ -11,8 +11,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet, HitList, Reading
-from lgent.brains.registry import BrainContext, BrainSpec, SkipRule
+from lgent.brains.base import (
+    SIMILAR_RELATION,
+    BrainQuery,
+    BrainStatus,
+    ChangeSet,
+    GrammarFilter,
+    HitList,
+    QuestionReader,
+    Reading,
+)
+from lgent.brains.registry import BrainContext, BrainSpec, SkipRule, Voting
 from lgent.catalog.records import Snapshot
 from lgent.errors import LGentError
 from lgent.models import BrainHit, CatalogEntry, QueryType, TypeDecl
@@ -139,11 +148,18 @@ def spec(
         summary=f"fake {brain.name}",
         factory=make,
         weights=dict(weights),
-        skip=skip,
-        leads=frozenset(leads),
-        honours_grammar=honours_grammar,
-        matches_words=matches_words,
-        relations=None if relations is None else frozenset(relations),
+        voting=Voting(
+            skip=skip,
+            leads=frozenset(leads),
+            matches_words=matches_words,
+            relations=None if relations is None else frozenset(relations),
+        ),
+        capabilities=frozenset(
+            {
+                *((GrammarFilter,) if honours_grammar else ()),
+                *((QuestionReader,) if isinstance(brain, QuestionReader) else ()),
+            }
+        ),
     )
 
 

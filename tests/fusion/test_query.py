@@ -12,8 +12,8 @@ from lgent.brains.keyword.typefields import type_tokens
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import Embedder
 from lgent.errors import QueryError
+from lgent.fusion.ask import brain_query
 from lgent.fusion.classify import classify
-from lgent.fusion.fusion import brain_query
 from lgent.models import BrainRun, QueryResponse
 from tests.conftest import OpenHome, make_entry
 
@@ -166,7 +166,7 @@ def test_a_type_question_asks_the_keyword_brain_for_the_typed_fields() -> None:
 
 async def test_the_keyword_answer_to_a_type_question_names_a_side(open_example: OpenHome) -> None:
     async with open_example() as lg:
-        graph, keyword = lg.graph_brain(), lg.brain("keyword")
+        graph, keyword = lg.brain("graph"), lg.brain("keyword")
         question = classify("PDF -> SentimentScore", graph)
         asked = brain_query("PDF -> SentimentScore", question, 50, None, lg.settings.fusion)
         ids = [i for i, _ in keyword.answer(asked).ranking]

@@ -20,19 +20,14 @@ ENTRIES = [
 
 
 @dataclass
-class WeakHits(HitList):
-    weak: str = ""
-
-
-@dataclass
 class JudgingBrain(FakeBrain):
     """A fake meaning brain that says its answer is weak when ``weak`` is set."""
 
     weak: str = ""
 
-    def answer(self, query: BrainQuery) -> WeakHits:
+    def answer(self, query: BrainQuery) -> HitList:
         made = super().answer(query)
-        return WeakHits(made.hits, made.warnings, weak=self.weak)
+        return HitList(made.hits, made.warnings, weak=self.weak)
 
 
 def fusion(weak: str, word_hits: list[tuple[str, float]]) -> QueryFusion:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from lgent import BrainContext, BrainQuery, BrainSpec, HitList, QueryType, SkipRule
+from lgent import BrainContext, BrainQuery, BrainSpec, HitList, QueryType, SkipRule, Voting
 from lgent.brains.base import BrainStatus, ChangeSet
 from lgent.models import BrainHit, CatalogEntry, TypeDecl
 
@@ -72,5 +72,5 @@ TOY = BrainSpec(
     summary="artifacts whose description ends with the query's last word",
     factory=_make,
     weights={QueryType.SEMANTIC_INTENT: 0.9, QueryType.EXACT_NAME: 0.1},
-    skip=SkipRule.NEVER,
+    voting=Voting(skip=SkipRule.NEVER),
 )

@@ -161,7 +161,7 @@ async def test_resolution_agrees_with_a_brute_force_ranking(open_example: OpenHo
     now = datetime(2026, 6, 1, tzinfo=UTC)
     prefs = ResolutionPreferences()
     async with open_example() as lg:
-        graph = lg.graph_brain()
+        graph = lg.catalog_graph()
         resolver = DependencyResolver(graph, lg.store.get_many, clock=lambda: now)
         entries = [e for e in lg.store.list_entries() if e.input_type and e.output_type]
         signatures = sorted({(e.input_type or "", e.output_type or "") for e in entries})

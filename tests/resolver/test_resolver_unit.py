@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from lgent import DependencyError, TypeLatticeError, TypeRequirement
-from lgent.brains.graph.brain import GraphBrain
+from lgent.graph.model import CatalogGraph
 from lgent.models import CatalogEntry, ResolutionPreferences, TypeDecl
 from lgent.resolver.holes import fill_holes
 from lgent.resolver.resolver import DependencyResolver
@@ -48,7 +48,7 @@ ENTRIES = [
 
 
 def resolver(entries: list[CatalogEntry] = ENTRIES) -> DependencyResolver:
-    graph = GraphBrain()
+    graph = CatalogGraph()
     graph.build(entries, TYPES, 1)
     return DependencyResolver(graph, entry_lookup(entries), clock=lambda: NOW)
 

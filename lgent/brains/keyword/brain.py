@@ -16,7 +16,7 @@ from lgent.brains.keyword.grammar import ast, parse, parse_lenient
 from lgent.brains.keyword.grammar.reading import read_words
 from lgent.brains.keyword.highlight import Match, describe_match
 from lgent.brains.keyword.index import KeywordIndex
-from lgent.config import KeywordSettings
+from lgent.brains.keyword.settings import KeywordSettings
 from lgent.errors import IndexCorruptError, IndexError_
 from lgent.models import BrainHit, CatalogEntry, EntryText, QueryType, SearchFilters, TypeDecl
 
@@ -46,6 +46,8 @@ class KeywordResult:
     parsed: ast.Node | None = None
     explained: dict[str, BrainHit] = field(default_factory=dict)
     """Hits already worked out with their highlights, by id."""
+    notes: tuple[str, ...] = ()
+    weak: str = ""
     _tree: str | None = field(default=None, repr=False, compare=False)
 
     @property

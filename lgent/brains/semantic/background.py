@@ -4,7 +4,7 @@ A server answers queries while its semantic index catches up with a large write 
 every new entry: 1,800 short entries are about 15 s of a core on 2 busy cores). Run like a
 query's, that work takes the cores the queries need, at their priority, on the model's thread
 pool that the query embeddings use too. A ``BackgroundEmbedder`` runs it instead on a thread of
-its own at a lower OS priority (``lgent.priority``), through a copy of the model made on that
+its own at a lower OS priority (``lgent.runtime.priority``), through a copy of the model made on that
 thread (``BackgroundCopy.background_copy``), whose own thread pool inherits the priority: the
 build takes what the queries leave, on every core when they leave them all. The query
 embeddings keep the model and its threads as they were.
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from lgent.brains.semantic.embedders import Embedder, Vectors
-from lgent.priority import background_thread
+from lgent.runtime.priority import background_thread
 
 
 @runtime_checkable

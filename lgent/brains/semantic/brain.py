@@ -40,6 +40,7 @@ from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
 from lgent.brains.semantic.embedders import Embedder, Progress, Vectors, normalize_rows
+from lgent.brains.semantic.settings import SemanticSettings
 from lgent.brains.semantic.text import entry_text
 from lgent.brains.semantic.vectors import (
     IDS_FILE,
@@ -51,7 +52,6 @@ from lgent.brains.semantic.vectors import (
     remove_other_generations,
     write_manifest,
 )
-from lgent.config import SemanticSettings
 from lgent.errors import (
     BuildStoppedError,
     IndexCorruptError,

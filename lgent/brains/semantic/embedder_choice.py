@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lgent.brains.semantic.embedders import Embedder, SentenceTransformerEmbedder
-from lgent.config import SemanticSettings
+from lgent.brains.semantic.settings import SemanticSettings
 
 
 def configured_embedder(settings: SemanticSettings) -> Embedder:

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lgent.brains.base import ChangeSet
-from lgent.brains.graph.artifacts import ArtifactTable
 from lgent.brains.graph.brain import GraphBrain
-from lgent.brains.graph.compose import PathSearch
+from lgent.graph.artifacts import ArtifactTable
+from lgent.graph.signatures import PathSearch
 from lgent.models import CatalogEntry, TypeDecl
 from tests.conftest import make_entry
 from tests.examples import examples
@@ -75,20 +75,21 @@ QUERIES = [
 
 def snapshot(brain: GraphBrain) -> dict[str, Any]:
     """Everything the brain holds, and its answers to a fixed set of questions."""
-    ids = sorted(brain.info)
+    graph = brain.graph  # its tables are compared whole, privately
+    ids = sorted(graph._info)
     pairs = [(a, b) for a in ("T0", "T1", "T2", "L[T2]", "Any") for b in ("T0", "T3", "L")]
     return {
-        "info": dict(sorted(brain.info.items())),
-        "names": brain.names.state(),
-        "relations": brain.lineage.relations(),
-        "signatures": brain.composition.signatures(),
-        "problems": brain.composition.problems(),
+        "info": dict(sorted(graph._info.items())),
+        "names": graph._names.state(),
+        "relations": graph.lineage.relations(),
+        "signatures": graph._composition.signatures(),
+        "problems": graph.problems(),
         "lookups": [brain.artifact_id(q) for q in [*QUERIES, *IDS, *NAMES]],
         "paths": [
-            brain.find_paths(PathSearch(a, b, 3, 10, include_unusable=True)) for a, b in pairs
+            graph.find_paths(PathSearch(a, b, 3, 10, include_unusable=True)) for a, b in pairs
         ],
         "compatible": [
-            brain.find_compatible(i, direction, include_unusable=True)
+            graph.find_compatible(i, direction, include_unusable=True)
             for i in ids
             for direction in ("downstream", "upstream")
         ],
@@ -148,9 +149,9 @@ def test_a_one_entry_change_touches_only_that_entry() -> None:
     brain.build(catalog, TYPES, 1)
     brain.search("a path from T2 to T0")  # type tables and per-type lists built
     walled = _Untouchable()
-    for info in brain.info.values():
+    for info in brain.graph._info.values():
         walled.add(info)
-    brain.info = walled
+    brain.graph._info = walled
     renamed = catalog[7].model_copy(update={"name": "Renamed Tool", "output_type": "T3"})
     brain.apply_changes(ChangeSet([renamed], ["tool8"], None, 2))
     walled.walled = False

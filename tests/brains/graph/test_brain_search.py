@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from lgent.brains.graph.brain import GraphBrain
-from lgent.brains.graph.compose import CompositionPath
+from lgent.graph.signatures import CompositionPath
 from lgent.models import CatalogEntry, TypeDecl
 from tests.conftest import make_entry
 
@@ -81,7 +81,7 @@ def test_members_are_not_searched_when_the_best_paths_fill_the_limit() -> None:
     def refuse(*args: object, **kwargs: object) -> Iterator[tuple[str, CompositionPath]]:
         raise AssertionError("members searched although the limit was already reached")
 
-    b.composition.members = refuse  # type: ignore[method-assign]
+    b.graph.members = refuse  # type: ignore[method-assign]
     assert len(ids(b, "a path from Doc to Score in two steps", limit=5)) == 5
     assert len(ids(b, "Doc -> Score", limit=5)) == 5
 

@@ -309,7 +309,7 @@ def test_any_string_gives_results_or_a_syntax_error(brain: KeywordBrain, query: 
 def test_free_text_boosts_replace_the_name_boost_for_plain_language() -> None:
     """Prototype (issue 15): in a sentence a name part is one word among many."""
     from lgent.brains.base import BrainQuery
-    from lgent.config import KeywordSettings
+    from lgent.brains.keyword.settings import KeywordSettings
     from lgent.models import QueryType
 
     entries = [

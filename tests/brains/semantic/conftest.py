@@ -11,7 +11,7 @@ import pytest
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder, SentenceTransformerEmbedder
 from lgent.brains.semantic.onnx_embedder import OnnxEmbedder
-from lgent.config import SemanticSettings
+from lgent.brains.semantic.settings import SemanticSettings
 from lgent.models import CatalogEntry
 
 

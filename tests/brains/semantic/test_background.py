@@ -18,7 +18,7 @@ from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.brain import EMBED_CHUNK, SemanticBrain
 from lgent.brains.semantic.embedders import Embedder, HashingEmbedder, Vectors
 from lgent.config import Settings
-from lgent.priority import BACKGROUND_NICE
+from lgent.runtime.priority import BACKGROUND_NICE
 from tests.conftest import make_entry
 
 

@@ -11,7 +11,7 @@ import pytest
 from lgent.brains.base import Brain, ChangeSet
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder
-from lgent.config import SemanticSettings
+from lgent.brains.semantic.settings import SemanticSettings
 from lgent.errors import IndexError_, NotFoundError, QueryError
 from lgent.models import BrainHit, EntityType, Execution, SearchFilters, Status
 from tests.brains.semantic.conftest import CATALOG, entry

@@ -19,7 +19,7 @@ from lgent.brains.semantic.embedders import (
     default_model_dir,
 )
 from lgent.brains.semantic.onnx_embedder import OnnxEmbedder, max_seq_length
-from lgent.config import SemanticSettings
+from lgent.brains.semantic.settings import SemanticSettings
 from lgent.errors import ModelUnavailableError, SettingsError
 from tests.brains.semantic.conftest import CATALOG
 

@@ -10,10 +10,10 @@ import pytest
 from lgent.brains.base import ChangeSet
 from lgent.brains.semantic.brain import SemanticBrain
 from lgent.brains.semantic.embedders import HashingEmbedder
+from lgent.brains.semantic.settings import SemanticSettings
 from lgent.catalog.store import CatalogStore
-from lgent.config import SemanticSettings
 from lgent.errors import BuildStoppedError
-from lgent.indexing import sync
+from lgent.runtime.indexing import sync
 from tests.brains.semantic.conftest import CATALOG, entry
 
 SETTINGS = SemanticSettings(threshold=-1)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lgent.brains.semantic.brain import SemanticBrain
-from lgent.config import SemanticSettings
+from lgent.brains.semantic.settings import SemanticSettings
 from tests.brains.semantic.conftest import RealEmbedder, entry
 
 pytestmark = pytest.mark.real_model

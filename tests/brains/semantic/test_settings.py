@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from lgent.config import DEFAULT_HNSW_THRESHOLD, SemanticSettings
+from lgent.brains.semantic.settings import DEFAULT_HNSW_THRESHOLD, SemanticSettings
 from lgent.errors import SettingsError
 
 

@@ -24,8 +24,8 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from lgent.brains.graph.digraph import Digraph
 from lgent.errors import TypeCycleError, TypeLatticeError
+from lgent.graph.digraph import Digraph
 from lgent.typeexpr import ANY, TypeExpr, as_type, parse_type
 
 _ANY_EXPR = TypeExpr(ANY)

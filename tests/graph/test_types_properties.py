@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lgent.brains.graph.types import TypeLattice, normalize
 from lgent.errors import TypeCycleError
+from lgent.graph.types import TypeLattice, normalize
 from lgent.typeexpr import ANY, TypeExpr
 from tests.examples import examples
 

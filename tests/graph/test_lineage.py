@@ -6,14 +6,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from lgent.brains.graph.lineage import (
+from lgent.errors import ValidationError
+from lgent.graph.lineage import (
     RELATION_TYPES,
     SELF,
     LineageGraph,
     LineageHit,
     bfs,
 )
-from lgent.errors import ValidationError
 from lgent.models import RelationType
 
 

@@ -6,16 +6,12 @@ from collections.abc import Iterable
 
 import pytest
 
-from lgent.brains.graph import compose
-from lgent.brains.graph.compose import (
-    CompositionIndex,
-    CompositionPath,
-    PathSearch,
-    Signature,
-    find_compatible,
-)
-from lgent.brains.graph.types import TypeLattice
 from lgent.errors import NotFoundError, TypeLatticeError, ValidationError
+from lgent.graph import paths
+from lgent.graph.composition import CompositionIndex
+from lgent.graph.paths import compatible_among as find_compatible
+from lgent.graph.signatures import CompositionPath, PathSearch, Signature
+from lgent.graph.types import TypeLattice
 
 
 def find_paths(
@@ -28,9 +24,9 @@ def find_paths(
     *,
     include_unusable: bool = False,
 ) -> list[CompositionPath]:
-    """``compose.find_paths`` with the search spelled out as arguments."""
+    """``paths.paths_among`` with the search spelled out as arguments."""
     search = PathSearch(source, target, max_length, k, include_unusable)
-    return compose.find_paths(search, signatures, lattice)
+    return paths.paths_among(search, signatures, lattice)
 
 
 @pytest.fixture
@@ -203,18 +199,22 @@ def test_arity_problems_are_reported_and_match_nothing(lattice: TypeLattice) -> 
 def test_index_add_update_remove(lattice: TypeLattice) -> None:
     index = CompositionIndex(lattice, SIGS)
     assert len(index) == len(SIGS)
-    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [("pdf2sum",)]
+    assert [p.ids for p in paths.find_paths(index, PathSearch("PDF", "Summary", k=1))] == [
+        ("pdf2sum",)
+    ]
     index.update(Signature("pdf2sum", "PDF", "Summary", False, 0.3))  # deprecated now
-    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [
+    assert [p.ids for p in paths.find_paths(index, PathSearch("PDF", "Summary", k=1))] == [
         ("doc2text", "text2sum")
     ]
     index.add(Signature("fast", "Document", "Summary", True, 0.99))
-    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [("fast",)]
+    assert [p.ids for p in paths.find_paths(index, PathSearch("PDF", "Summary", k=1))] == [
+        ("fast",)
+    ]
     assert index.remove("fast")
     assert not index.remove("fast")
     assert "fast" not in index
     index.update(Signature("doc2text", "Document", "Text", True, 0.1))
-    assert [p.ids for p in index.find_paths(PathSearch("PDF", "Summary", k=1))] == [
+    assert [p.ids for p in paths.find_paths(index, PathSearch("PDF", "Summary", k=1))] == [
         ("pdf2text", "text2sum")
     ]
     assert index.get("doc2text") == Signature("doc2text", "Document", "Text", True, 0.1)
@@ -230,15 +230,17 @@ def test_index_find_compatible_by_id(lattice: TypeLattice) -> None:
 
 def test_index_follows_lattice_changes(lattice: TypeLattice) -> None:
     index = CompositionIndex(lattice, SIGS)
-    assert index.find_paths(PathSearch("Markdown", "Text")) == []
+    assert paths.find_paths(index, PathSearch("Markdown", "Text")) == []
     lattice.add_type("Markdown", ["Document"])
-    assert [p.ids for p in index.find_paths(PathSearch("Markdown", "Text", max_length=1))] == [
-        ("doc2text",)
-    ]
+    assert [
+        p.ids for p in paths.find_paths(index, PathSearch("Markdown", "Text", max_length=1))
+    ] == [("doc2text",)]
     other = TypeLattice.from_declarations([("Markdown", ["Text"], 0)])
     index.set_lattice(other)
     assert index.lattice is other
-    assert [p.ids for p in index.find_paths(PathSearch("Markdown", "Summary", max_length=1))] == [
+    assert [
+        p.ids for p in paths.find_paths(index, PathSearch("Markdown", "Summary", max_length=1))
+    ] == [
         ("text2sum",),
     ]
 
@@ -248,11 +250,13 @@ def test_index_grows_past_its_initial_capacity(lattice: TypeLattice) -> None:
     chain = [Signature(f"s{i:02d}", f"T{i}", f"T{i + 1}", True, 1.0) for i in range(20)]
     for sig in chain:
         index.add(sig)
-        index.find_paths(PathSearch("T0", f"T{int(sig.id[1:]) + 1}", max_length=10))  # warm caches
-    assert [p.ids for p in index.find_paths(PathSearch("T0", "T10", max_length=10))] == [
+        paths.find_paths(
+            index, PathSearch("T0", f"T{int(sig.id[1:]) + 1}", max_length=10)
+        )  # warm caches
+    assert [p.ids for p in paths.find_paths(index, PathSearch("T0", "T10", max_length=10))] == [
         tuple(f"s{i:02d}" for i in range(10)),
     ]
-    assert index.find_paths(PathSearch("T0", "T11", max_length=10)) == []
+    assert paths.find_paths(index, PathSearch("T0", "T11", max_length=10)) == []
 
 
 def test_equal_health_ties_go_to_the_smallest_ids_whatever_the_index_order() -> None:
@@ -273,8 +277,8 @@ def test_warm_changes_no_result(lattice: TypeLattice) -> None:
     warm = CompositionIndex(lattice, SIGS)
     warm.warm()
     for source, target in [("PDF", "Summary"), ("HTML", "Text"), ("List[PDF]", "Any")]:
-        assert warm.find_paths(PathSearch(source, target, k=20)) == cold.find_paths(
-            PathSearch(source, target, k=20)
+        assert paths.find_paths(warm, PathSearch(source, target, k=20)) == paths.find_paths(
+            cold, PathSearch(source, target, k=20)
         )
 
 
@@ -286,7 +290,7 @@ def test_tables_prepared_beforehand_answer_as_those_built_on_demand(lattice: Typ
     lazy = CompositionIndex(lattice, SIGS)
     for unusable in (False, True):
         search = PathSearch("HTML", "Summary", 4, 10, unusable)
-        assert prepared.find_paths(search) == lazy.find_paths(search)
-        assert list(prepared.members("HTML", "Summary", 4, include_unusable=unusable)) == list(
-            lazy.members("HTML", "Summary", 4, include_unusable=unusable)
-        )
+        assert paths.find_paths(prepared, search) == paths.find_paths(lazy, search)
+        assert list(
+            paths.members(prepared, "HTML", "Summary", 4, include_unusable=unusable)
+        ) == list(paths.members(lazy, "HTML", "Summary", 4, include_unusable=unusable))

@@ -11,11 +11,11 @@ gap between queries, nor makes a query wait). A query therefore never sees a bra
 it (an artifact removed between two calls).
 
 **Indexers.** Each brain has one indexer thread. After a write, or when a query finds the brain
-behind the catalog, the indexer plans the catch-up (``indexing.plan_sync``), does its slow part
+behind the catalog, the indexer plans the catch-up (``indexing.plan_catch_up``), does its slow part
 without any hold (embedding new texts, or building the replacement), and takes the write hold
 only to apply the result. Progress is kept per brain (``Building``) for the responses. In a
 ``SNAPSHOT`` home the replacement is built on a thread at a lower OS priority
-(``lgent.priority``), so the queries answered meanwhile get the cores first; a catch-up applied
+(``lgent.runtime.priority``), so the queries answered meanwhile get the cores first; a catch-up applied
 under the write hold stays at the queries' priority (they wait for it).
 
 **Freshness.** ``WAIT`` (scripts, the one-shot CLI): a query waits until each brain it asks
@@ -62,9 +62,9 @@ from lgent.errors import (
     IndexNotReadyError,
     LGentError,
 )
-from lgent.indexing import SyncPlan, SyncReport, plan_sync, rebuild_from
-from lgent.priority import background_thread
-from lgent.rwlock import ReadWriteLock
+from lgent.runtime.indexing import CatchUpPlan, SyncReport, plan_catch_up, rebuild_from
+from lgent.runtime.priority import background_thread
+from lgent.runtime.rwlock import ReadWriteLock
 
 if TYPE_CHECKING:
     from lgent.brains.registry import BrainRegistry
@@ -356,11 +356,11 @@ class BrainSlot:
     def _sync(self, rebuild: bool) -> SyncReport:
         brain = self.opened()
         with self._file_lock():
-            plan = plan_sync(brain, self.pool.store, rebuild=rebuild)
+            plan = plan_catch_up(brain, self.pool.store, rebuild=rebuild)
             if plan.action == "current":
                 return plan.report()
             if plan.action == "caught_up" and self.pool.read_only and not self.in_memory:
-                plan = SyncPlan(
+                plan = CatchUpPlan(
                     plan.brain, "rebuilt", plan.from_change, plan.target, reason="read-only home"
                 )
             if plan.action == "rebuilt":
@@ -375,12 +375,12 @@ class BrainSlot:
             self._notify()
             return plan.report()
 
-    def _rebuild_beside(self, plan: SyncPlan) -> SyncReport:
+    def _rebuild_beside(self, plan: CatchUpPlan) -> SyncReport:
         """Build a new instance while queries read the old one, then swap it in. A slow build
         starts only once the quick brains' builds and catch-ups have ended (``between_batches``):
         even its first steps (reading the catalog, loading the model) would slow theirs."""
         self.building = Building("rebuilding", plan.target, plan.reason)
-        if self.pool.registry.spec(self.name).slow_build:
+        if self.pool.registry.spec(self.name).hints.slow_build:
             first = self.pool.quick_builds(self.name)
             if first and self.pool.reading == 0:
                 self.stage(f"waiting for the {' and '.join(first)} build{'s' * (len(first) > 1)}")
@@ -582,7 +582,7 @@ class BrainPool:
         goes on."""
         if self.closing:
             return True
-        if name is not None and self.registry.spec(name).slow_build:
+        if name is not None and self.registry.spec(name).hints.slow_build:
             # never while a query is in flight: it may hold a quick brain whose catch-up waits
             # for it to finish, while it waits for this build
             while not self.closing and self.reading == 0 and self.quick_builds(name):
@@ -597,7 +597,9 @@ class BrainPool:
         return [
             slot.name
             for slot in self._slots.values()
-            if slot.name != name and slot.busy and not self.registry.spec(slot.name).slow_build
+            if slot.name != name
+            and slot.busy
+            and not self.registry.spec(slot.name).hints.slow_build
         ]
 
     def close(self) -> None:

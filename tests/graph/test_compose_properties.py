@@ -8,15 +8,11 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lgent.brains.graph import compose
-from lgent.brains.graph.compose import (
-    CompositionIndex,
-    CompositionPath,
-    PathSearch,
-    Signature,
-    find_compatible,
-)
-from lgent.brains.graph.types import TypeLattice
+from lgent.graph import paths
+from lgent.graph.composition import CompositionIndex
+from lgent.graph.paths import compatible_among as find_compatible
+from lgent.graph.signatures import CompositionPath, PathSearch, Signature
+from lgent.graph.types import TypeLattice
 from lgent.typeexpr import canonical
 from tests.examples import examples
 
@@ -31,9 +27,9 @@ def find_paths(
     *,
     include_unusable: bool = False,
 ) -> list[CompositionPath]:
-    """``compose.find_paths`` with the search spelled out as arguments."""
+    """``paths.paths_among`` with the search spelled out as arguments."""
     search = PathSearch(source, target, max_length, k, include_unusable)
-    return compose.find_paths(search, signatures, lattice)
+    return paths.paths_among(search, signatures, lattice)
 
 
 NAMES = ["T0", "T1", "T2", "T3", "T4"]
@@ -151,8 +147,8 @@ def test_incremental_index_matches_a_fresh_one(
     queries = [(s, t) for s in ("T4", "L[T2]", "Any") for t in ("T0", "Any", "L")]
     for remove, sigs in changes:
         for source, target in queries[:3]:
-            index.find_paths(
-                PathSearch(source, target, max_length=3, k=3)
+            paths.find_paths(
+                index, PathSearch(source, target, max_length=3, k=3)
             )  # warm caches, then change
         for sig in sigs:
             if remove:
@@ -164,7 +160,7 @@ def test_incremental_index_matches_a_fresh_one(
     fresh = Case(case.lattice, list(current.values()))
     for source, target in queries:
         assert (
-            index.find_paths(PathSearch(source, target, max_length=3, k=50))
+            paths.find_paths(index, PathSearch(source, target, max_length=3, k=50))
             == brute_paths(fresh, source, target, 3, False)[:50]
         )
     for sig in fresh.sigs:

@@ -17,7 +17,7 @@ import difflib
 import re
 from collections.abc import Iterable, Iterator
 
-from lgent.brains.graph.grams import TrigramIndex
+from lgent.graph.grams import TrigramIndex
 
 FUZZY_CUTOFF = 0.88
 """The lowest ``difflib`` ratio a fuzzy match may have."""

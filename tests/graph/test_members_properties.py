@@ -7,16 +7,18 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lgent.brains.graph.compose import CompositionIndex, CompositionPath, Signature
-from lgent.brains.graph.types import TypeLattice
-from tests.brains.graph.test_compose_properties import (
+from lgent.graph import paths
+from lgent.graph.composition import CompositionIndex
+from lgent.graph.signatures import CompositionPath, Signature
+from lgent.graph.types import TypeLattice
+from tests.examples import examples
+from tests.graph.test_compose_properties import (
     QUERY_TYPES,
     TARGET_TYPES,
     Case,
     brute_paths,
     cases,
 )
-from tests.examples import examples
 
 
 def _key(item: tuple[str, CompositionPath]) -> tuple[int, float, str]:
@@ -65,7 +67,9 @@ def test_members_match_brute_force(
 ) -> None:
     index = CompositionIndex(case.lattice, case.sigs)
     expected = brute_members(case, source, target, max_length, include_unusable)
-    found = list(index.members(source, target, max_length, include_unusable=include_unusable))
+    found = list(
+        paths.members(index, source, target, max_length, include_unusable=include_unusable)
+    )
     assert found == expected
 
 
@@ -100,7 +104,9 @@ def test_members_match_brute_force_when_pipelines_cross(
 ) -> None:
     index = CompositionIndex(case.lattice, case.sigs)
     expected = brute_members(case, source, target, max_length, include_unusable)
-    found = list(index.members(source, target, max_length, include_unusable=include_unusable))
+    found = list(
+        paths.members(index, source, target, max_length, include_unusable=include_unusable)
+    )
     assert found == expected
 
 
@@ -118,7 +124,7 @@ def test_a_member_whose_best_routes_collide_still_gets_a_pipeline() -> None:
         Signature("t", "W", "T", health=0.9),
     ]
     index = CompositionIndex(lattice, sigs)
-    members = dict(index.members("S", "T", 4))
+    members = dict(paths.members(index, "S", "T", 4))
     assert members["a"] == CompositionPath(("b", "a", "b2", "d"), ("S", "X", "S", "X", "T"), 0.5)
     # ranked by the pipeline found (0.5), not by the tables' bound for `a` (0.8)
     assert list(members) == ["b", "d", "b2", "c", "t", "w", "y", "a"]
@@ -138,7 +144,7 @@ def test_a_member_with_no_pipeline_of_its_table_length_gets_a_longer_one() -> No
         Signature("c", "T", "T", health=0.7),
     ]
     index = CompositionIndex(lattice, sigs)
-    members = dict(index.members("S", "T", 5))
+    members = dict(paths.members(index, "S", "T", 5))
     assert members["a"] == CompositionPath(
         ("e", "f", "a", "p", "d"), ("S", "Q", "X", "S", "X", "T"), 0.8
     )

@@ -1,10 +1,10 @@
 """Keep a brain's derived index current with the catalog: catch up from the change log, or rebuild.
 
-A brain is never served stale without saying so: ``plan_sync`` compares the brain's stamped
+A brain is never served stale without saying so: ``plan_catch_up`` compares the brain's stamped
 change number with the catalog's and says what is missing. A brain that has never been built,
 that claims a change number the catalog never reached (a catalog restored from an older copy),
 or that would have to re-index more than half of the catalog, is rebuilt. ``sync`` does that in
-place; the brain pool (``lgent/brain_pool.py``) does the same steps around the queries reading the
+place; the brain pool (``lgent/runtime/brain_pool.py``) does the same steps around the queries reading the
 brain, so they keep answering from its last consistent state meanwhile.
 """
 
@@ -38,7 +38,7 @@ class SyncReport:
 
 
 @dataclass(frozen=True, slots=True)
-class SyncPlan:
+class CatchUpPlan:
     """What bringing one brain to ``target`` takes: nothing, applying ``changes``, or a rebuild
     (``reason`` says why)."""
 
@@ -62,12 +62,12 @@ class SyncPlan:
         return SyncReport(self.brain, self.action, self.from_change, self.target, upserts)
 
 
-def plan_sync(brain: Brain, store: Catalog, *, rebuild: bool = False) -> SyncPlan:
+def plan_catch_up(brain: Brain, store: Catalog, *, rebuild: bool = False) -> CatchUpPlan:
     """What ``brain`` needs to reflect the catalog's current change number."""
     target = store.change_number()
     current = brain.change_number
     if not rebuild and current == target:
-        return SyncPlan(brain.name, "current", current, target)
+        return CatchUpPlan(brain.name, "current", current, target)
     reason = (
         "asked"
         if rebuild
@@ -78,26 +78,26 @@ def plan_sync(brain: Brain, store: Catalog, *, rebuild: bool = False) -> SyncPla
         else ""
     )
     if reason:
-        return SyncPlan(brain.name, "rebuilt", current, target, reason=reason)
+        return CatchUpPlan(brain.name, "rebuilt", current, target, reason=reason)
     changes = [c for c in store.changes_since(current) if c.seq <= target]
     entry_ids = list(dict.fromkeys(c.key for c in changes if c.kind == "entry"))
     total = max(store.count(), 1)
     if len(entry_ids) > REBUILD_FRACTION * total:
         reason = f"{len(entry_ids)} of {total} entries changed"
-        return SyncPlan(brain.name, "rebuilt", current, target, reason=reason)
+        return CatchUpPlan(brain.name, "rebuilt", current, target, reason=reason)
     latest = store.get_many(entry_ids)
     upserts = [latest[i] for i in entry_ids if i in latest]
     removals = [i for i in entry_ids if i not in latest]
     types = store.types() if any(c.kind == "type" for c in changes) else None
     changed = ChangeSet(upserts, removals, types, target)
-    return SyncPlan(brain.name, "caught_up", current, target, changed)
+    return CatchUpPlan(brain.name, "caught_up", current, target, changed)
 
 
-def rebuild_from(brain: Brain, store: Catalog, plan: SyncPlan) -> SyncReport:
+def rebuild_from(brain: Brain, store: Catalog, plan: CatchUpPlan) -> SyncReport:
     """Build ``brain`` from the whole catalog, stamped with ``plan.target``.
 
     The catalog may have moved on since the plan; the build reads it as it is now and is
-    stamped with the plan's target, so the next ``plan_sync`` catches up what came after
+    stamped with the plan's target, so the next ``plan_catch_up`` catches up what came after
     (re-applying a change is harmless: every change names the latest state of its entry)."""
     brain.build(store.iter_latest(), store.types(), plan.target)
     return plan.report(upserts=brain.status().documents)
@@ -105,7 +105,7 @@ def rebuild_from(brain: Brain, store: Catalog, plan: SyncPlan) -> SyncReport:
 
 def sync(brain: Brain, store: Catalog, *, rebuild: bool = False) -> SyncReport:
     """Bring ``brain`` to the catalog's current change number, in place; report what was done."""
-    plan = plan_sync(brain, store, rebuild=rebuild)
+    plan = plan_catch_up(brain, store, rebuild=rebuild)
     if plan.action == "current":
         return plan.report()
     if plan.action == "rebuilt":

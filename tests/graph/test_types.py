@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.graph.types import TypeDeclaration, TypeLattice, normalize
 from lgent.errors import TypeCycleError, TypeLatticeError
+from lgent.graph.types import TypeDeclaration, TypeLattice, normalize
 from lgent.typeexpr import TypeExpr, parse_type
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lgent.brains.graph.names import FUZZY_CUTOFF, NameIndex, normalized
 from lgent.catalog.loaders import read_path
+from lgent.graph.names import FUZZY_CUTOFF, NameIndex, normalized
 from tests.conftest import FIXTURES
 from tests.examples import examples
 

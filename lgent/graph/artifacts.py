@@ -13,16 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
+from lgent.errors import TypeLatticeError
+from lgent.health import USABLE, Health
 from lgent.models import CatalogEntry, SearchFilters, Status
-
-UNKNOWN_HEALTH = 0.7
-"""Health of an artifact with no recorded success rate: usable, below proven ones."""
-
-USABLE = (Status.ACTIVE, Status.EXPERIMENTAL)
-
-
-def health_of(entry: CatalogEntry) -> float:
-    return UNKNOWN_HEALTH if entry.success_rate is None else entry.success_rate
+from lgent.typeexpr import canonical
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,4 +147,38 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
         return filters.matches(row[2], row[1], row[3], row[4])
 
 
-__all__ = ["UNKNOWN_HEALTH", "USABLE", "ArtifactInfo", "ArtifactTable", "Fitness", "health_of"]
+def artifact_info(entry: CatalogEntry) -> ArtifactInfo:
+    """What the graph remembers of ``entry`` (its types in canonical form when well formed)."""
+    return ArtifactInfo(
+        entry.id,
+        entry.name,
+        entry.status,
+        entry.entity_type.value,
+        entry.author,
+        entry.execution.value if entry.execution else None,
+        Health.of(entry).score,
+        _canonical_or_none(entry.input_type),
+        _canonical_or_none(entry.output_type),
+        entry.success_rate,
+        entry.usage_count,
+        entry.last_used,
+        entry.version,
+        entry.contracts,
+    )
+
+
+def _canonical_or_none(text: str | None) -> str | None:
+    if not text:
+        return None
+    try:
+        return canonical(text)
+    except TypeLatticeError:
+        return text
+
+
+__all__ = [
+    "ArtifactInfo",
+    "ArtifactTable",
+    "Fitness",
+    "artifact_info",
+]

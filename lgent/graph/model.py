@@ -1,0 +1,436 @@
+"""CatalogGraph: the catalog as a graph, shared by everything that reasons about connections.
+
+It holds the type lattice, the lineage graph, the composition index, the artifact table and the
+name index, all in memory, built from the catalog's entries and kept current from its changes.
+The graph brain answers questions from it; the resolver, hole filling, fusion's lineage order
+and suggestions, and serving read it through its public methods (``GraphReader``,
+``lgent/graph/protocol.py``), each of which holds the graph's lock: a read never sees half of a
+change, and the composition index's lazily built tables are never built twice at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import difflib
+import re
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
+from lgent.graph import paths
+from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
+from lgent.graph.composition import CompositionIndex
+from lgent.graph.lineage import LineageGraph, LineageHit, bfs
+from lgent.graph.names import NameIndex, normalized
+from lgent.graph.signatures import CompositionPath, Direction, PathSearch, Ranked, Signature
+from lgent.graph.types import TypeLattice
+from lgent.models import CatalogEntry, SearchFilters, TypeDecl
+from lgent.typeexpr import canonical
+
+CANCEL_EVERY = 1000
+"""A build asks whether to stop (and gives way to queries) every this many entries."""
+
+
+class CatalogGraph:
+    """The catalog's graph (in memory; ``change_number`` -1 until built). Thread-safe: every
+    public method holds the graph's re-entrant lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._change_number = -1
+        self._reset([])
+
+    def _reset(self, types: Sequence[TypeDecl]) -> None:
+        self._lattice = _lattice(types)
+        self._lineage = LineageGraph()
+        self._composition = CompositionIndex(self._lattice)
+        self._info = ArtifactTable()
+        self._names = NameIndex()
+        self._index_type_names()
+
+    # -- building --------------------------------------------------------------------------
+
+    @property
+    def change_number(self) -> int:
+        """The catalog change number the graph reflects (-1: never built)."""
+        return self._change_number
+
+    def build(
+        self,
+        entries: Iterable[CatalogEntry],
+        types: Sequence[TypeDecl],
+        change_number: int,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """Replace the graph with ``entries`` and ``types``. ``cancelled()`` is asked every
+        ``CANCEL_EVERY`` entries (true: ``BuildStoppedError``, the graph is left unbuilt)."""
+        with self._lock:
+            self._reset(types)
+            self._change_number = -1
+            declared: dict[str, list[tuple[str, str]]] = {}
+            for n, entry in enumerate(entries, start=1):
+                self._add(entry)
+                declared[entry.id] = _relations(entry)
+                if n % CANCEL_EVERY == 0 and cancelled():
+                    self._reset(types)
+                    raise BuildStoppedError(f"the graph build stopped after {n} entries")
+            self._lineage = LineageGraph.of(
+                (source, relation, target)
+                for source, pairs in declared.items()
+                for relation, target in pairs
+            )
+            self._names = NameIndex.of(self._info.names())
+            self._composition.warm()
+            self._change_number = change_number
+
+    def apply(
+        self,
+        upserts: Sequence[CatalogEntry],
+        removals: Sequence[str],
+        types: Sequence[TypeDecl] | None,
+        change_number: int,
+    ) -> None:
+        """Apply a batch of catalog changes (``types``: the whole type list when one changed);
+        each entry costs what its own names, relations and type group cost, never a pass over
+        the catalog (new type declarations rebuild the lattice and the type tables, which are
+        as large as the type vocabulary)."""
+        with self._lock:
+            if types is not None:
+                self._lattice = _lattice(types)
+                self._composition.set_lattice(self._lattice)
+                self._index_type_names()
+            for artifact_id in removals:
+                self._remove(artifact_id)
+            for entry in upserts:
+                self._remove(entry.id)
+                self._add(entry)
+                self._lineage.set_relations(entry.id, _relations(entry))
+                self._names.add(entry.id, entry.name)
+            self._change_number = change_number
+
+    def _add(self, entry: CatalogEntry) -> None:
+        """Index ``entry`` (its names and relations are indexed by the caller: in bulk by
+        ``build``)."""
+        info = artifact_info(entry)
+        self._info.add(info)
+        # a malformed type matches nothing; problems() lists it
+        with contextlib.suppress(TypeLatticeError):
+            self._composition.add(
+                Signature(entry.id, info.input_type, info.output_type, info.usable, info.health)
+            )
+
+    def _remove(self, artifact_id: str) -> None:
+        info = self._info.remove(artifact_id)
+        if info is not None:
+            self._names.remove(artifact_id, info.name)
+            self._lineage.remove_relations_of(artifact_id)
+            self._composition.remove(artifact_id)
+
+    def _index_type_names(self) -> None:
+        self._type_names = {t.lower(): t for t in self._lattice.types()}
+        self._type_names["any"] = "Any"
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the graph still across several reads (for the graph brain's lazy answers)."""
+        with self._lock:
+            yield
+
+    # -- size and health of the graph itself -----------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._info)
+
+    def describe(self) -> str:
+        """``"N types, M relations"``."""
+        with self._lock:
+            return f"{len(self._lattice)} types, {len(self._lineage.relations())} relations"
+
+    def problems(self) -> list[str]:
+        """What is wrong with the indexed types under the lattice, one line per type."""
+        with self._lock:
+            return self._composition.problems()
+
+    def prepare(self) -> None:
+        """Build the composition tables a first path or type question would (a server warming
+        up, so that no query pays for it)."""
+        with self._lock:
+            self._composition.prepare()
+
+    # -- names -----------------------------------------------------------------------------
+
+    def type_name(self, text: str) -> str | None:
+        """The declared type ``text`` names (case-insensitive; parametric forms checked)."""
+        with self._lock:
+            return self._type_name(text.strip())
+
+    def _type_name(self, text: str) -> str | None:
+        direct = self._type_names.get(text.lower())
+        if direct is not None or "[" not in text:
+            return direct
+        try:
+            expr = canonical(text)
+        except TypeLatticeError:
+            return None
+        head = self._type_names.get(expr.split("[", 1)[0].lower())
+        if head is None:
+            return None
+        args = re.findall(r"[A-Za-z_][\w.\-]*", expr)[1:]
+        fixed = [self._type_names.get(a.lower()) for a in args]
+        if not all(fixed):
+            return None
+        rebuilt = expr
+        for raw, good in zip(args, fixed, strict=True):
+            rebuilt = re.sub(rf"\b{re.escape(raw)}\b", str(good), rebuilt, count=1)
+        return head + rebuilt[len(expr.split("[", 1)[0]) :]
+
+    def require_type(self, text: str) -> str:
+        """The declared type ``text`` names; ``TypeLatticeError`` with suggestions if none."""
+        name = self.type_name(text)
+        if name is None:
+            raise TypeLatticeError(self.unknown_type_message(text))
+        return name
+
+    def unknown_type_message(self, text: str) -> str:
+        close = self.close_types(text)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return f"unknown type {text!r}{hint}"
+
+    def close_types(self, text: str) -> list[str]:
+        """Up to three declared types whose names are closest to ``text``: suggestions."""
+        with self._lock:
+            return difflib.get_close_matches(text, self._lattice.types(), n=3, cutoff=0.6)
+
+    def artifact_id(self, text: str, *, fuzzy: bool = True) -> str | None:
+        """The artifact ``text`` names: by id or name, ignoring case and punctuation (an id wins
+        over a look-alike name, then the smallest id); then, if ``fuzzy``, the closest name or
+        id by ``difflib`` ratio (at least 0.88, keys of 5 characters or more; see ``names``)."""
+        with self._lock:
+            return self._names.lookup(text, fuzzy=fuzzy)
+
+    def closest_names(self, text: str, n: int = 3) -> list[str]:
+        """Up to ``n`` artifact names or ids closest to ``text``: suggestions."""
+        with self._lock:
+            return self._names.closest(text, n)
+
+    def namesakes(self, name: str) -> tuple[str, ...]:
+        """The ids of every artifact named ``name`` (ignoring case and punctuation)."""
+        with self._lock:
+            return self._names.namesakes(normalized(name))
+
+    # -- artifacts -------------------------------------------------------------------------
+
+    def knows(self, artifact_id: str) -> bool:
+        """Whether ``artifact_id`` is in the graph (the catalog may be ahead of it)."""
+        with self._lock:
+            return artifact_id in self._info
+
+    def artifact(self, artifact_id: str) -> ArtifactInfo | None:
+        """What the graph knows of ``artifact_id`` besides its edges, or None."""
+        with self._lock:
+            return self._info.get(artifact_id)
+
+    def types_of(self, artifact_id: str) -> tuple[str | None, str | None]:
+        """``(input type, output type)`` of an artifact the graph knows."""
+        with self._lock:
+            return self._info.types(artifact_id)
+
+    def admits(self, artifact_id: str, filters: SearchFilters | None) -> bool:
+        """Whether the artifact passes ``filters`` (status, entity type, execution...)."""
+        with self._lock:
+            return self._info.admits(artifact_id, filters)
+
+    def signature(self, artifact_id: str) -> Signature | None:
+        """The artifact's signature in the composition index (None: no type, or unknown)."""
+        with self._lock:
+            return self._composition.get(artifact_id)
+
+    def undeclared_side(self, artifact_id: str, direction: Direction) -> str | None:
+        """Why nothing composes with ``artifact_id`` in ``direction`` when it declares no type
+        on that side (its output downstream, its input upstream); None when it does."""
+        me = self.artifact(artifact_id)
+        if me is None:
+            return None
+        side, typed = side_type(me, direction)
+        return None if typed else undeclared(artifact_id, side)
+
+    # -- types -----------------------------------------------------------------------------
+
+    def is_subtype(self, a: str, b: str) -> bool:
+        with self._lock:
+            return self._lattice.is_subtype(a, b)
+
+    def is_primitive(self, type_name: str) -> bool:
+        """Whether ``type_name`` is a primitive (``TypeLatticeError`` if malformed)."""
+        with self._lock:
+            return self._lattice.is_primitive(type_name)
+
+    def compose_check(self, first: str, second: str) -> bool:
+        """True when ``first``'s output fits ``second``'s input."""
+        with self._lock:
+            a, b = self._info.get(first), self._info.get(second)
+            if a is None or b is None or a.output_type is None or b.input_type is None:
+                return False
+            return self._lattice.is_subtype(a.output_type, b.input_type)
+
+    def matching(self, takes: str | None, gives: str | None, *, only: bool = False) -> list[Ranked]:
+        """The artifacts whose input accepts ``takes`` and whose output fits ``gives``, grouped
+        (see ``CompositionIndex.matching``)."""
+        with self._lock:
+            return self._composition.matching(takes, gives, only=only)
+
+    def neighbours(self, target: Signature, direction: Direction) -> list[Ranked]:
+        """The groups of artifacts that can follow (downstream) or precede ``target``."""
+        with self._lock:
+            return self._composition.neighbours(target, direction)
+
+    def type_candidates(self, input_type: str, output_type: str) -> list[Fitness]:
+        """Artifacts (usable or not) whose input accepts ``input_type`` and whose output fits
+        ``output_type``, in no particular order (the resolver ranks them by its own score)."""
+        with self._lock:
+            found = self._composition.fitting_ids(input_type, output_type)
+            return [self._info.fitness(i) for i in found if i in self._info]
+
+    def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
+        """Artifacts (usable or not) whose input accepts ``type_name``, healthiest first."""
+        return self._one_side(Signature("\0query", None, type_name), "downstream", limit)
+
+    def producing(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
+        """Artifacts (usable or not) whose output is ``type_name`` or a subtype, healthiest
+        first."""
+        return self._one_side(Signature("\0query", type_name, None), "upstream", limit)
+
+    def _one_side(
+        self, pseudo: Signature, direction: Direction, limit: int | None
+    ) -> list[ArtifactInfo]:
+        with self._lock:
+            sigs = self._composition.find_compatible(
+                pseudo, direction, include_unusable=True, limit=limit, chain=False
+            )
+            return [self._info[s.id] for s in sigs if s.id in self._info]
+
+    # -- composition -----------------------------------------------------------------------
+
+    def find_paths(self, search: PathSearch) -> list[CompositionPath]:
+        """The pipelines ``search`` asks for (``lgent.graph.paths.find_paths``); its types are
+        read as ``type_name`` reads them, and an unknown one is a ``TypeLatticeError``."""
+        with self._lock:
+            source, target = self.require_type(search.source), self.require_type(search.target)
+            checked = dataclasses.replace(search, source=source, target=target)
+            return paths.find_paths(self._composition, checked)
+
+    def members(
+        self,
+        source: str,
+        target: str,
+        max_length: int,
+        *,
+        include_unusable: bool = False,
+        known: Sequence[CompositionPath] = (),
+    ) -> Iterator[tuple[str, CompositionPath]]:
+        """Every artifact on a pipeline from ``source`` to ``target`` with its best pipeline,
+        lazily (``lgent.graph.paths.members``); iterate it inside ``reading()``."""
+        return paths.members(
+            self._composition,
+            source,
+            target,
+            max_length,
+            include_unusable=include_unusable,
+            known=known,
+        )
+
+    def find_compatible(
+        self,
+        artifact_id: str,
+        direction: Direction = "downstream",
+        limit: int | None = 50,
+        include_unusable: bool = False,
+        *,
+        chain: bool = True,
+    ) -> list[Signature]:
+        """Artifacts that can follow (downstream) or precede (upstream) ``artifact_id``,
+        healthiest first (``NotFoundError`` for an artifact the graph does not know);
+        ``chain=False`` links through primitive types too (as plain subtyping would)."""
+        with self._lock:
+            self._require_artifact(artifact_id)
+            return self._composition.find_compatible(
+                artifact_id, direction, include_unusable=include_unusable, limit=limit, chain=chain
+            )
+
+    def signatures(self) -> list[Signature]:
+        """Every artifact's signature in the composition index, by id."""
+        with self._lock:
+            return self._composition.signatures()
+
+    # -- lineage ---------------------------------------------------------------------------
+
+    @property
+    def lineage(self) -> LineageGraph:
+        """The lineage graph (read it inside ``reading()``)."""
+        return self._lineage
+
+    def lineage_of(self, artifact_id: str, depth: int | None = None) -> dict[str, list[LineageHit]]:
+        """Ancestors, descendants, dependencies, dependents, forging, implementations,
+        alternatives and parts of one artifact (``NotFoundError`` if unknown)."""
+        with self._lock:
+            self._require_artifact(artifact_id)
+            g = self._lineage
+            return {
+                "ancestors": g.ancestors(artifact_id, depth),
+                "descendants": g.descendants(artifact_id, depth, include_implementers=False),
+                "dependencies": g.dependencies(artifact_id, depth or 1),
+                "dependents": g.dependents(artifact_id, depth or 1),
+                "forged_by": g.forger(artifact_id),
+                "forged": g.forged(artifact_id),
+                "implements": list(bfs(artifact_id, g.outgoing("implements"), 1)),
+                "implementers": g.implementers(artifact_id),
+                "similar": g.similar(artifact_id),
+                "part_of": list(bfs(artifact_id, g.outgoing("part_of"), 1)),
+                "parts": list(bfs(artifact_id, g.incoming("part_of"), 1)),
+            }
+
+    def latest(self, artifact_id: str) -> str:
+        """The newest usable generation of ``artifact_id`` along successor links (itself if
+        none)."""
+        with self._lock:
+            hits = self._lineage.descendants(artifact_id, depth=None, include_implementers=False)
+            usable = [h for h in hits if self._usable(h.id)]
+            if not usable:
+                return artifact_id
+            return max(usable, key=lambda h: (h.depth, h.id)).id
+
+    def successor_of(self, artifact_id: str) -> str | None:
+        """The usable artifact that directly or eventually replaced ``artifact_id``, if any."""
+        newest = self.latest(artifact_id)
+        return None if newest == artifact_id else newest
+
+    def _usable(self, artifact_id: str) -> bool:
+        info = self._info.get(artifact_id)
+        return info is not None and info.usable
+
+    def _require_artifact(self, artifact_id: str) -> None:
+        if artifact_id not in self._info:
+            raise NotFoundError(artifact_id)
+
+
+def _relations(entry: CatalogEntry) -> list[tuple[str, str]]:
+    """The ``(relation, target)`` pairs ``entry`` declares."""
+    return [(r.type.value, r.target) for r in entry.relations]
+
+
+def _lattice(types: Sequence[TypeDecl]) -> TypeLattice:
+    """The lattice of the catalog's declarations (which the catalog keeps acyclic)."""
+    lattice = TypeLattice()
+    lattice.add_types((t.type, t.subtype_of, t.params, bool(t.primitive)) for t in types)
+    return lattice
+
+
+def undeclared(artifact_id: str, side: str) -> str:
+    """Why nothing composes with ``artifact_id`` on its ``side`` ("input", "output")."""
+    return f"{artifact_id} declares no {side} type, so nothing composes with it there"
+
+
+def side_type(me: ArtifactInfo, direction: Direction) -> tuple[str, str | None]:
+    """The side of ``me`` a composition in ``direction`` goes through, and its type there."""
+    return ("output", me.output_type) if direction == "downstream" else ("input", me.input_type)
