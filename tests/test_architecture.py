@@ -131,6 +131,22 @@ def violations_of_the_graph_seam() -> list[str]:
     return found
 
 
+def violations_of_grammar_independence() -> list[str]:
+    """The keyword grammar (``lgent.grammar``) knows no index, catalog or brain: text to a
+    syntax tree, nothing else (tantivy's ``query-grammar`` crate knows no schema)."""
+    found = []
+    for name, path in MODULES.items():
+        if not within(name, "lgent.grammar"):
+            continue
+        source = path.read_text(encoding="utf-8")
+        if "import tantivy" in source or "from tantivy" in source:
+            found.append(f"{name} imports tantivy")
+        for target, line in runtime_imports(path):
+            if any(within(target, p) for p in ("lgent.catalog", "lgent.brains", "lgent.fusion")):
+                found.append(f"{name}:{line} imports {target}")
+    return found
+
+
 def import_cycles() -> list[list[str]]:
     edges = {n: {t for t, _ in runtime_imports(p) if t in MODULES} for n, p in MODULES.items()}
     index: dict[str, int] = {}
@@ -178,6 +194,10 @@ def test_only_the_graph_brain_knows_the_graph_brain_and_the_graph_lock() -> None
     assert violations_of_the_graph_seam() == []
 
 
+def test_the_grammar_knows_no_index_catalog_or_brain() -> None:
+    assert violations_of_grammar_independence() == []
+
+
 def test_no_import_cycle() -> None:
     assert import_cycles() == []
 
@@ -200,6 +220,8 @@ def test_the_checks_catch_planted_violations(
         monkeypatch, tmp_path, "lgent.cli.probe", "from lgent.catalog.store import CatalogStore\n"
     )
     assert violations_of_shell_imports()
+    plant(monkeypatch, tmp_path, "lgent.grammar.probe", "from lgent.catalog import store\n")
+    assert violations_of_grammar_independence()
     plant(monkeypatch, tmp_path, "lgent.fusion.probe", "from lgent.brains.graph import brain\n")
     assert violations_of_the_graph_seam()
     plant(

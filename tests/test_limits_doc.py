@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 from lgent import limits
-from lgent.brains.keyword.grammar import MAX_DEPTH
-from lgent.brains.keyword.grammar.parser import MAX_WILDCARD_LENGTH, MAX_WILDCARDS
 from lgent.catalog.loaders import MAX_PROBLEMS
 from lgent.catalog.readers.parsing import MAX_YAML_NODES
 from lgent.config import DEFAULT_MAX_FILE_MIB
+from lgent.grammar import MAX_DEPTH
+from lgent.grammar.parser import MAX_WILDCARD_LENGTH, MAX_WILDCARDS
 from lgent.graph.signatures import MAX_PATH_LENGTH
 from lgent.http.app import DEFAULT_MAX_BODY_BYTES
 from lgent.serving import PAGE_DEPTH

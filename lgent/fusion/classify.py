@@ -6,7 +6,7 @@ The order of the rules, each with the reason it gives:
    ``PDF -> SentimentScore``, ``input:PDF``) -> TYPE_QUERY; a relationship question naming a
    known artifact ("what depends on PDFParser_v2") -> RELATIONSHIP.
 2. The query clearly uses the keyword grammar (``grammar_meant`` in
-   ``lgent/brains/keyword/grammar/reading.py``: a known field, a group with an operator, a
+   ``lgent/grammar/reading.py``: a known field, a group with an operator, a
    wildcard, a whole phrase, or a short query with AND/OR or a negation) -> KEYWORD_SYNTAX.
    Other queries are plain words, whatever quotes, dashes or colons they hold.
 3. The whole query names an artifact (id or name, ignoring case and punctuation, or a close
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lgent.brains.base import QuestionReader, Reading
-from lgent.brains.keyword.grammar import ast, parse
-from lgent.brains.keyword.grammar.reading import grammar_meant, meaning_words, read_words
+from lgent.grammar import ast, parse
+from lgent.grammar.reading import grammar_meant, meaning_words, read_words
 from lgent.models import QueryType
 
 if TYPE_CHECKING:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -98,58 +99,88 @@ def members(
     for found in known:
         for artifact in found.ids:
             first_through.setdefault(artifact, found)
+    routes = _Routes(
+        source, target, max_length, include_unusable, before, before_health, after, after_health
+    )
     # only the input types reached from the source and the output types that reach the
     # target within the length can hold a member: the tables are cut to those (a catalog
     # of thousands of types would otherwise make every (input, output) pair a cell)
     rows = np.flatnonzero(before[:n_in] < max_length)
     cols = np.flatnonzero(after[:n_out] < max_length)
-    shortest = before[rows, None] + 1 + after[None, cols]
-    routes = np.minimum(before_health[rows, None], after_health[None, cols])
     for usable in (None,) if include_unusable else (True, False):
-        table = index.best_usable if usable else index.best_all
-        best = table[np.ix_(rows, cols)]
-        bound = np.minimum(routes, best)
-        wanted = (shortest <= max_length) & (best >= 0.0)
-        cells = (
-            (level, key, name, exact, int(rows[i]), int(cols[j]))
-            for level, key, name, exact, i, j in _cells_in_order(shortest, bound, wanted)
+        yield from _members_among(index, routes, rows, cols, usable, first_through)
+
+
+@dataclass(frozen=True, slots=True)
+class _Routes:
+    """A members search: its types and length, and per type the first level at which the
+    source reaches it (``before``) or it reaches the target (``after``), with the health."""
+
+    source: str
+    target: str
+    max_length: int
+    include_unusable: bool
+    before: IntArray
+    before_health: FloatArray
+    after: IntArray
+    after_health: FloatArray
+
+
+def _members_among(
+    index: CompositionIndex,
+    routes: _Routes,
+    rows: IntArray,
+    cols: IntArray,
+    usable: bool | None,
+    first_through: dict[str, CompositionPath],
+) -> Iterator[tuple[str, CompositionPath]]:
+    """``members`` of the usable artifacts (``usable``), the unusable ones, or all (None)."""
+    r = routes
+    shortest = r.before[rows, None] + 1 + r.after[None, cols]
+    bounds = np.minimum(r.before_health[rows, None], r.after_health[None, cols])
+    table = index.best_usable if usable else index.best_all
+    best = table[np.ix_(rows, cols)]
+    bound = np.minimum(bounds, best)
+    wanted = (shortest <= r.max_length) & (best >= 0.0)
+    cells = (
+        (level, key, name, exact, int(rows[i]), int(cols[j]))
+        for level, key, name, exact, i, j in _cells_in_order(shortest, bound, wanted)
+    )
+    # (length, -health bound, id, exact, input, output); a cell has the id "" so it
+    # opens before any artifact ranked at or below its bound is let out
+    heap: list[tuple[int, float, str, int, int, int]] = []
+    witness: dict[str, CompositionPath] = {}
+    cell = next(cells, None)
+    while heap or cell is not None:
+        if cell is not None and (not heap or cell < heap[0]):
+            s, u = cell[4], cell[5]
+            opened, cell = cell, next(cells, None)
+            route = min(float(r.before_health[s]), float(r.after_health[u]))
+            for member in index.cells[(s, u)]:
+                _, _, member_usable, member_health, _, _ = index.entries[member]
+                if usable is None or member_usable == usable:
+                    heapq.heappush(heap, (opened[0], -min(route, member_health), member, 0, s, u))
+            continue
+        length, _, artifact, exact, s, u = heapq.heappop(heap)
+        if exact:
+            yield artifact, witness.pop(artifact)
+            continue
+        path = first_through.get(artifact) or _through(
+            index,
+            r.source,
+            r.target,
+            artifact,
+            length,
+            int(r.before[s]),
+            int(r.after[u]),
+            r.include_unusable,
         )
-        # (length, -health bound, id, exact, input, output); a cell has the id "" so it
-        # opens before any artifact ranked at or below its bound is let out
-        heap: list[tuple[int, float, str, int, int, int]] = []
-        witness: dict[str, CompositionPath] = {}
-        cell = next(cells, None)
-        while heap or cell is not None:
-            if cell is not None and (not heap or cell < heap[0]):
-                s, u = cell[4], cell[5]
-                opened, cell = cell, next(cells, None)
-                for member in index.cells[(s, u)]:
-                    _, _, member_usable, member_health, _, _ = index.entries[member]
-                    if usable is None or member_usable == usable:
-                        route = min(float(before_health[s]), float(after_health[u]))
-                        weakest = min(route, member_health)
-                        heapq.heappush(heap, (opened[0], -weakest, member, 0, s, u))
-                continue
-            length, _, artifact, exact, s, u = heapq.heappop(heap)
-            if exact:
-                yield artifact, witness.pop(artifact)
-                continue
-            path = first_through.get(artifact) or _through(
-                index,
-                source,
-                target,
-                artifact,
-                length,
-                int(before[s]),
-                int(after[u]),
-                include_unusable,
-            )
-            if path is not None:
-                witness[artifact] = path
-                heapq.heappush(heap, (len(path), -path.health, artifact, 1, s, u))
-            elif length < max_length:  # every route of this length repeats an artifact
-                health = index.entries[artifact][3]
-                heapq.heappush(heap, (length + 1, -health, artifact, 0, s, u))
+        if path is not None:
+            witness[artifact] = path
+            heapq.heappush(heap, (len(path), -path.health, artifact, 1, s, u))
+        elif length < r.max_length:  # every route of this length repeats an artifact
+            health = index.entries[artifact][3]
+            heapq.heappush(heap, (length + 1, -health, artifact, 0, s, u))
 
 
 def _through(

@@ -149,6 +149,41 @@ def _line_width(line: list[tuple[Group, Card, float]]) -> float:
 
 def render_svg(hood: Neighbourhood) -> str:
     """The neighbourhood as one standalone SVG document (nodes are links to /artifact/ID)."""
+    laid = _layout(hood)
+    width, height, middle = laid.width, laid.height, laid.middle
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" role="img" '
+        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">',
+        f"<title>{escape(hood.center.id)}: its lineage and what it composes with</title>",
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+        'fill="#6e7781"/></marker></defs>',
+    ]
+    parts += [_edge(group, box, middle) for group, box in laid.boxes]
+    parts += [
+        f'<text x="{c.x:.0f}" y="{c.y:.0f}" font-size="10.5" fill="#57606a" class="caption">'
+        f"{escape(c.text)}</text>"
+        for c in laid.captions
+    ]
+    parts += [_node(box, group.label) for group, box in laid.boxes]
+    parts.append(_node(middle, "", focus=True))
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    width: float
+    height: float
+    boxes: list[tuple[Group, _Box]]
+    captions: list[_Caption]
+    middle: _Box
+
+
+def _layout(hood: Neighbourhood) -> _Layout:
+    """Where each box and caption goes: the groups above and below in rows, those beside in
+    columns left and right of the centre."""
     center = hood.center
     sides: dict[Side, list[Group]] = {"left": [], "right": [], "top": [], "bottom": []}
     for group in hood.groups:
@@ -208,27 +243,7 @@ def render_svg(hood: Neighbourhood) -> str:
     y = middle_top + column_h
     if bottom:
         y = place_lines(bottom, y + ROW_GAP - CAPTION_H)
-    height = y + MARGIN
-
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" role="img" '
-        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">',
-        f"<title>{escape(center.id)}: its lineage and what it composes with</title>",
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
-        'fill="#6e7781"/></marker></defs>',
-    ]
-    parts += [_edge(group, box, middle) for group, box in boxes]
-    parts += [
-        f'<text x="{c.x:.0f}" y="{c.y:.0f}" font-size="10.5" fill="#57606a" class="caption">'
-        f"{escape(c.text)}</text>"
-        for c in captions
-    ]
-    parts += [_node(box, group.label) for group, box in boxes]
-    parts.append(_node(middle, "", focus=True))
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return _Layout(width, y + MARGIN, boxes, captions, middle)
 
 
 def _edge(group: Group, box: _Box, middle: _Box) -> str:

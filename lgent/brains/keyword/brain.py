@@ -12,12 +12,12 @@ import tantivy
 
 from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
-from lgent.brains.keyword.grammar import ast, parse, parse_lenient
-from lgent.brains.keyword.grammar.reading import read_words
 from lgent.brains.keyword.highlight import Match, describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.brains.keyword.settings import KeywordSettings
 from lgent.errors import IndexCorruptError, IndexError_
+from lgent.grammar import ast, parse, parse_lenient
+from lgent.grammar.reading import read_words
 from lgent.models import BrainHit, CatalogEntry, EntryText, QueryType, SearchFilters, TypeDecl
 
 EntryLookup = Callable[[Sequence[str]], Mapping[str, EntryText]]
@@ -95,6 +95,7 @@ class KeywordResult:
                 "description": "BM25 over boosted fields (tantivy)",
                 "query": self.tree if tree is None else tree,
                 "matched_fields": fields,
+                "why": matched_words(fields),
             },
         )
 
@@ -380,3 +381,12 @@ def _typed_query(source: str | None, target: str | None) -> str | None:
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+FIELD_WORDS = {"input_type": "input type", "output_type": "output type"}
+
+
+def matched_words(fields: Sequence[str]) -> str:
+    """Why a hit matched, for a result's card: ``words in name, input type``."""
+    named = ", ".join(FIELD_WORDS.get(f, f) for f in fields)
+    return f"words in {named}" if named else "words"

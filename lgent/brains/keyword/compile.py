@@ -18,9 +18,9 @@ from typing import Literal
 import tantivy
 
 from lgent.analysis.tokens import tokens
-from lgent.brains.keyword.grammar import ast
 from lgent.brains.keyword.settings import DEFAULT_FIELD_BOOSTS
 from lgent.brains.keyword.typefields import glob_to_regex, type_tokens
+from lgent.grammar import ast
 
 Kind = Literal["exact", "exact_case", "stemmed", "stemmed_stop", "plain", "type"]
 

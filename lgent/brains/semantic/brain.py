@@ -824,6 +824,7 @@ class SemanticBrain:
             "similarity": round(score, 4),
             "rank": rank,
             "reason": reason,
+            "why": "similar meaning",
             "model": self._model,
         }
         if similar_to is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.keyword.grammar import MAX_DEPTH, Term, parse, parse_lenient
+from lgent.grammar import MAX_DEPTH, Term, parse, parse_lenient
 
 REPAIRS: list[tuple[str, str, list[str]]] = [
     # (query, dump of the repaired AST, warnings)

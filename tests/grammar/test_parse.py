@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from lgent.brains.keyword.grammar import (
+from lgent.errors import QueryError
+from lgent.grammar import (
     FIELD_ALIASES,
     FIELDS,
     And,
@@ -17,7 +18,6 @@ from lgent.brains.keyword.grammar import (
     iter_nodes,
     parse,
 )
-from lgent.errors import QueryError
 
 CASES: list[tuple[str, str]] = [
     # bare terms

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.keyword.grammar import MAX_DEPTH, parse
 from lgent.errors import LGentError, QueryError, QuerySyntaxError
+from lgent.grammar import MAX_DEPTH, parse
 
 OPERAND = "a term, phrase or '('"
 FIELD_LIST = (

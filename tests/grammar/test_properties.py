@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lgent.brains.keyword.grammar import (
+from lgent.errors import QuerySyntaxError
+from lgent.grammar import (
     And,
     Node,
     Not,
@@ -17,8 +18,7 @@ from lgent.brains.keyword.grammar import (
     parse,
     parse_lenient,
 )
-from lgent.brains.keyword.grammar.parser import _Parser, plain_words
-from lgent.errors import QuerySyntaxError
+from lgent.grammar.parser import _Parser, plain_words
 from tests.examples import examples
 
 SPECIAL = [

@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
 
-from lgent.brains.keyword.grammar.ast import (
+from lgent.errors import QueryError, QuerySyntaxError
+from lgent.grammar.ast import (
     And,
     Fuzzy,
     MatchAll,
@@ -31,8 +32,7 @@ from lgent.brains.keyword.grammar.ast import (
     Term,
     Wildcard,
 )
-from lgent.brains.keyword.grammar.lexer import OPERATOR_WORDS, Kind, Token, tokenize
-from lgent.errors import QueryError, QuerySyntaxError
+from lgent.grammar.lexer import OPERATOR_WORDS, Kind, Token, tokenize
 
 DefaultOperator = Literal["AND", "OR"]
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from lgent.brains.keyword.grammar import FIELD_ALIASES, FIELDS, parse
+from lgent.grammar import FIELD_ALIASES, FIELDS, parse
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "query-syntax.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "query-syntax.md"
 BLOCK = re.compile(r"^```lgent-query\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.keyword.grammar.lexer import Kind, tokenize, unescape
+from lgent.grammar.lexer import Kind, tokenize, unescape
 
 
 def kinds(text: str) -> list[str]:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lgent.brains.keyword.grammar.ast import (
+from lgent.errors import QuerySyntaxError
+from lgent.grammar.ast import (
     And,
     Fuzzy,
     Node,
@@ -31,9 +32,8 @@ from lgent.brains.keyword.grammar.ast import (
     Wildcard,
     iter_nodes,
 )
-from lgent.brains.keyword.grammar.lexer import Kind, Token, tokenize
-from lgent.brains.keyword.grammar.parser import _FIELD_LOOKUP, make_or, parse
-from lgent.errors import QuerySyntaxError
+from lgent.grammar.lexer import Kind, Token, tokenize
+from lgent.grammar.parser import _FIELD_LOOKUP, make_or, parse
 
 SHORT_QUERY = 6
 """Most words a query may have for a bare ``AND``/``OR`` or negation in it to count as grammar

@@ -4,7 +4,7 @@
 repairs and reports. See docs/query-syntax.md for the language.
 """
 
-from lgent.brains.keyword.grammar.ast import (
+from lgent.grammar.ast import (
     And,
     Fuzzy,
     MatchAll,
@@ -19,7 +19,7 @@ from lgent.brains.keyword.grammar.ast import (
     iter_nodes,
     to_dict,
 )
-from lgent.brains.keyword.grammar.parser import (
+from lgent.grammar.parser import (
     FIELD_ALIASES,
     FIELDS,
     MAX_DEPTH,

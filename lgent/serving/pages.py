@@ -1,8 +1,5 @@
-"""What the MCP server, the HTTP API and the CLI share: answer models, pages, health and reasons.
-
-They are thin shells over one LGent; the models here keep their answers the same shape, and the
-helpers say the same things the same way on every surface: a result's health flags (what the
-resolver would hold against it), why it matched, one line of its description, its owner.
+"""The answers the surfaces serve, made from one open ``LGent``: pages of a query, an artifact
+with its versions and health, listings, graph answers, the home's health and doctor.
 
 Paging: a page of a query is a slice of one answer, the query asked for its first
 ``PAGE_DEPTH`` results. Fusion asks each brain for a number of hits that grows with the results
@@ -16,27 +13,32 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import gc
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from lgent import limits
-from lgent.brains.base import KeepsGraph
 from lgent.errors import LGentError, NotFoundError, QueryError
 from lgent.health import Health
 from lgent.ids import stable_id
-from lgent.models import (
-    BrainHit,
-    CatalogEntry,
-    QueryResponse,
-    QueryResult,
-    QueryType,
-    ScoreBreakdown,
-    SerendipityItem,
-    Status,
+from lgent.models import CatalogEntry, QueryResponse, Status
+from lgent.serving.answers import (
+    ArtifactAnswer,
+    BrainHealth,
+    Card,
+    CompatibleAnswer,
+    DoctorAnswer,
+    DoctorCheck,
+    HealthAnswer,
+    LineageAnswer,
+    LineageLink,
+    ListPage,
+    PathAnswer,
+    PathsAnswer,
+    QueryPage,
+    RegisterAnswer,
+    SearchPage,
 )
+from lgent.serving.cards import card, reading, result_card, suggestion
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
@@ -47,276 +49,6 @@ if TYPE_CHECKING:
 
 PAGE_DEPTH = 100
 """Every page of a query is cut from its first ``PAGE_DEPTH`` results."""
-
-DESCRIPTION_CHARS = 160
-"""A description shown on one line is cut after this many characters."""
-
-"""A success rate at or under this is flagged (the resolver turns such artifacts down too)."""
-
-
-class _Answer(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class PathAnswer(_Answer):
-    """One pipeline: artifact ids in order, the types flowing, the weakest artifact's health."""
-
-    ids: tuple[str, ...]
-    types: tuple[str, ...]
-    health: float
-
-
-class PathsAnswer(_Answer):
-    source_type: str
-    target_type: str
-    paths: tuple[PathAnswer, ...]
-
-
-class SimilarAnswer(_Answer):
-    artifact_id: str
-    hits: tuple[BrainHit, ...]
-
-
-class ArtifactAnswer(_Answer):
-    """One artifact at one version, every version the catalog holds, its health flags and
-    verdict (``lgent.health``), and the artifacts that succeed it."""
-
-    entry: CatalogEntry
-    versions: tuple[str, ...]
-    flags: tuple[str, ...] = ()
-    health: str = ""
-    successors: tuple[str, ...] = ()
-
-
-class RegisterAnswer(_Answer):
-    id: str
-    version: str
-    action: Literal["added", "updated", "unchanged"]
-    change_number: int
-
-
-class RemoveAnswer(_Answer):
-    id: str
-    version: str | None
-    removed: int
-    change_number: int
-
-
-class BrainHealth(_Answer):
-    name: str
-    ready: bool
-    documents: int = 0
-    change_number: int = -1
-    detail: str = ""
-    extra: dict[str, Any] = {}
-
-
-class HealthAnswer(_Answer):
-    """``ok`` when every brain is ready at the catalog's change number and the catalog is
-    current, else ``degraded``. ``catalog``: why answers may not reflect the shared catalog's
-    latest state (a replica that cannot reach its database, or is catching up); "" when they
-    do."""
-
-    status: Literal["ok", "degraded"]
-    version: str
-    change_number: int
-    brains: tuple[BrainHealth, ...]
-    catalog: str = ""
-
-
-class Card(_Answer):
-    """One artifact in a few fields: what a person or a model reads in a list of results."""
-
-    id: str
-    name: str
-    kind: str
-    signature: str
-    owner: str | None
-    status: str
-    flags: tuple[str, ...]
-    description: str
-    why: str = ""
-    score: float | None = None
-    highlights: dict[str, str] = {}
-
-
-class QueryPage(QueryResponse):
-    """A page of a fused query: ``results[offset : offset + limit]`` of its first ``PAGE_DEPTH``;
-    ``total_matches`` is the same for every page size. ``next_offset`` is None on the last page."""
-
-    offset: int = 0
-    next_offset: int | None = None
-
-
-class SearchPage(_Answer):
-    """A page of a query as cards, with how it was read (``GET /search``, the web page, MCP)."""
-
-    query: str
-    query_type: QueryType
-    interpretation: str
-    reading: str
-    total: int
-    offset: int
-    next_offset: int | None
-    results: tuple[Card, ...]
-    suggestions: tuple[str, ...] = ()
-    constraints: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-    search_time_ms: float = 0.0
-
-
-class ListPage(_Answer):
-    """A page of the catalog's artifacts (latest versions), filtered, in id order."""
-
-    total: int
-    offset: int
-    next_offset: int | None
-    results: tuple[Card, ...]
-
-
-class LineageLink(_Answer):
-    id: str
-    relation: str
-    depth: int
-    path: tuple[str, ...]
-
-
-class LineageAnswer(_Answer):
-    artifact_id: str
-    groups: dict[str, tuple[LineageLink, ...]]
-
-
-class CompatibleAnswer(_Answer):
-    """The first ``limit`` artifacts that fit, of ``total``; ``note`` says why none can when the
-    artifact declares no type on that side."""
-
-    artifact_id: str
-    direction: Literal["downstream", "upstream"]
-    artifacts: tuple[Card, ...]
-    total: int = 0
-    note: str = ""
-
-
-# -- what every surface says the same way --------------------------------------------------------
-
-
-def owner(entry: CatalogEntry) -> str | None:
-    """Who provides the artifact (its author: a team, a server, an API)."""
-    return entry.author
-
-
-def signature(entry: CatalogEntry) -> str:
-    return f"{entry.input_type or '-'} -> {entry.output_type or '-'}"
-
-
-def one_line(text: str, limit: int = DESCRIPTION_CHARS) -> str:
-    """``text`` on one line: whitespace collapsed, cut at a word before ``limit`` characters."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:.")
-    return cut + "…"
-
-
-READINGS: Mapping[QueryType, str] = {
-    QueryType.EXACT_NAME: "a name",
-    QueryType.KEYWORD_SYNTAX: "a keyword query",
-    QueryType.TYPE_QUERY: "a type question",
-    QueryType.RELATIONSHIP: "a relationship question",
-    QueryType.SEMANTIC_INTENT: "a description in plain words",
-}
-"""How each kind of query is named to a reader."""
-
-FIELD_WORDS = {"input_type": "input type", "output_type": "output type"}
-
-
-def why(result: QueryResult) -> str:
-    """Why a fused result matched, in a few words: the fields its words were found in, the
-    meaning it shares, the type or relation that put it there, its lineage notes."""
-    parts: list[str] = []
-    children = result.explanation.get("children", [])
-    by_brain = {c.get("brain"): c for c in children if isinstance(c, dict)}
-    for source in result.sources:
-        child = by_brain.get(source.brain, {})
-        if source.brain == "keyword":
-            fields = child.get("matched_fields") or list(result.highlights)
-            named = ", ".join(FIELD_WORDS.get(f, f) for f in fields)
-            parts.append(f"words in {named}" if named else "words")
-        elif source.brain == "semantic":
-            parts.append("similar meaning")
-        elif isinstance(child.get("reason"), str) and child["reason"]:
-            parts.append(child["reason"])
-        else:
-            parts.append(f"found by {source.brain}")
-    parts.extend(note for note in result.notes if not note.startswith("superseded by"))
-    return "; ".join(dict.fromkeys(parts))
-
-
-def card(
-    entry: CatalogEntry,
-    *,
-    successors: Sequence[str] = (),
-    why_text: str = "",
-    score: float | None = None,
-    highlights: Mapping[str, str] | None = None,
-) -> Card:
-    return Card(
-        id=entry.id,
-        name=entry.name,
-        kind=entry.entity_type.value,
-        signature=signature(entry),
-        owner=owner(entry),
-        status=entry.status.value,
-        flags=Health.of(entry).flags(successors),
-        description=one_line(entry.description),
-        why=why_text,
-        score=score,
-        highlights=dict(highlights or {}),
-    )
-
-
-def result_card(result: QueryResult) -> Card:
-    successors = (result.superseded_by,) if result.superseded_by else ()
-    return card(
-        result.entry,
-        successors=successors,
-        why_text=why(result),
-        score=result.score,
-        highlights=result.highlights,
-    )
-
-
-def suggestion(item: SerendipityItem) -> str:
-    return item.reason
-
-
-def unmeasured(entry: CatalogEntry) -> dict[str, str]:
-    """The parts of the resolver's score that counted 0 because the entry does not say them:
-    part -> why (``success``: no success rate; ``recency``: never used)."""
-    missing = {}
-    if entry.success_rate is None:
-        missing["success"] = "not measured"
-    if entry.last_used is None:
-        missing["recency"] = "never used"
-    return missing
-
-
-def score_part(score: ScoreBreakdown, part: str, missing: Mapping[str, str]) -> str:
-    """One part of a resolver score as shown: ``0.87``, or ``0.00 (not measured)`` when the
-    entry does not say it (``missing``: ``unmeasured(entry)``)."""
-    shown = f"{getattr(score, part):.2f}"
-    return f"{shown} ({missing[part]})" if part in missing else shown
-
-
-def reading(response: QueryResponse) -> str:
-    """One sentence on how the query was read: its kind, and the constraints applied."""
-    text = f"read as {READINGS[response.query_type]}"
-    if response.constraints:
-        text += "; constraints: " + ", ".join(response.constraints)
-    return text
-
-
-# -- pages ---------------------------------------------------------------------------------------
 
 
 def check_page(offset: int, limit: int) -> None:
@@ -526,36 +258,6 @@ def register_answer(entry: CatalogEntry, result: BatchResult) -> RegisterAnswer:
     )
 
 
-async def warm_up(lg: LGent, *, freeze: bool = False) -> list[str]:
-    """Bring every brain current (the one that loads a model last); returns what could not.
-    Queries meanwhile are answered from what is ready (a server opens its home in snapshot
-    mode), and say what is still building. ``freeze``: then ``freeze_heap`` (a server process)."""
-    problems: list[str] = []
-    order = sorted(lg.registry, key=lambda spec: spec.hints.own_thread)
-    for spec in order:
-        try:
-            await lg.ready(spec.name)
-            if spec.can(KeepsGraph):  # the graph: its path tables, before a first question
-                await lg.with_graph(lambda graph: graph.prepare())
-        except LGentError as err:
-            problems.append(f"{spec.name}: {err}")
-    if freeze:
-        freeze_heap()
-    return problems
-
-
-def freeze_heap() -> None:
-    """For a server process, at start and once warm: move every object alive now (modules, the
-    model, the open indexes) out of the garbage collector's sight (``gc.freeze``), so that a
-    full collection walks only what was made since. Without it, under 8 HTTP clients on 2 busy
-    cores, a full collection came every 1.5 s and stopped every thread for 60 to 250 ms (half
-    of a query's p99); after it, about 1 ms. Frozen objects are still freed when no longer
-    referenced (a replaced index is); only garbage cycles among them would stay, and replacing
-    every brain leaves none."""
-    gc.collect()
-    gc.freeze()
-
-
 async def health(lg: LGent) -> HealthAnswer:
     """Each brain's status (a brain that cannot load says why) and the catalog change number."""
     from lgent import __version__
@@ -585,20 +287,6 @@ async def health(lg: LGent) -> HealthAnswer:
         brains=tuple(brains),
         catalog=catalog,
     )
-
-
-class DoctorCheck(_Answer):
-    name: str
-    level: Literal["ok", "warn", "fail"]
-    message: str
-    fix: str = ""
-
-
-class DoctorAnswer(_Answer):
-    """``lgent doctor``'s findings for the served home; ``ok`` is False when any check failed."""
-
-    ok: bool
-    checks: tuple[DoctorCheck, ...]
 
 
 async def doctor(lg: LGent) -> DoctorAnswer:

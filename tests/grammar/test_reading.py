@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lgent.brains.keyword.grammar import Or, Phrase, Term
-from lgent.brains.keyword.grammar.reading import grammar_meant, meaning_words, read_words
+from lgent.grammar import Or, Phrase, Term
+from lgent.grammar.reading import grammar_meant, meaning_words, read_words
 
 
 @pytest.mark.parametrize(
