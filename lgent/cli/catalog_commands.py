@@ -251,6 +251,7 @@ def show(
                 **answer.entry.to_record(),
                 "history": list(answer.versions),
                 "flags": list(answer.flags),
+                "health": answer.health,
                 "successors": list(answer.successors),
             }
         )
