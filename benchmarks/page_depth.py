@@ -30,7 +30,9 @@ async def compare(home: Path) -> dict[str, Row]:
     from lgent.config import CacheSettings, Settings
     from lgent.serving import PAGE_DEPTH
 
-    settings = Settings(cache=CacheSettings(size=0), brains={"semantic": SemanticSettings(query_cache_size=0)})
+    settings = Settings(
+        cache=CacheSettings(size=0), brains={"semantic": SemanticSettings(query_cache_size=0)}
+    )
     rows: dict[str, Row] = defaultdict(lambda: ([], [], [], []))
     async with LGent.open(home, settings) as lg:
         for q in load_queries():

@@ -47,6 +47,7 @@ READINGS: Mapping[QueryType, str] = {
 }
 """How each kind of query is named to a reader."""
 
+
 def why(result: QueryResult) -> str:
     """Why a fused result matched, in a few words: each brain's own ``why`` (or ``reason``) in
     its explanation (the fields its words were found in, the meaning it shares, the type or
