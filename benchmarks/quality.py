@@ -120,8 +120,7 @@ async def rankings(lg: LGent, q: Labeled, systems: Sequence[str]) -> dict[str, l
 async def evaluate(
     settings: Settings, queries: list[Labeled], systems: Sequence[str]
 ) -> dict[str, Any]:
-    async with LGent.open(None) as lg:
-        lg.settings = settings
+    async with LGent.open(None, settings) as lg:
         await lg.load(CATALOG)
         for name in lg.registry.names:
             await asyncio.to_thread(lg.brain, name)

@@ -24,7 +24,7 @@ def test_freeze_heap_moves_what_is_alive_out_of_the_collectors_sight() -> None:
 
 async def test_a_server_freezes_once_warm(monkeypatch: pytest.MonkeyPatch) -> None:
     frozen: list[bool] = []
-    monkeypatch.setattr(serving, "freeze_heap", lambda: frozen.append(True))
+    monkeypatch.setattr(serving.process, "freeze_heap", lambda: frozen.append(True))
     async with LGent.open(None, embedder=HashingEmbedder(32), freshness="snapshot") as lg:
         await lg.register(make_entry("Tool", description="a tool"))
         assert await serving.warm_up(lg) == [] and frozen == []  # a library caller: untouched
