@@ -87,16 +87,32 @@ def pytest_configure(config: pytest.Config) -> None:
     examples.scale(quick)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test that loads the real model (through a fixture) as ``real_model``, so
-    ``pytest -m "not real_model"`` runs without it (tests/test_model_free.py checks that)."""
+    ``pytest -m "not real_model"`` runs without it (tests/test_model_free.py checks that). The
+    quick run also leaves out the ``slow`` tests (live servers, faults, very large inputs):
+    the default run, the one CI makes, has every test."""
     for item in items:
         if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.real_model)
+    if quick_run(config):
+        slow = [item for item in items if item.get_closest_marker("slow") is not None]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say so at the end of a run whose property tests generated fewer than their full counts."""
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Say so at the end of a quick run: it left out the slow tests, and its property tests
+    generated fewer than their full counts."""
+    if quick_run(config):
+        terminalreporter.write_line(
+            "the quick run leaves out the tests marked slow (live servers, faults, very large "
+            "inputs); the full run has them",
+            yellow=True,
+        )
     share = examples.fraction()
     if share != 1:
         terminalreporter.write_line(

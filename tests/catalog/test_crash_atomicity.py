@@ -14,6 +14,8 @@ import pytest
 
 from lgent.catalog.store import CatalogStore
 
+pytestmark = pytest.mark.slow  # processes killed mid-write
+
 N = 30_000
 
 

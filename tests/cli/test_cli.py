@@ -1,4 +1,5 @@
-"""The CLI, driven through a subprocess exactly as a user runs it."""
+"""The CLI, driven as a user runs it: through the console script's ``main`` in this process, and
+in a process of its own where a new process is the point."""
 
 from __future__ import annotations
 
@@ -10,14 +11,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.inprocess import run_cli
+
 
 def lgent(
     home: Path, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """``lgent --home HOME ARGS``, in this process (``tests/cli/inprocess.py``)."""
+    return run_cli("--home", str(home), *args, env=env)
+
+
+def lgent_process(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m lgent.cli --home HOME ARGS`` in a process of its own."""
     cmd = [sys.executable, "-m", "lgent.cli", "--home", str(home), *args]
-    return subprocess.run(
-        cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=120
-    )
+    return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ), timeout=120)
 
 
 @pytest.fixture
@@ -55,7 +62,7 @@ def test_load_then_stats_in_a_new_process(tmp_path: Path, catalog_file: Path) ->
     assert loaded.returncode == 0, loaded.stderr
     report = json.loads(loaded.stdout)
     assert (report["added"], report["types_added"]) == (2, 2)
-    stats = json.loads(lgent(home, "stats", "--json").stdout)
+    stats = json.loads(lgent_process(home, "stats", "--json").stdout)
     assert (stats["artifacts"], stats["types"], stats["relations"]) == (2, 2, 1)
 
 

@@ -1,4 +1,5 @@
-"""The traps a new user fell into with the CLI (issue 19), each driven as a user runs it.
+"""The traps a new user fell into with the CLI (issue 19), each driven as a user runs it (in
+this process, through the console script's ``main``).
 
 Every test here failed on the CLI before the fix: a read command that created an empty home, an
 empty catalog answering "No results.", a shell-expanded ``???``, unchecked pipeline steps, scores
@@ -11,16 +12,15 @@ out of the order shown, results without health flags, a total that moved with ``
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from lgent import __version__
+from tests.cli.inprocess import run_cli
 
 CATALOG = [
     {"type": "Document"},
@@ -49,16 +49,9 @@ CATALOG = [
 def run(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """``lgent ARGS`` exactly as typed (no --home added), through the console script's code."""
-    code = "import sys; from lgent.cli.app import main; sys.argv[0] = 'lgent'; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})},
-        timeout=300,
-    )
+    """``lgent ARGS`` exactly as typed (no --home added), through the console script's code, in
+    this process (``tests/cli/inprocess.py``)."""
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture(scope="module")

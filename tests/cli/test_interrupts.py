@@ -19,7 +19,10 @@ from lgent import LGent
 from lgent.catalog.store import CatalogStore
 from tests.conftest import make_entry
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX here")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX here"),
+]  # signals to live processes
 
 REPO = Path(__file__).resolve().parents[2]
 MARK = "LGENT_TEST_MARK"

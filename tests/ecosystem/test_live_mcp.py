@@ -8,7 +8,11 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.cli.test_cli import lgent
+
+pytestmark = pytest.mark.slow  # live MCP servers
 
 SERVER = Path(__file__).resolve().parent / "tiny_mcp_server.py"
 

@@ -79,6 +79,7 @@ def test_ref_cycle_and_ref_to_nowhere_import_without_those_types(tmp_path: Path)
     assert "output_type" not in shown
 
 
+@pytest.mark.slow  # a very large input
 def test_a_50_mb_spec_imports(tmp_path: Path) -> None:
     f = tmp_path / "huge.json"
     f.write_text(json.dumps(spec(2000, "x" * 25_000)))
@@ -89,6 +90,7 @@ def test_a_50_mb_spec_imports(tmp_path: Path) -> None:
     assert len(shown["description"]) == 20_000  # cut at the description limit
 
 
+@pytest.mark.slow  # a very large input
 def test_a_50_mb_yaml_spec_is_refused_with_the_limit(tmp_path: Path) -> None:
     f = tmp_path / "huge.yaml"
     f.write_text(
@@ -101,6 +103,7 @@ def test_a_50_mb_yaml_spec_is_refused_with_the_limit(tmp_path: Path) -> None:
     assert code == 1 and "over the 10 MB limit for YAML" in stderr
 
 
+@pytest.mark.slow  # a very large input
 def test_a_spec_with_10000_operations_imports_every_one(tmp_path: Path) -> None:
     f = tmp_path / "wide.json"
     f.write_text(json.dumps(spec(10_000)))

@@ -9,6 +9,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from lgent import LGent
 from lgent.models import EntityType
 from tests.cli.test_cli import lgent
@@ -34,6 +36,7 @@ def operations_of(spec: Path) -> int:
     return sum(1 for item in paths.values() for method in item if method in METHODS)
 
 
+@pytest.mark.slow  # the whole Swagger archive
 def test_every_operation_of_every_swagger_spec(swagger_specs: Path, tmp_path: Path) -> None:
     specs = sorted(swagger_specs.rglob("*.json"))
     assert len(specs) == 567
@@ -54,6 +57,7 @@ def test_every_operation_of_every_swagger_spec(swagger_specs: Path, tmp_path: Pa
     assert (operations, apis) == (expected, 567)
 
 
+@pytest.mark.slow  # the whole Swagger archive
 def test_a_spec_that_cannot_be_read_is_named_and_the_rest_committed(
     swagger_specs: Path, tmp_path: Path
 ) -> None:
@@ -75,6 +79,7 @@ def test_a_spec_that_cannot_be_read_is_named_and_the_rest_committed(
     assert lgent(tmp_path / "H", "show", "zoomconnect.com").returncode == 1
 
 
+@pytest.mark.slow  # the whole Swagger archive
 def test_graph_questions_on_imported_specs(swagger_specs: Path, tmp_path: Path) -> None:
     folder = tmp_path / "specs"
     folder.mkdir()

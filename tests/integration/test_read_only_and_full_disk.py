@@ -104,6 +104,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         unmount(mount)
 
 
+@pytest.mark.slow  # a full disk, for real
 async def test_a_full_disk_is_reported_as_such_and_loses_nothing(small_disk: Path) -> None:
     home = small_disk / "home"
     rng = random.Random(3)

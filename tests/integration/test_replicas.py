@@ -26,6 +26,8 @@ from lgent.errors import SettingsError
 from lgent.models import QueryResponse
 from tests.conftest import FIXTURES, make_entry
 
+pytestmark = pytest.mark.slow  # PostgreSQL and replica processes
+
 
 async def eventually(check: Callable[[], Awaitable[bool]], seconds: float = 10) -> bool:
     deadline = time.monotonic() + seconds

@@ -23,6 +23,8 @@ from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.catalog.store import CatalogStore
 from tests.conftest import make_entry
 
+pytestmark = pytest.mark.slow  # builds killed and resumed
+
 REPO = Path(__file__).resolve().parents[2]
 ENTRIES = 2000
 
