@@ -77,13 +77,15 @@ class SimilarAnswer(_Answer):
 
 
 class ArtifactAnswer(_Answer):
-    """One artifact at one version, every version the catalog holds, its health flags and the
-    artifacts that succeed it."""
+    """One artifact at one version, every version the catalog holds, its health flags, the
+    artifacts that succeed it, and how to call it (``lgent.callables``; None when its source
+    did not say)."""
 
     entry: CatalogEntry
     versions: tuple[str, ...]
     flags: tuple[str, ...] = ()
     successors: tuple[str, ...] = ()
+    callable: dict[str, Any] | None = None
 
 
 class RegisterAnswer(_Answer):
@@ -488,6 +490,7 @@ async def artifact_answer(
         versions=tuple(versions),
         flags=health_flags(entry, successors),
         successors=successors,
+        callable=entry.callable_definition(),
     )
 
 

@@ -400,6 +400,7 @@ def show(
                 "history": list(answer.versions),
                 "flags": list(answer.flags),
                 "successors": list(answer.successors),
+                "callable": answer.callable,
             }
         )
     else:
