@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from lgent.brains.graph.lineage import LineageHit
     from lgent.brains.semantic.embedders import Embedder
     from lgent.catalog.loaders import LoadedBatch, Progress
+    from lgent.catalog.readers.base import Document
     from lgent.catalog.replica import Follower, PullReport
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -825,9 +826,23 @@ class LGent:
         with ``command`` (stdio) or reached at ``url`` (streamable HTTP), and sync them like a
         ``tools/list`` file of that server."""
         from lgent.catalog.harvest import harvest_mcp
-        from lgent.catalog.loaders import read_document
 
         doc = await harvest_mcp(command=command, url=url, timeout=timeout)
+        return await self._sync_document(doc, dry_run)
+
+    async def import_tools_list(
+        self, data: Mapping[str, Any], *, source: str, dry_run: bool = False
+    ) -> BatchReport:
+        """Sync an MCP server's ``tools/list`` result already in hand (``{"serverInfo",
+        "tools", "launch"}``, as the router harvests the servers it keeps open) like a file of
+        it named ``source``."""
+        from lgent.catalog.readers.base import Document
+
+        return await self._sync_document(Document.of_data(source, dict(data)), dry_run)
+
+    async def _sync_document(self, doc: Document, dry_run: bool) -> BatchReport:
+        from lgent.catalog.loaders import read_document
+
         batch = await asyncio.to_thread(read_document, doc, "mcp")
         if batch.rejected:
             raise LoadError(batch.rejected[0][1])

@@ -23,6 +23,7 @@ SHELL_MAY_USE = (
     "lgent.limits",
     "lgent.serving",  # the answer models the MCP and HTTP shells share
     "lgent.arguments",  # the query arguments every surface validates with
+    "lgent.ids",  # the stable id rule (the MCP router names servers by it)
     *SHELLS,  # `lgent serve` starts the MCP and HTTP servers
 )
 

@@ -39,6 +39,16 @@ def serve(
             "environment variable: a command line is visible to other users.",
         ),
     ] = None,
+    router: Annotated[
+        str | None,
+        typer.Option(
+            "--router",
+            metavar="MCP_JSON",
+            help="MCP: route to the MCP servers of this mcpServers configuration (Claude "
+            "Desktop, Cursor or VS Code shape): their tools are harvested into the home, and the "
+            "agent gets search, describe and call.",
+        ),
+    ] = None,
     allow_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -65,14 +75,22 @@ def serve(
         raise typer.BadParameter(
             f"the token must be at least {MIN_TOKEN_LENGTH} characters", param_hint="--token"
         )
+    if router is not None and not mcp:
+        raise typer.BadParameter("--router needs --mcp", param_hint="--router")
     options = global_options(ctx)
-    if not allow_writes:
+    if not allow_writes and router is None:  # a router fills its home from its servers
         require_catalog(options.home, options.catalog)
     # a shared catalog's URL reaches the server only when given (else lgent.toml decides)
     shared: dict[str, Any] = {}
     if options.catalog is not None:
         shared["catalog"] = options.catalog
-    if mcp:
+    if mcp and router is not None:
+        from lgent.mcp.router_config import read_config
+        from lgent.mcp.router_server import run_router
+
+        read_config(router)  # a bad configuration is an error before anything starts
+        run_router(options.home, router, progress=StderrBuildProgress(), **shared)
+    elif mcp:
         from lgent.mcp.server import run_stdio
 
         # stdout carries only the protocol; build progress goes to stderr
