@@ -14,6 +14,7 @@ between paragraphs.
 from __future__ import annotations
 
 import re
+import textwrap
 from functools import lru_cache
 from html.entities import html5
 from typing import Any
@@ -269,11 +270,11 @@ def _line(line: str) -> str:
 
 
 def normalise_whitespace(text: str) -> str:
-    """Runs of spaces (any kind) within a line made one, a line's indentation kept, trailing
-    spaces, invisible characters and blank lines at either end dropped, at most one blank line
-    between paragraphs."""
+    """Runs of spaces (any kind) within a line made one, a line's indentation kept (less what
+    every line has), trailing spaces, invisible characters and blank lines at either end
+    dropped, at most one blank line between paragraphs."""
     text = _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", text))
-    lines = "\n".join(_line(line) for line in text.split("\n"))
+    lines = textwrap.dedent("\n".join(_line(line) for line in text.split("\n")))
     return _BLANK_RUNS.sub("\n\n", lines).strip("\n").rstrip()
 
 
