@@ -4,7 +4,8 @@ Built from ``CatalogEntry.origin`` (``lgent.origin``), which the importers fill:
 
 - an MCP tool: ``{"kind": "mcp_tool", "tool": <the MCP Tool as its server lists it>,
   "server": {"id", "launch": [...]}}``;
-- an MCP server: ``{"kind": "mcp_server", "name", "launch": [...]}``;
+- an MCP server: ``{"kind": "mcp_server", "name", "launch": [...]}`` (and its registry record,
+  ``server_json``, when it was imported from one);
 - an HTTP API operation: an OpenAI-style function (``{"type": "function", "function": {"name",
   "description", "parameters"}}``) plus ``"http": {"method", "path", "base_url", "parameters":
   [{"name", "in", "required", "argument"}], "body", "security"}``, which says where each
@@ -44,7 +45,8 @@ def callable_definition(entry: CatalogEntry) -> dict[str, Any] | None:
             "server": {"id": origin.server, "launch": _launches(origin)},
         }
     if origin.protocol == "mcp" and origin.role == "server":
-        return {"kind": "mcp_server", "name": entry.name, "launch": _launches(origin)}
+        server = {"kind": "mcp_server", "name": entry.name, "launch": _launches(origin)}
+        return server | ({"server_json": origin.record} if origin.record is not None else {})
     if origin.protocol == "openapi" and origin.http is not None:
         return http_function(entry, origin.http)
     if origin.protocol == "openapi":

@@ -131,6 +131,8 @@ class Origin(_Part):
     http: HttpOperation | None = None
     url: str | None = Field(default=None, max_length=2_000)
     """An A2A agent's URL, or an HTTP API's base URL."""
+    record: dict[str, Any] | None = None
+    """The source's own record of the artifact, as written (an MCP registry ``server.json``)."""
     description: str | None = Field(default=None, max_length=MAX_ORIGINAL_DESCRIPTION)
     """The description as the source wrote it, when cleaning it (HTML to text) changed it."""
 

@@ -213,7 +213,8 @@ def import_(
     kind: Annotated[
         str,
         typer.Argument(
-            help="The source format: mcp, openapi, a2a, openai, jsonl, markdown, manifest."
+            help="The source format: mcp, mcp-registry, openapi, a2a, openai, jsonl, markdown, "
+            "manifest."
         ),
     ],
     source: Annotated[Path | None, typer.Argument(help="A file or folder in that format.")] = None,
