@@ -111,7 +111,14 @@ class Router:
         response = await self.lg.query(query, constraints=["type:tool"], limit=PAGE_DEPTH)
         tools = [r.entry for r in response.results if self._owner_of(r.entry) is not None]
         shown = tools[:limit]
-        head = f"{len(tools)} tools match" if tools else "No tool matches"
+        count = len(tools)
+        head = (
+            f"{count} tools match"
+            if count > 1
+            else "1 tool matches"
+            if tools
+            else "No tool matches"
+        )
         lines = [f"{head}; showing {len(shown)}. Call one with call(id, arguments)."]
         lines += [f"note: {n}" for n in self.notes()]
         for n, entry in enumerate(shown, start=1):

@@ -116,7 +116,8 @@ class McpReader:
         server_name = str(info.get("name") or source_key(doc))
         server_id = stable(server_name, "server name", doc, "")
         version = info.get("version")
-        versioned = {"version": version} if isinstance(version, str | int | float) else {}
+        known = isinstance(version, int | float) or (isinstance(version, str) and version.strip())
+        versioned = {"version": version} if known else {}  # servers may say "" (no version)
         typer = SchemaTyper(server_id, None, ctx.warn, doc.source)
         launch = launches_of(data, doc.source, ctx.warn)
         names: list[str] = []
