@@ -177,3 +177,27 @@ def test_a_launch_that_says_too_little_or_holds_a_value_is_refused(
 def test_an_origin_must_fit_its_role() -> None:
     with pytest.raises(ValidationError, match="origin"):
         CatalogEntry.parse({"id": "t", "name": "t", "origin": {"protocol": "mcp", "role": "tool"}})
+
+
+async def test_every_surface_gives_the_callable_definition(tmp_path: Path, mcp_tools: Path) -> None:
+    import httpx
+
+    from lgent import LGent
+    from lgent.http.app import build_http_app
+    from lgent.mcp.server import build_mcp_server
+    from tests.cli.test_cli import lgent
+
+    home = tmp_path / "H"
+    async with LGent.open(home) as lg:
+        await lg.load(mcp_tools / "fetch.json")
+        expected = (await lg.get("fetch/fetch")).callable_definition()
+        assert expected is not None and expected["tool"]["name"] == "fetch"
+        transport = httpx.ASGITransport(app=build_http_app(lg, web=False))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            assert (await http.get("/artifacts/fetch/fetch")).json()["callable"] == expected
+        result = await build_mcp_server(lg).call_tool("get_artifact", {"id": "fetch/fetch"})
+        shown = "".join(getattr(block, "text", "") for block in result.content)  # type: ignore[union-attr]
+        assert json.loads(shown.split("\ncallable: ", 1)[1]) == expected
+    done = lgent(home, "show", "fetch/fetch", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["callable"] == expected

@@ -14,10 +14,12 @@ import asyncio
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +176,58 @@ async def test_search_describe_and_call_reach_the_real_servers(tmp_path: Path) -
     assert {e["id"] for e in stored} >= {"clock", "clock/set_alarm", "calculator/add_numbers"}
     assert SECRET not in json.dumps(stored)
     assert SECRET not in (tmp_path / "router.log").read_text()
+
+
+@contextmanager
+def http_clock(log: Path) -> Iterator[str]:
+    """The clock server over streamable HTTP on a free port; its URL. Stopped after."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with log.open("w") as errors:
+        process = subprocess.Popen(
+            [sys.executable, str(SERVERS / "clock_server.py"), "--http", str(port)],
+            stdin=subprocess.DEVNULL,
+            stdout=errors,
+            stderr=errors,
+        )
+    try:
+        for _ in range(300):
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+async def test_a_streamable_http_server_behind_the_router(tmp_path: Path) -> None:
+    with http_clock(tmp_path / "http-clock.log") as url:
+        config = {
+            "mcpServers": {"remote-clock": {"url": url, "headers": {"X-Clock-Token": SECRET}}}
+        }
+        (tmp_path / "mcp.json").write_text(json.dumps(config), encoding="utf-8")
+        router = serve_command(tmp_path / "H", "--mcp", "--router", str(tmp_path / "mcp.json"))
+        async with client(*router, log=tmp_path / "router.log") as session:
+            found = await answer(session, "search", {"query": "time of day in a zone", "limit": 1})
+            assert "1. remote-clock/time_in_zone:" in text(found), text(found)
+            described = json.loads(
+                text(await answer(session, "describe", {"id": "remote-clock/time_in_zone"}))
+            )
+            assert described["server"]["launch"] == [
+                {"transport": "streamable-http", "url": url, "headers": ["X-Clock-Token"]}
+            ]
+            called = await answer(
+                session, "call", {"id": "remote-clock/time_in_zone", "arguments": {"zone": "UTC"}}
+            )
+            assert called.structured_content == {"zone": "UTC", "hour": 13, "minute": 45}
+            token = await answer(session, "call", {"id": "remote-clock/token_length"})
+            assert token.structured_content == {"result": len(SECRET)}  # the header reached it
+        async with LGent.open(tmp_path / "H") as lg:
+            stored = [e.to_record() for e in await lg.list_entries()]
+        assert SECRET not in json.dumps(stored)
 
 
 def inspector_available() -> bool:

@@ -1,16 +1,19 @@
 """A real MCP server (official SDK, stdio) behind the router in tests: a clock whose one tool is
 slow, and which can learn a tool at run time (it then sends ``notifications/tools/list_changed``).
 
-    python clock_server.py
+    python clock_server.py               # over stdio
+    python clock_server.py --http PORT   # over streamable HTTP at http://127.0.0.1:PORT/mcp
 
-``CLOCK_API_KEY`` must be set in its environment (the router passes the configuration's env):
-``key_length`` tells its length, never the key.
+``key_length`` tells the length of the ``CLOCK_API_KEY`` in its environment (the router passes
+the configuration's env) and ``token_length`` that of the ``X-Clock-Token`` header of a request
+over HTTP (the configuration's headers), never the values.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
@@ -47,6 +50,13 @@ def key_length() -> int:
 
 
 @server.tool()
+def token_length(ctx: Context) -> int:
+    """How many characters the X-Clock-Token header of this request has (over HTTP)."""
+    headers = ctx.headers or {}
+    return len(next((v for k, v in headers.items() if k.lower() == "x-clock-token"), ""))
+
+
+@server.tool()
 async def learn_alarm(ctx: Context) -> str:
     """Teach the clock a new tool, set_alarm, and tell the client its tool list changed."""
 
@@ -60,4 +70,7 @@ async def learn_alarm(ctx: Context) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    if sys.argv[1:2] == ["--http"]:
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run("stdio")
