@@ -72,53 +72,81 @@ def security_names(document: Mapping[str, Any], operation: Mapping[str, Any]) ->
     return names
 
 
-class Definitions:
-    """The named schemas that rewritten schemas refer to, gathered from one document."""
+class SchemaRefs:
+    """The named schemas of one document, each rewritten once and shared by every operation
+    that reaches it (an operation's ``definitions`` hold the same objects: never changed)."""
 
     def __init__(self, document: Any) -> None:
         self.document = document
-        self.found: dict[str, Any] = {}
-        self._keys: dict[str, str] = {}
-        self._pending: list[str] = []
+        self._keys: dict[str, str | None] = {}
+        self._rewritten: dict[str, tuple[Any, frozenset[str]]] = {}
 
-    def schema(self, value: Any) -> Any:
-        """``value`` with its local references rewritten, and what they reach gathered."""
-        rewritten = self._rewrite(value)
-        while self._pending:
-            ref = self._pending.pop()
-            self.found[self._keys[ref]] = self._rewrite(resolve_ref(self.document, ref))
-        return rewritten
+    def key(self, ref: str) -> str | None:
+        """The ``$defs`` name of a local reference, or None when it points at nothing."""
+        if ref not in self._keys:
+            target = resolve_ref(self.document, ref)
+            if not ref.startswith("#/") or not isinstance(target, dict | list | bool):
+                self._keys[ref] = None
+            else:
+                name = next((ref[len(p) :] for p in _NAMED if ref.startswith(p)), None)
+                if name is None or "/" in name:
+                    name = ref[2:]
+                name = name.replace("~1", "/").replace("~0", "~").replace("/", ".")
+                while name in self._keys.values():
+                    name += "_"
+                self._keys[ref] = name
+        return self._keys[ref]
 
-    def _key(self, ref: str) -> str | None:
-        if ref in self._keys:
-            return self._keys[ref]
-        target = resolve_ref(self.document, ref)
-        if not ref.startswith("#/") or not isinstance(target, dict | list | bool):
-            return None
-        name = next((ref[len(p) :] for p in _NAMED if ref.startswith(p)), None)
-        if name is None or "/" in name:
-            name = ref[2:]
-        name = name.replace("~1", "/").replace("~0", "~").replace("/", ".")
-        while name in self._keys.values():
-            name += "_"
-        self._keys[ref] = name
-        self.found[name] = None  # reserved; filled once rewritten
-        self._pending.append(ref)
-        return name
-
-    def _rewrite(self, value: Any) -> Any:
+    def rewrite(self, value: Any, refs: set[str]) -> Any:
+        """``value`` with its local references rewritten to ``#/$defs/<name>``; the
+        references it holds are added to ``refs``."""
         if isinstance(value, list):
-            return [self._rewrite(v) for v in value]
+            return [self.rewrite(v, refs) for v in value]
         if not isinstance(value, dict):
             return value
         out: dict[str, Any] = {}
         for key, inner in value.items():
             if key == "$ref" and isinstance(inner, str):
-                name = self._key(inner)
+                name = self.key(inner)
+                if name is not None:
+                    refs.add(inner)
                 out[key] = inner if name is None else f"#/$defs/{name}"
             else:
-                out[key] = self._rewrite(inner)
+                out[key] = self.rewrite(inner, refs)
         return out
+
+    def target(self, ref: str) -> tuple[Any, frozenset[str]]:
+        """What ``ref`` points at, rewritten, and the references it holds (computed once)."""
+        if ref not in self._rewritten:
+            refs: set[str] = set()
+            value = self.rewrite(resolve_ref(self.document, ref), refs)
+            self._rewritten[ref] = (value, frozenset(refs))
+        return self._rewritten[ref]
+
+
+class Definitions:
+    """The named schemas one operation's schemas reach, gathered through ``SchemaRefs``."""
+
+    def __init__(self, refs: SchemaRefs) -> None:
+        self.refs = refs
+        self.found: dict[str, Any] = {}
+        self._seen: set[str] = set()
+
+    def schema(self, value: Any) -> Any:
+        """``value`` rewritten, and every named schema it reaches gathered into ``found``."""
+        pending: set[str] = set()
+        rewritten = self.refs.rewrite(value, pending)
+        while pending:
+            ref = pending.pop()
+            if ref in self._seen:
+                continue
+            self._seen.add(ref)
+            target, inner = self.refs.target(ref)
+            name = self.refs.key(ref)
+            assert name is not None
+            self.found[name] = target
+            pending |= inner - self._seen
+        return rewritten
 
 
 def parameter_schema(param: Mapping[str, Any]) -> Any:
@@ -142,6 +170,7 @@ def _media_type(listed: Any, fallback: str | None = None) -> str | None:
 
 def operation_call(
     document: Mapping[str, Any],
+    refs: SchemaRefs,
     path: str,
     method: str,
     path_item: Mapping[str, Any],
@@ -149,8 +178,9 @@ def operation_call(
     parameters: list[tuple[dict[str, Any], str]],
 ) -> dict[str, Any]:
     """The ``http`` of an operation's origin (a dict ``HttpOperation`` validates);
-    ``parameters`` are the operation's own and its path's, ``$ref`` already followed."""
-    definitions = Definitions(document)
+    ``parameters`` are the operation's own and its path's, ``$ref`` already followed; ``refs``
+    is the document's (one for all its operations)."""
+    definitions = Definitions(refs)
     listed: list[dict[str, Any]] = []
     body: dict[str, Any] | None = None
     forms = False
@@ -215,4 +245,11 @@ def _described(part: Mapping[str, Any]) -> dict[str, str]:
     return {"description": text} if text else {}
 
 
-__all__ = ["Definitions", "base_url", "operation_call", "parameter_schema", "security_names"]
+__all__ = [
+    "Definitions",
+    "SchemaRefs",
+    "base_url",
+    "operation_call",
+    "parameter_schema",
+    "security_names",
+]

@@ -29,7 +29,7 @@ from lgent.catalog.readers.base import (
     pointer,
 )
 from lgent.catalog.readers.common import cleaned, entry, source_key, stable, type_records
-from lgent.catalog.readers.http_calls import base_url, operation_call
+from lgent.catalog.readers.http_calls import SchemaRefs, base_url, operation_call
 from lgent.catalog.readers.parameters import parameters_paragraph, with_paragraphs
 from lgent.catalog.readers.schema_types import SchemaTyper, resolve_ref
 from lgent.errors import LoadError
@@ -101,6 +101,7 @@ class OpenApiReader:
             *[t for t in tags if isinstance(t, str)],
         ]
         typer = SchemaTyper(api_id, data, ctx.warn, doc.source)
+        refs = SchemaRefs(data)
         total = sum(len(item) for item in paths.values() if isinstance(item, dict)) or 1
         done = 0
         operations: list[Located] = []
@@ -127,7 +128,7 @@ class OpenApiReader:
                     doc,
                     ctx,
                     typer,
-                    api_id,
+                    (api_id, refs),
                     (path, method, item),
                     operation,
                     shared,
@@ -176,7 +177,7 @@ class OpenApiReader:
         doc: Document,
         ctx: ReadContext,
         typer: SchemaTyper,
-        api_id: str,
+        owner: tuple[str, SchemaRefs],
         where: tuple[str, str, dict[str, Any]],
         operation: dict[str, Any],
         shared: list[Any],
@@ -185,6 +186,7 @@ class OpenApiReader:
         versioned: dict[str, str],
     ) -> Located | None:
         path, method, path_item = where
+        api_id, refs = owner
         operation_id = operation.get("operationId")
         if isinstance(operation_id, str) and operation_id.strip():
             name, local = operation_id.strip(), operation_id.strip()
@@ -199,7 +201,9 @@ class OpenApiReader:
             "protocol": "openapi",
             "role": "operation",
             "server": api_id,
-            "http": operation_call(typer.document, path, method, path_item, operation, parameters),
+            "http": operation_call(
+                typer.document, refs, path, method, path_item, operation, parameters
+            ),
         }
         summary, details = cleaned(origin, operation.get("summary"), operation.get("description"))
         description = "\n\n".join(p for p in (summary, details) if p)

@@ -14,7 +14,6 @@ between paragraphs.
 from __future__ import annotations
 
 import re
-import textwrap
 from functools import lru_cache
 from html.entities import html5
 from typing import Any
@@ -193,10 +192,9 @@ whose line breaks are kept."""
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)(?=[\s/>])[^<>]*>")
 _REFERENCE = re.compile(r"&(#[0-9]{1,7};|#[xX][0-9A-Fa-f]{1,6};|[A-Za-z][A-Za-z0-9]{0,31};)")
 _ANGLE_OR_AMP = re.compile(r"<|&")
-_SPACES = re.compile(r"[ \t\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _INVISIBLE = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\u0085]")
-_BLANK_RUNS = re.compile(r"\n{3,}")
+_ODD = re.compile(r"[\r\u2028\u2029\u0085\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 
 
 def _is_tag(match: re.Match[str]) -> bool:
@@ -262,36 +260,51 @@ def _html_to_text(html: str) -> str:
     return str(get_text(html, _config()))
 
 
-def _line(line: str) -> str:
-    """A line with its indentation kept (as spaces), other runs of spaces made one."""
-    body = line.lstrip(" \t")
-    indent = line[: len(line) - len(body)].replace("\t", "    ")
-    return indent + _SPACES.sub(" ", body).strip() if body.strip() else ""
-
-
 def normalise_whitespace(text: str) -> str:
     """Runs of spaces (any kind) within a line made one, a line's indentation kept (less what
     every line has), trailing spaces, invisible characters and blank lines at either end
     dropped, at most one blank line between paragraphs."""
-    text = _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", text))
-    lines = textwrap.dedent("\n".join(_line(line) for line in text.split("\n")))
-    return _BLANK_RUNS.sub("\n\n", lines).strip("\n").rstrip()
+    if _ODD.search(text):
+        text = _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", text))
+    if "\n" not in text:
+        return " ".join(text.split())
+    lines: list[tuple[int, str]] = []  # (indentation, words), a blank line as (-1, "")
+    for line in text.split("\n"):
+        words = line.split()
+        if not words:
+            if lines and lines[-1][0] >= 0:
+                lines.append((-1, ""))
+            continue
+        body = line.lstrip(" \t")
+        lines.append((len(line[: len(line) - len(body)].replace("\t", "    ")), " ".join(words)))
+    while lines and lines[-1][0] < 0:
+        lines.pop()
+    common = min((indent for indent, _ in lines if indent >= 0), default=0)
+    return "\n".join(
+        " " * (indent - common) + words if indent >= 0 else "" for indent, words in lines
+    )
 
 
 def _laid_out(text: str) -> bool:
     return any(m.group(2).lower() in LAYOUT for m in _TAG.finditer(text))
 
 
+def html_to_text(text: str) -> str:
+    """``text`` with its markup made text (``text`` itself when it holds none); whitespace
+    as the conversion leaves it."""
+    if not has_markup(text):
+        return text
+    text = _LINE_BREAKS.sub("\n", text)
+    html = _escaped(text)
+    if not _laid_out(text):
+        html = html.replace("\n", "<br>\n")
+    return _html_to_text(html)
+
+
 def plain_text(text: str) -> str:
     """``text`` as plain text (see the module): HTML converted when it holds markup, and
     whitespace normalised in any case."""
-    if has_markup(text):
-        text = _LINE_BREAKS.sub("\n", text)
-        html = _escaped(text)
-        if not _laid_out(text):
-            html = html.replace("\n", "<br>\n")
-        text = _html_to_text(html)
-    return normalise_whitespace(text)
+    return normalise_whitespace(html_to_text(text))
 
 
-__all__ = ["HTML_ELEMENTS", "has_markup", "normalise_whitespace", "plain_text"]
+__all__ = ["HTML_ELEMENTS", "has_markup", "html_to_text", "normalise_whitespace", "plain_text"]
