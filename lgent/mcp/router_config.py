@@ -4,7 +4,7 @@
 A server is started with ``command`` and ``args`` (stdio; ``env`` and ``cwd`` optional) or
 reached at ``url`` (streamable HTTP; ``headers`` optional; ``"type": "sse"`` for the older SSE
 transport). ``"disabled": true`` leaves one out, and ``timeout`` (seconds, L-gent's own key)
-bounds its start and each call (default ``DEFAULT_TIMEOUT``). A value may name a variable of the
+bounds each call (default ``DEFAULT_TIMEOUT``; a start may take that long at least). A value may name a variable of the
 router's own environment as ``${env:NAME}`` or ``${NAME}``, so secrets need not be written in
 the file. Environment and header values stay here: what reaches the catalog is their names
 (``ServerConfig.launch``).
@@ -24,7 +24,8 @@ from lgent.errors import SettingsError
 from lgent.ids import normalise_id
 
 DEFAULT_TIMEOUT = 60.0
-"""Seconds a server may take to start and answer its tool list, and to answer one call."""
+"""Seconds a call may take (unless the server's ``timeout`` says otherwise), and the least a
+start and its tool list may take."""
 MAX_TIMEOUT = 3600.0
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
 _TRANSPORTS = {"stdio": "stdio", "http": "streamable-http", "streamable-http": "streamable-http"}

@@ -18,7 +18,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from lgent.errors import LGentError
-from lgent.mcp.router_config import ServerConfig
+from lgent.mcp.router_config import DEFAULT_TIMEOUT, ServerConfig
 
 MAX_PAGES = 1000
 """Most ``tools/list`` pages read from one server."""
@@ -56,6 +56,12 @@ class Upstream:
         return self.config.name
 
     @property
+    def start_timeout(self) -> float:
+        """Seconds a start (and a tool list) may take: the server's timeout, but at least
+        ``DEFAULT_TIMEOUT`` (a short call timeout must not fail a start on a busy machine)."""
+        return max(self.config.timeout, DEFAULT_TIMEOUT)
+
+    @property
     def running(self) -> bool:
         return self.session is not None and self._task is not None and not self._task.done()
 
@@ -73,11 +79,11 @@ class Upstream:
             self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
             self._task = asyncio.create_task(self._run(ready), name=f"mcp-upstream-{self.name}")
             try:
-                async with asyncio.timeout(self.config.timeout):
+                async with asyncio.timeout(self.start_timeout):
                     self.session = await asyncio.shield(ready)
             except TimeoutError:
                 await self._close()
-                self.problem = f"did not start within {self.config.timeout:g} s"
+                self.problem = f"did not start within {self.start_timeout:g} s"
                 raise UpstreamError(self._say(self.problem)) from None
             except Exception as err:  # the transport's and the SDK's errors, in groups too
                 await self._close()
@@ -94,7 +100,7 @@ class Upstream:
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         try:
-            async with asyncio.timeout(self.config.timeout):
+            async with asyncio.timeout(self.start_timeout):
                 for _ in range(MAX_PAGES):
                     params = PaginatedRequestParams(cursor=cursor) if cursor else None
                     page = await session.list_tools(params=params)
@@ -107,7 +113,7 @@ class Upstream:
                         break
         except TimeoutError:
             raise UpstreamError(
-                self._say(f"no complete tool list within {self.config.timeout:g} s")
+                self._say(f"no complete tool list within {self.start_timeout:g} s")
             ) from None
         except Exception as err:
             raise UpstreamError(self._say(await self._stopped(err))) from None
