@@ -28,6 +28,7 @@ from pydantic import (
 from lgent import limits
 from lgent.errors import FieldProblem, ValidationError
 from lgent.ids import ID_RE, normalise_id
+from lgent.origin import Origin
 from lgent.typeexpr import validate_type
 
 # Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose.
@@ -194,6 +195,8 @@ class CatalogEntry(_Model):
     latency_ms: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     execution: Execution | None = None
     relations: tuple[Relation, ...] = Field(default=(), max_length=limits.MAX_RELATIONS)
+    origin: Origin | None = None
+    """How to call it and what its source said (imported artifacts; ``lgent.origin``)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -283,6 +286,14 @@ class CatalogEntry(_Model):
     def relation_targets(self, kind: RelationType) -> list[str]:
         """Ids this entry points at with relations of ``kind``."""
         return [r.target for r in self.relations if r.type == kind]
+
+    def callable_definition(self) -> dict[str, Any] | None:
+        """How to call this artifact, in its ecosystem's own shape (an MCP ``Tool`` and its
+        server's launch, an OpenAI-style function with method, path and base URL), or None
+        when its source said nothing of it (``lgent.callables``)."""
+        from lgent.callables import callable_definition
+
+        return callable_definition(self)
 
 
 class EntryText(Protocol):

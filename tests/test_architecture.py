@@ -24,6 +24,7 @@ SHELL_MAY_USE = (
     "lgent.health",  # the one health rule every surface states
     "lgent.serving",  # the answer models the MCP and HTTP shells share
     "lgent.validation",  # the query arguments every surface validates with
+    "lgent.ids",  # the stable id rule (the MCP router names servers by it)
     *SHELLS,  # `lgent serve` starts the MCP and HTTP servers
 )
 

@@ -1,7 +1,8 @@
 """Harvest a live MCP server: its ``serverInfo`` and every page of ``tools/list``, through the
 official ``mcp`` SDK client, over stdio (a command L-gent starts and stops) or streamable HTTP.
 
-The result is a document the MCP reader reads exactly like a ``tools/list`` file. Every failure
+The result is a document the MCP reader reads exactly like a ``tools/list`` file, with a
+``launch`` beside the tools saying how the server was started or reached. Every failure
 (the command does not start, the server answers no protocol, no answer in time) is one
 ``LoadError`` naming the server and why, with the end of what the server wrote to stderr.
 """
@@ -53,8 +54,17 @@ async def harvest_mcp(
     finally:
         sdk_log.removeHandler(noise)
         sdk_log.propagate = propagate
+    data["launch"] = launch_of(command, url)
     source = f"mcp+stdio:{command}" if command is not None else f"mcp+http:{url}"
     return Document.of_data(source, data)
+
+
+def launch_of(command: str | None, url: str | None) -> dict[str, Any]:
+    """The ``launch`` of a server started by ``command`` or reached at ``url``."""
+    if command is not None:
+        program, *args = shlex.split(command)
+        return {"transport": "stdio", "command": program, "args": args}
+    return {"transport": "streamable-http", "url": url}
 
 
 def _transport(
@@ -76,26 +86,33 @@ def _transport(
 
 async def _list(transport: AbstractAsyncContextManager[Any]) -> dict[str, Any]:
     from mcp import ClientSession
-    from mcp_types import PaginatedRequestParams
 
     async with transport as (read, write), ClientSession(read, write) as session:
         init = await session.initialize()
-        tools: list[dict[str, Any]] = []
-        cursor: str | None = None
-        for _ in range(MAX_PAGES):
-            params = PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await session.list_tools(params=params)
-            tools.extend(
-                t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools
-            )
-            cursor = page.next_cursor
-            if not cursor:
-                break
-        info = init.server_info.model_dump(by_alias=True, exclude_none=True, mode="json")
-        data: dict[str, Any] = {"serverInfo": info, "tools": tools}
-        if init.instructions:
-            data["instructions"] = init.instructions
-        return data
+        return await listed_tools(session, init)
+
+
+async def listed_tools(session: Any, init: Any) -> dict[str, Any]:
+    """``{"serverInfo", "tools", "instructions"}`` of an initialized ``ClientSession``: every
+    page of its ``tools/list`` (``init`` is the answer to its ``initialize``)."""
+    from mcp_types import PaginatedRequestParams
+
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    for _ in range(MAX_PAGES):
+        params = PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await session.list_tools(params=params)
+        tools.extend(
+            t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools
+        )
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    info = init.server_info.model_dump(by_alias=True, exclude_none=True, mode="json")
+    data: dict[str, Any] = {"serverInfo": info, "tools": tools}
+    if init.instructions:
+        data["instructions"] = init.instructions
+    return data
 
 
 class _SdkLog(logging.Handler):

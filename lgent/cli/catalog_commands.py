@@ -83,7 +83,8 @@ def import_(
     kind: Annotated[
         str,
         typer.Argument(
-            help="The source format: mcp, openapi, a2a, openai, jsonl, markdown, manifest."
+            help="The source format: mcp, mcp-registry, openapi, a2a, openai, jsonl, markdown, "
+            "manifest."
         ),
     ],
     source: Annotated[Path | None, typer.Argument(help="A file or folder in that format.")] = None,
@@ -253,6 +254,7 @@ def show(
                 "flags": list(answer.flags),
                 "health": answer.health,
                 "successors": list(answer.successors),
+                "callable": answer.callable,
             }
         )
     else:

@@ -76,6 +76,8 @@ def entry_detail(
     table.add_column(overflow="fold")
     record = entry.to_record()
     for key, value in record.items():
+        if key == "origin":  # shown below as how to call it (`show --json` has all of it)
+            continue
         if key == "relations":
             value = ", ".join(f"{r['type']} {r['target']}" for r in value) or "-"
         elif isinstance(value, list):
@@ -91,7 +93,41 @@ def entry_detail(
     if successors:
         table.add_row("replaced by", ", ".join(successors))
     table.add_row("health", escape(health))
+    call = entry.callable_definition()
+    if call is not None:
+        table.add_row("call", escape(call_line(call)))
     return table
+
+
+def call_line(call: dict[str, Any]) -> str:
+    """How to call an artifact in one line (its whole definition is in ``show --json``)."""
+    kind = call.get("kind")
+    if kind == "mcp_tool":
+        server = call["server"]
+        return f"MCP tool {call['tool']['name']} of server {server['id']}" + _launch_text(
+            server["launch"]
+        )
+    if kind == "mcp_server":
+        return "MCP server" + _launch_text(call["launch"])
+    if kind == "http_operation":
+        http = call["http"]
+        return f"{http['method']} {http['base_url'] or ''}{http['path']}"
+    if kind == "http_api":
+        return f"HTTP API at {call['base_url'] or '(no base URL given)'}"
+    if kind in ("a2a_agent", "a2a_skill"):
+        return f"A2A agent at {call['url'] or '(no URL given)'}"
+    return "function " + str(call.get("function", {}).get("name", ""))
+
+
+def _launch_text(launches: list[dict[str, Any]]) -> str:
+    if not launches:
+        return " (how to start it is not known)"
+    first = launches[0]
+    if first["transport"] == "stdio":
+        words = " ".join([first.get("command", ""), *first.get("args", [])]).strip()
+        env = first.get("env", [])
+        return f", started with: {words}" + (f" (needs {', '.join(env)})" if env else "")
+    return f", at {first['url']} ({first['transport']})"
 
 
 def mapping_table(data: dict[str, Any], title: str | None = None) -> Table:

@@ -5,6 +5,7 @@ The server modules (and the MCP SDK, FastAPI, uvicorn) load only when this comma
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -39,6 +40,16 @@ def serve(
             "environment variable: a command line is visible to other users.",
         ),
     ] = None,
+    router: Annotated[
+        str | None,
+        typer.Option(
+            "--router",
+            metavar="MCP_JSON",
+            help="MCP: route to the MCP servers of this mcpServers configuration (Claude "
+            "Desktop, Cursor or VS Code shape): their tools are harvested into the home, and the "
+            "agent gets search, describe and call.",
+        ),
+    ] = None,
     allow_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -52,8 +63,31 @@ def serve(
 
     The home must hold a catalog, unless --allow-writes lets the server fill a new one."""
     from lgent.cli.context import global_options, require_catalog
-    from lgent.cli.progress import StderrBuildProgress
 
+    _check_options(mcp, http, token, allow_host, router)
+    options = global_options(ctx)
+    if not allow_writes and router is None:  # a router fills its home from its servers
+        require_catalog(options.home, options.catalog)
+    # a shared catalog's URL reaches the server only when given (else lgent.toml decides)
+    shared: dict[str, Any] = {}
+    if options.catalog is not None:
+        shared["catalog"] = options.catalog
+    if mcp:
+        _serve_mcp(options.home, router, allow_writes, shared)
+        return
+    # the guard's options reach the server only when given (else lgent.toml decides)
+    guard: dict[str, Any] = {}
+    if token is not None:
+        guard["token"] = token.strip()
+    if allow_host:
+        guard["allow_hosts"] = tuple(allow_host)
+    _serve_http(options.home, host, port, allow_writes, {**shared, **guard})
+
+
+def _check_options(
+    mcp: bool, http: bool, token: str | None, allow_host: list[str] | None, router: str | None
+) -> None:
+    """A usage error (exit 2) for options that do not go together."""
     if mcp == http:
         raise typer.BadParameter("give exactly one of --mcp or --http", param_hint="--mcp/--http")
     if mcp and (token is not None or allow_host):
@@ -65,34 +99,37 @@ def serve(
         raise typer.BadParameter(
             f"the token must be at least {MIN_TOKEN_LENGTH} characters", param_hint="--token"
         )
-    options = global_options(ctx)
-    if not allow_writes:
-        require_catalog(options.home, options.catalog)
-    # a shared catalog's URL reaches the server only when given (else lgent.toml decides)
-    shared: dict[str, Any] = {}
-    if options.catalog is not None:
-        shared["catalog"] = options.catalog
-    if mcp:
-        from lgent.mcp.server import run_stdio
+    if router is not None and not mcp:
+        raise typer.BadParameter("--router needs --mcp", param_hint="--router")
 
-        # stdout carries only the protocol; build progress goes to stderr
-        run_stdio(options.home, allow_writes=allow_writes, progress=StderrBuildProgress(), **shared)
-    else:
-        from lgent.http.app import run_http
 
-        # the guard's options reach the server only when given (else lgent.toml decides)
-        guard: dict[str, Any] = {}
-        if token is not None:
-            guard["token"] = token.strip()
-        if allow_host:
-            guard["allow_hosts"] = tuple(allow_host)
+def _serve_mcp(home: Path, router: str | None, allow_writes: bool, shared: dict[str, Any]) -> None:
+    from lgent.cli.progress import StderrBuildProgress
 
-        run_http(
-            options.home,
-            host=host,
-            port=port,
-            allow_writes=allow_writes,
-            progress=StderrBuildProgress(),
-            **shared,
-            **guard,
-        )
+    if router is not None:
+        from lgent.mcp.router_config import read_config
+        from lgent.mcp.router_server import run_router
+
+        read_config(router)  # a bad configuration is an error before anything starts
+        run_router(home, router, progress=StderrBuildProgress(), **shared)
+        return
+    from lgent.mcp.server import run_stdio
+
+    # stdout carries only the protocol; build progress goes to stderr
+    run_stdio(home, allow_writes=allow_writes, progress=StderrBuildProgress(), **shared)
+
+
+def _serve_http(
+    home: Path, host: str, port: int, allow_writes: bool, options: dict[str, Any]
+) -> None:
+    from lgent.cli.progress import StderrBuildProgress
+    from lgent.http.app import run_http
+
+    run_http(
+        home,
+        host=host,
+        port=port,
+        allow_writes=allow_writes,
+        progress=StderrBuildProgress(),
+        **options,
+    )

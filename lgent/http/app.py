@@ -427,6 +427,10 @@ def build_http_app(
         """``lgent doctor`` on the served home: catalog integrity and each index's state."""
         return _json(await doctor(lg))
 
+    from lgent.http.registry import add_registry_routes
+
+    add_registry_routes(app, lg)  # the MCP registry's v0.1 read API
+
     if web:
         from lgent.http.web import add_web_page
 

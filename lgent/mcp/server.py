@@ -25,7 +25,7 @@ import pydantic
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, Tool, ToolAnnotations
-from pydantic import BaseModel, BeforeValidator, Field, PlainValidator
+from pydantic import BaseModel, BeforeValidator, Field, PlainValidator, WithJsonSchema
 
 from lgent import __version__, limits
 from lgent.errors import LGentError
@@ -160,9 +160,32 @@ def _parser(model: type[BaseModel]) -> Callable[[Any], Any]:
     return parse
 
 
+def _entry_schema() -> dict[str, Any]:
+    """CatalogEntry's JSON schema without ``origin`` (what importers record of a source: a
+    caller registering by hand has none, and its schema would triple the tool list's size; an
+    entry that carries one is still taken)."""
+    schema = CatalogEntry.model_json_schema()
+    schema["properties"].pop("origin", None)
+    definitions = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:  # the remaining definitions are small and not recursive
+        if isinstance(node, list):
+            return [inline(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return inline(definitions[ref.removeprefix("#/$defs/")])
+        return {key: inline(value) for key, value in node.items()}
+
+    inlined: dict[str, Any] = inline(schema)
+    return inlined
+
+
 Entry = Annotated[
     CatalogEntry,
-    PlainValidator(_parser(CatalogEntry), json_schema_input_type=CatalogEntry),
+    PlainValidator(_parser(CatalogEntry)),
+    WithJsonSchema(_entry_schema()),
 ]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)

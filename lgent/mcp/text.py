@@ -67,9 +67,22 @@ def full_json(data: Any) -> str:
     return json.dumps(_without_nulls(data), ensure_ascii=False, separators=(",", ":"))
 
 
+def compact_json(data: Any) -> str:
+    """Compact JSON, every value kept (a schema's empty ``properties`` means something)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+_AS_WRITTEN = frozenset({"origin"})
+"""Keys whose values are kept whole in full answers: what a source wrote (schemas) is data."""
+
+
 def _without_nulls(data: Any) -> Any:
     if isinstance(data, dict):
-        return {k: _without_nulls(v) for k, v in data.items() if v not in (None, [], {}, "")}
+        return {
+            k: v if k in _AS_WRITTEN else _without_nulls(v)
+            for k, v in data.items()
+            if v not in (None, [], {}, "")
+        }
     if isinstance(data, list):
         return [_without_nulls(v) for v in data]
     return data
@@ -119,6 +132,8 @@ def artifact_text(answer: ArtifactAnswer) -> str:
     lines = entry_lines(answer.entry)
     lines.append("versions: " + ", ".join(answer.versions))
     lines.append("health: " + answer.health)
+    if answer.callable is not None:
+        lines.append("callable: " + compact_json(answer.callable))
     return "\n".join(lines)
 
 

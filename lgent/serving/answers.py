@@ -34,13 +34,15 @@ class SimilarAnswer(_Answer):
 
 class ArtifactAnswer(_Answer):
     """One artifact at one version, every version the catalog holds, its health flags and
-    verdict (``lgent.health``), and the artifacts that succeed it."""
+    verdict (``lgent.health``), the artifacts that succeed it, and how to call it
+    (``lgent.callables``; None when its source did not say)."""
 
     entry: CatalogEntry
     versions: tuple[str, ...]
     flags: tuple[str, ...] = ()
     health: str = ""
     successors: tuple[str, ...] = ()
+    callable: dict[str, Any] | None = None
 
 
 class RegisterAnswer(_Answer):

@@ -172,6 +172,7 @@ async def artifact_answer(
         flags=Health.of(entry).flags(successors),
         health=Health.of(entry).verdict(successors),
         successors=successors,
+        callable=entry.callable_definition(),
     )
 
 

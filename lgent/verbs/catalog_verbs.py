@@ -32,6 +32,7 @@ from lgent.validation import (
 
 if TYPE_CHECKING:
     from lgent.catalog.loaders import Progress
+    from lgent.catalog.readers.base import Document
 
 
 class CatalogVerbs:
@@ -116,9 +117,23 @@ class CatalogVerbs:
         with ``command`` (stdio) or reached at ``url`` (streamable HTTP), and sync them like a
         ``tools/list`` file of that server."""
         from lgent.catalog.harvest import harvest_mcp
-        from lgent.catalog.loaders import read_document
 
         doc = await harvest_mcp(command=command, url=url, timeout=timeout)
+        return await self._sync_document(doc, dry_run)
+
+    async def import_tools_list(
+        self, data: Mapping[str, Any], *, source: str, dry_run: bool = False
+    ) -> BatchReport:
+        """Sync an MCP server's ``tools/list`` result already in hand (``{"serverInfo",
+        "tools", "launch"}``, as the router harvests the servers it keeps open) like a file of
+        it named ``source``."""
+        from lgent.catalog.readers.base import Document
+
+        return await self._sync_document(Document.of_data(source, dict(data)), dry_run)
+
+    async def _sync_document(self, doc: Document, dry_run: bool) -> BatchReport:
+        from lgent.catalog.loaders import read_document
+
         batch = await asyncio.to_thread(read_document, doc, "mcp")
         if batch.rejected:
             raise LoadError(batch.rejected[0][1])

@@ -80,5 +80,8 @@ def test_commands_on_one_artifact_read_its_real_world_name_as_show_does(cli: Cli
 
 def test_an_unknown_import_format_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
     assert cli.run("--home", str(tmp_path / "h"), "import", "bogus", str(tmp_path)) == 2
-    assert "not one of mcp, openapi, a2a, openai, jsonl, markdown, manifest" in cli.said().err
+    assert (
+        "not one of mcp, mcp-registry, openapi, a2a, openai, jsonl, markdown, manifest"
+        in cli.said().err
+    )
     assert not (tmp_path / "h").exists()

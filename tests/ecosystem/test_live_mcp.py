@@ -18,8 +18,12 @@ SERVER = Path(__file__).resolve().parent / "tiny_mcp_server.py"
 
 
 def harvest(home: Path, variant: str, *extra: str) -> dict[str, object]:
+    """Harvest the tiny server as ``variant``: the same command each time, the variant in a
+    file beside the home (a changed command would change every tool's launch)."""
+    chosen = home.parent / "variant"
+    chosen.write_text(variant, encoding="utf-8")
     done = lgent(
-        home, "import", "mcp", "--command", f"{sys.executable} {SERVER} {variant}", *extra, "--json"
+        home, "import", "mcp", "--command", f"{sys.executable} {SERVER} {chosen}", *extra, "--json"
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

@@ -1,19 +1,23 @@
 """A tiny MCP server written with the official SDK, for harvest tests (stdio).
 
-    python tiny_mcp_server.py v1|v2
+    python tiny_mcp_server.py v1|v2|VARIANT_FILE
 
-``v2`` changes one tool (``cancel_order``'s description) and nothing else.
+``v2`` changes one tool (``cancel_order``'s description) and nothing else. A file argument holds
+the variant, so the same command can serve either (the command is part of what is harvested).
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
 VARIANT = sys.argv[1] if len(sys.argv) > 1 else "v1"
+if VARIANT not in ("v1", "v2"):
+    VARIANT = Path(VARIANT).read_text(encoding="utf-8").strip()
 
 server = MCPServer("tiny-shop", version="1.0.0", instructions="Orders of a tiny shop.")
 

@@ -20,11 +20,13 @@ def _reader_classes() -> list[type[Reader]]:
     from lgent.catalog.readers.manifest import ManifestReader
     from lgent.catalog.readers.markdown import MarkdownReader
     from lgent.catalog.readers.mcp import McpReader
+    from lgent.catalog.readers.mcp_registry import McpRegistryReader
     from lgent.catalog.readers.openai_tools import OpenAiToolsReader
     from lgent.catalog.readers.openapi import OpenApiReader
 
     return [
         McpReader,
+        McpRegistryReader,
         OpenApiReader,
         A2aReader,
         OpenAiToolsReader,

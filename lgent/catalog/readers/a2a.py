@@ -5,7 +5,9 @@ The agent is an artifact (entity type ``agent``, author from its provider) and e
 artifact ``part_of`` it (``<agent>/<skill id>``), with the skill's tags as keywords, its examples
 in the description, and its input and output modes (MIME types; the card's defaults when the
 skill names none) as keywords ``input:<mode>`` and ``output:<mode>``. Modes are formats, not data
-types, so skills get no input or output type.
+types, so skills get no input or output type. The agent's and each skill's ``origin`` holds the
+agent's URL (the card's ``url``, else its first ``supportedInterfaces`` entry's), and a skill's
+origin the skill as the card lists it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from lgent.catalog.readers.base import JSON_SUFFIXES, Document, Located, ReadContext, parse_failure
-from lgent.catalog.readers.common import entry, stable
+from lgent.catalog.readers.common import cleaned, entry, stable
 from lgent.errors import LoadError
 
 _CARD_KEYS = ("url", "supportedInterfaces", "capabilities", "defaultInputModes", "protocolVersion")
@@ -71,6 +73,17 @@ def _text_lists(data: dict[str, Any], keys: tuple[str, ...], at: str) -> tuple[s
     return None
 
 
+def agent_url(data: dict[str, Any]) -> str | None:
+    """The URL an agent is reached at: ``url`` (v0.3), else the first interface's (v1)."""
+    if isinstance(data.get("url"), str) and data["url"].strip():
+        return str(data["url"]).strip()
+    interfaces = data.get("supportedInterfaces")
+    for interface in interfaces if isinstance(interfaces, list) else []:
+        if isinstance(interface, dict) and isinstance(interface.get("url"), str):
+            return str(interface["url"])
+    return None
+
+
 def _kind(value: Any) -> str:
     return "nothing" if value is None else type(value).__name__
 
@@ -115,6 +128,10 @@ class A2aReader:
         authored = {"author": author} if author.strip() else {}
         inputs, outputs = list(card.default_input_modes), list(card.default_output_modes)
         skill_names = [s.name or s.id for s in card.skills]
+        url = agent_url(data)
+        reached = {"url": url} if url else {}
+        origin: dict[str, Any] = {"protocol": "a2a", "role": "agent", **reached}
+        (about,) = cleaned(origin, card.description)
         agent = entry(
             doc,
             ctx,
@@ -124,9 +141,10 @@ class A2aReader:
                 "name": card.name,
                 "entity_type": "agent",
                 "description": "\n\n".join(
-                    p for p in (card.description, "Skills: " + ", ".join(skill_names)) if p
+                    p for p in (about, "Skills: " + ", ".join(skill_names)) if p
                 ),
                 "keywords": ["a2a", *_modes(inputs, outputs)],
+                "origin": origin,
                 **authored,
                 **versioned,
             },
@@ -147,10 +165,19 @@ class A2aReader:
                 continue
             seen.add(skill_id)
             examples = list(skill.examples)
+            listed = data["skills"][index]
+            skill_origin: dict[str, Any] = {
+                "protocol": "a2a",
+                "role": "skill",
+                "server": agent_id,
+                "tool": listed,
+                **reached,
+            }
+            (skill_about,) = cleaned(skill_origin, skill.description)
             description = "\n\n".join(
                 p
                 for p in (
-                    skill.description,
+                    skill_about,
                     ("Examples: " + "; ".join(examples)) if examples else "",
                 )
                 if p
@@ -171,6 +198,7 @@ class A2aReader:
                         ),
                     ],
                     "relations": [{"type": "part_of", "target": agent_id}],
+                    "origin": skill_origin,
                     **authored,
                     **versioned,
                 },

@@ -9,10 +9,12 @@ from typing import Any
 
 from lgent import limits
 from lgent.catalog.readers.base import Document, Located, ReadContext
+from lgent.catalog.readers.plain_text import has_markup, html_to_text, normalise_whitespace
 from lgent.catalog.readers.schema_types import SchemaTyper, clean_description, clean_line
 from lgent.errors import LoadError, ValidationError
 from lgent.ids import normalise_id
 from lgent.models import CatalogEntry
+from lgent.origin import MAX_ORIGINAL_DESCRIPTION
 
 
 def source_key(doc: Document) -> str:
@@ -35,9 +37,10 @@ def stable(text: str, what: str, doc: Document, at: str) -> str:
 
 def entry(doc: Document, ctx: ReadContext, at: str, fields: dict[str, Any]) -> Located | None:
     """``fields`` as a validated entry located at JSON pointer ``at``; a problem is reported
-    (naming the pointer) and None returned."""
+    (naming the pointer) and None returned. Markup left in the description is made text
+    (readers clean the source's own texts first with ``cleaned``, which keeps the original)."""
     if "description" in fields:
-        fields["description"] = clean_description(str(fields["description"]))
+        fields["description"] = clean_description(html_to_text(str(fields["description"])))
     fields["name"] = clean_line(str(fields["name"]), limits.MAX_NAME_LENGTH) or fields["id"]
     if fields.get("keywords"):
         fields["keywords"] = words(fields["keywords"])
@@ -47,6 +50,20 @@ def entry(doc: Document, ctx: ReadContext, at: str, fields: dict[str, Any]) -> L
         ctx.problem(err)
         return None
     return Located(record, doc.source, 1, at)
+
+
+def cleaned(origin: dict[str, Any], *texts: Any) -> list[str]:
+    """Each of the source's ``texts`` as plain text (``plain_text``; a non-text is ""). When
+    that changed more than their whitespace, the texts as written are kept in ``origin``'s
+    ``description`` (joined by blank lines), for whoever wants the source's own words."""
+    written = [t if isinstance(t, str) else "" for t in texts]
+    plain = [normalise_whitespace(html_to_text(t)) for t in written]
+    if any(
+        has_markup(t) and p != normalise_whitespace(t) for p, t in zip(plain, written, strict=True)
+    ):
+        original = "\n\n".join(t for t in written if t.strip())
+        origin["description"] = original[:MAX_ORIGINAL_DESCRIPTION]
+    return plain
 
 
 def words(items: Iterable[Any]) -> list[str]:

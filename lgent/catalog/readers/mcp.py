@@ -9,11 +9,17 @@ type, so its own title names nothing); its output type comes from ``outputSchema
 wrap a plain return value so). Annotations become contracts: ``readOnlyHint`` ->
 ``read-only``, ``destructiveHint`` -> ``destructive``, ``idempotentHint`` -> ``idempotent``,
 ``openWorldHint`` -> ``open-world`` (only hints that are true).
+
+Each tool's ``origin`` keeps the tool exactly as listed (JSON Schemas and annotations included),
+so it can be called; the server's and its tools' origins say how to start or reach the server
+when the document says so: a ``launch`` object beside ``tools`` (a live harvest writes it, and
+``lgent.origin.Launch`` is its shape: a command and args, or a URL and transport; environment
+variables by name only). Descriptions are made plain text, the tool's own words kept in it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from lgent.catalog.readers.base import (
@@ -25,14 +31,15 @@ from lgent.catalog.readers.base import (
     parse_failure,
     pointer,
 )
-from lgent.catalog.readers.common import entry, source_key, stable, type_records
+from lgent.catalog.readers.common import cleaned, entry, source_key, stable, type_records
 from lgent.catalog.readers.parameters import (
     parameters_paragraph,
     results_paragraph,
     with_paragraphs,
 )
 from lgent.catalog.readers.schema_types import SchemaTyper
-from lgent.errors import LoadError
+from lgent.errors import LGentError, LoadError
+from lgent.origin import Launch
 
 _HINTS = {
     "readOnlyHint": "read-only",
@@ -52,6 +59,26 @@ def _tools_of(data: Any) -> tuple[list[Any], str] | None:
     if isinstance(data, list):
         return data, ""
     return None
+
+
+def launches_of(data: Any, source: str, warn: Callable[[str], None]) -> list[dict[str, Any]]:
+    """The ``launch`` of a harvested document (one object or a list), each checked against
+    ``Launch``; an environment mapping is kept by its names only. One that does not fit is
+    left out with a warning."""
+    found = data.get("launch") if isinstance(data, dict) else None
+    items = found if isinstance(found, list) else [] if found is None else [found]
+    launches: list[dict[str, Any]] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            warn(f"{source}#/launch: expected an object; left out")
+            continue
+        env = item.get("env")
+        named = {**item, "env": list(env)} if isinstance(env, dict) else item
+        try:
+            launches.append(Launch(**named).model_dump(mode="json", exclude_none=True))
+        except (LGentError, ValueError) as err:
+            warn(f"{source}#/launch/{index}: {err}; left out")
+    return launches
 
 
 def _is_tool(item: Any) -> bool:
@@ -89,8 +116,10 @@ class McpReader:
         server_name = str(info.get("name") or source_key(doc))
         server_id = stable(server_name, "server name", doc, "")
         version = info.get("version")
-        versioned = {"version": version} if isinstance(version, str | int | float) else {}
+        known = isinstance(version, int | float) or (isinstance(version, str) and version.strip())
+        versioned = {"version": version} if known else {}  # servers may say "" (no version)
         typer = SchemaTyper(server_id, None, ctx.warn, doc.source)
+        launch = launches_of(data, doc.source, ctx.warn)
         names: list[str] = []
         seen: set[str] = set()
         parts: list[Located] = []
@@ -111,12 +140,22 @@ class McpReader:
                 )
                 continue
             seen.add(tool_id)
-            located = self._tool(doc, ctx, tool, tool_id, server_id, where, typer, versioned)
+            tool_origin: dict[str, Any] = {
+                "protocol": "mcp",
+                "role": "tool",
+                "tool": tool,
+                "server": server_id,
+                "launch": launch,
+            }
+            located = self._tool(doc, ctx, tool, tool_id, tool_origin, where, typer, versioned)
             if located is not None:
                 parts.append(located)
                 names.append(str(tool["name"]))
-        description = info.get("instructions") or (
-            data.get("instructions") if isinstance(data, dict) else None
+        origin: dict[str, Any] = {"protocol": "mcp", "role": "server", "launch": launch}
+        (description,) = cleaned(
+            origin,
+            info.get("instructions")
+            or (data.get("instructions") if isinstance(data, dict) else None),
         )
         summary = f"MCP server {server_name} with {len(names)} tool(s): {', '.join(names[:30])}"
         server = entry(
@@ -127,10 +166,9 @@ class McpReader:
                 "id": server_id,
                 "name": server_name,
                 "entity_type": "other",
-                "description": f"{description}\n\n{summary}"
-                if isinstance(description, str)
-                else summary,
+                "description": f"{description}\n\n{summary}" if description else summary,
                 "keywords": ["mcp", "mcp-server"],
+                "origin": origin,
                 **versioned,
             },
         )
@@ -146,7 +184,7 @@ class McpReader:
         ctx: ReadContext,
         tool: dict[str, Any],
         tool_id: str,
-        server_id: str,
+        origin: dict[str, Any],
         where: str,
         typer: SchemaTyper,
         versioned: dict[str, Any],
@@ -183,6 +221,7 @@ class McpReader:
         if not isinstance(title, str) and isinstance(annotations, dict):
             title = annotations.get("title")
         title = title if isinstance(title, str) and title.strip() else None
+        (description,) = cleaned(origin, tool.get("description") or title or "")
         return entry(
             doc,
             ctx,
@@ -192,7 +231,7 @@ class McpReader:
                 "name": tool["name"],
                 "entity_type": "tool",
                 "description": with_paragraphs(
-                    str(tool.get("description") or title or ""),
+                    description,
                     parameters_paragraph(arguments, required),
                     results_paragraph(output),
                 ),
@@ -200,7 +239,8 @@ class McpReader:
                 "input_type": input_type,
                 "output_type": output_type,
                 "contracts": contracts,
-                "relations": [{"type": "part_of", "target": server_id}],
+                "relations": [{"type": "part_of", "target": origin["server"]}],
+                "origin": origin,
                 **versioned,
             },
         )

@@ -135,6 +135,7 @@ class OpenAiToolsReader:
                     "keywords": ["function", *list(properties)[:20]],
                     "input_type": input_type,
                     "contracts": ["strict"] if spec.get("strict") is True else [],
+                    "origin": {"protocol": "openai", "role": "function", "tool": spec},
                 },
             )
             if located is not None:

@@ -8,6 +8,10 @@ else the file name, since titles repeat; its name is the title); each operation 
 type from its first success response (2xx, JSON content preferred). HTTP's own guarantees become
 contracts: GET and HEAD are ``read-only`` and ``idempotent``, PUT and DELETE ``idempotent``.
 An operation marked ``deprecated`` is deprecated.
+
+Each operation's ``origin`` says how to call it (``http_calls``: base URL, method, path,
+parameters, body, security scheme names); the API's holds its base URL. Descriptions are made
+plain text (HTML converted), the spec's own words kept in the origin.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from lgent.catalog.readers.base import (
     parse_failure,
     pointer,
 )
-from lgent.catalog.readers.common import entry, source_key, stable, type_records
+from lgent.catalog.readers.common import cleaned, entry, source_key, stable, type_records
+from lgent.catalog.readers.http_calls import SchemaRefs, base_url, operation_call
 from lgent.catalog.readers.parameters import parameters_paragraph, with_paragraphs
 from lgent.catalog.readers.schema_types import SchemaTyper, resolve_ref
 from lgent.errors import LoadError
@@ -96,6 +101,7 @@ class OpenApiReader:
             *[t for t in tags if isinstance(t, str)],
         ]
         typer = SchemaTyper(api_id, data, ctx.warn, doc.source)
+        refs = SchemaRefs(data)
         total = sum(len(item) for item in paths.values() if isinstance(item, dict)) or 1
         done = 0
         operations: list[Located] = []
@@ -122,9 +128,8 @@ class OpenApiReader:
                     doc,
                     ctx,
                     typer,
-                    api_id,
-                    path,
-                    method,
+                    (api_id, refs),
+                    (path, method, item),
                     operation,
                     shared,
                     at,
@@ -141,7 +146,11 @@ class OpenApiReader:
                 done += 1
                 if done % 200 == 0:
                     ctx.progress(len(doc.text) * done // total)
-        description = info.get("description") or info.get("title") or api_name
+        origin: dict[str, Any] = {"protocol": "openapi", "role": "api"}
+        url = base_url(data, {}, {})
+        if url is not None:
+            origin["url"] = url
+        (description,) = cleaned(origin, info.get("description") or info.get("title") or api_name)
         api = entry(
             doc,
             ctx,
@@ -151,6 +160,7 @@ class OpenApiReader:
                 "name": str(info.get("title") or api_name),
                 "entity_type": "other",
                 "description": f"{description}\n\nHTTP API with {len(operations)} operation(s).",
+                "origin": origin,
                 "keywords": ["api", "openapi" if spec_version != "2.0" else "swagger", *api_words],
                 **authored,
                 **versioned,
@@ -167,15 +177,16 @@ class OpenApiReader:
         doc: Document,
         ctx: ReadContext,
         typer: SchemaTyper,
-        api_id: str,
-        path: str,
-        method: str,
+        owner: tuple[str, SchemaRefs],
+        where: tuple[str, str, dict[str, Any]],
         operation: dict[str, Any],
         shared: list[Any],
         at: str,
         authored: dict[str, str],
         versioned: dict[str, str],
     ) -> Located | None:
+        path, method, path_item = where
+        api_id, refs = owner
         operation_id = operation.get("operationId")
         if isinstance(operation_id, str) and operation_id.strip():
             name, local = operation_id.strip(), operation_id.strip()
@@ -186,11 +197,16 @@ class OpenApiReader:
         parameters = self._parameters(typer.document, shared, operation.get("parameters"))
         input_type = self._input(typer, operation, parameters, at)
         output_type = self._output(typer, operation.get("responses"), at)
-        summary = operation.get("summary") if isinstance(operation.get("summary"), str) else ""
-        details = operation.get("description")
-        description = "\n\n".join(
-            p for p in (summary, details if isinstance(details, str) else "") if p
-        )
+        origin: dict[str, Any] = {
+            "protocol": "openapi",
+            "role": "operation",
+            "server": api_id,
+            "http": operation_call(
+                typer.document, refs, path, method, path_item, operation, parameters
+            ),
+        }
+        summary, details = cleaned(origin, operation.get("summary"), operation.get("description"))
+        description = "\n\n".join(p for p in (summary, details) if p)
         listed = operation.get("tags")
         tags: list[Any] = listed if isinstance(listed, list) else []
         arguments, required = _parameter_schemas(parameters)
@@ -211,6 +227,7 @@ class OpenApiReader:
                 "output_type": output_type,
                 "contracts": [*_SAFE.get(method, ()), *_IDEMPOTENT.get(method, ())],
                 "relations": [{"type": "part_of", "target": api_id}],
+                "origin": origin,
                 **authored,
                 **versioned,
             },

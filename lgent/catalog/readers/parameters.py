@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from lgent.catalog.readers.plain_text import html_to_text
 from lgent.catalog.readers.schema_types import clean_line
 
 MAX_PARAMETERS = 20
@@ -53,7 +54,7 @@ def _described(name: str, schema: Any) -> str:
         text += f" ({kind})"
     about = schema.get("description") or schema.get("title")
     if isinstance(about, str) and about.strip():
-        text += f": {clean_line(about, MAX_PARAMETER_TEXT).rstrip('.;')}"
+        text += f": {clean_line(html_to_text(about), MAX_PARAMETER_TEXT).rstrip('.;')}"
     values = schema.get("enum")
     if isinstance(values, list) and values:
         shown = ", ".join(clean_line(str(v), 40) for v in values[:MAX_ENUM_VALUES])
@@ -93,6 +94,7 @@ def results_paragraph(schema: Any) -> str:
     kind = _kind(schema)
     about = schema.get("description")
     if isinstance(about, str) and about.strip():
+        about = html_to_text(about)
         kind = (
             f"{kind}: {clean_line(about, MAX_PARAMETER_TEXT)}" if kind else clean_line(about, 160)
         )
