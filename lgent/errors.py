@@ -6,6 +6,7 @@
     │   ├── NotFoundError         no entry with that id (or id@version)
     │   ├── CatalogCorruptError   the database file is unreadable, empty or not an L-gent catalog
     │   ├── CatalogUnreachableError  a shared (PostgreSQL) catalog cannot be reached
+    │   ├── OwnershipError        a source claims an artifact another source owns
     │   └── ReadOnlyHomeError     a write was asked of a home that cannot be written
     ├── LoadError                 a catalog file or folder could not be read or parsed
     │   └── LoadStoppedError      a load was asked to stop while reading: nothing committed
@@ -116,6 +117,29 @@ class CatalogCorruptError(CatalogError):
 
 class CatalogUnreachableError(CatalogError):
     """A shared catalog's database cannot be reached (down, or the connection was lost)."""
+
+
+class OwnershipError(CatalogError):
+    """A source claims an artifact that another source owns (``lgent.catalog.ownership``):
+    nothing of it is written. ``owner`` and ``claimant`` are the two sources (``Owner``s)."""
+
+    def __init__(self, artifact_id: str, owner: object, claimant: object) -> None:
+        self.artifact_id = artifact_id
+        self.owner = owner
+        self.claimant = claimant
+        imported = getattr(claimant, "imported", False)
+        hint = (
+            "an import changes only what its own source wrote: give the server, API or agent "
+            "another name in that source, or remove the artifact first if it should now come "
+            "from this one"
+            if imported
+            else "an import's artifacts change only through that import: import its source "
+            "again, or remove the artifact first"
+        )
+        super().__init__(
+            f"artifact {artifact_id!r} belongs to {owner}; {claimant} may not change it, so "
+            f"nothing of it was written ({hint})"
+        )
 
 
 class ReadOnlyHomeError(CatalogError):
@@ -259,6 +283,7 @@ __all__ = [
     "LoadStoppedError",
     "ModelUnavailableError",
     "NotFoundError",
+    "OwnershipError",
     "QueryError",
     "QuerySyntaxError",
     "ReadOnlyHomeError",

@@ -17,14 +17,20 @@ runs against every backend unchanged) must keep these promises:
    version returns the latest (highest) version.
 6. **Errors.** Failures are ``LGentError``s: ``NotFoundError`` for an unknown id,
    ``CatalogCorruptError`` for unreadable storage, ``CatalogError`` for the rest.
+7. **Checked rows.** Every stored row carries a checksum of its values, verified by every read
+   that answers from it and by ``check``: a damaged row is a ``CatalogCorruptError`` naming it,
+   never an answer.
+8. **Owners.** Each entry version records the source that wrote it (``records.Owner``), given
+   per id to ``register_batch`` (default: a writer); a batch whose claim the ownership rule
+   refuses (``lgent.catalog.ownership``) is an ``OwnershipError`` and writes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Snapshot
+from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Owner, Snapshot
 from lgent.models import CatalogEntry, TypeDecl
 
 
@@ -40,9 +46,14 @@ class Catalog(Protocol):
     # -- writes --------------------------------------------------------------------------
 
     def register_batch(
-        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+        self,
+        entries: Iterable[CatalogEntry],
+        types: Iterable[TypeDecl] = (),
+        *,
+        owners: Mapping[str, Owner] | None = None,
     ) -> BatchResult:
-        """Upsert entries and type declarations atomically (promise 1)."""
+        """Upsert entries and type declarations atomically (promise 1), each entry credited
+        to ``owners[id]`` (default: a writer; promise 8)."""
         ...
 
     def remove(self, artifact_id: str, version: str | None = None) -> int:
@@ -82,6 +93,14 @@ class Catalog(Protocol):
         ...
 
     def exists(self, artifact_id: str) -> bool: ...
+
+    def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
+        """The source that wrote the latest version of each id that exists (promise 8)."""
+        ...
+
+    def version_owners(self, artifact_id: str) -> dict[str, Owner]:
+        """Each stored version of an artifact, oldest first -> the source that wrote it."""
+        ...
 
     def list_entries(
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0

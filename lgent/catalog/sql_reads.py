@@ -3,6 +3,11 @@
 Both keep the same tables (``entries`` with one ``is_latest`` row per artifact, ``types``,
 ``changes``); their SQL differs only in the parameter marker and in how true is spelt, which a
 ``Dialect`` holds. A store mixes in ``SqlReads`` and gives its ``_read``.
+
+Every read that answers from a row selects its checksum too and verifies it
+(``records.checked_entry_row`` and its siblings): a row damaged or edited in place is a
+``CatalogCorruptError`` naming it. A catalog of the legacy schema (version 1, opened read-only)
+has no checksums: ``legacy`` is then set and its rows are read unverified.
 """
 
 from __future__ import annotations
@@ -12,8 +17,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from lgent.catalog.records import Change, EntryFilter, decode_entry
-from lgent.errors import NotFoundError
+from lgent.catalog.records import (
+    CHANGE_CHECKED,
+    ENTRY_CHECKED,
+    TYPE_CHECKED,
+    Change,
+    EntryFilter,
+    Finding,
+    Owner,
+    checked_change_row,
+    checked_entry_row,
+    checked_type_row,
+    decode_entry,
+)
+from lgent.errors import CatalogCorruptError, NotFoundError
 from lgent.models import CatalogEntry, TypeDecl
 from lgent.versions import Version
 
@@ -41,14 +58,37 @@ SQLITE = Dialect(param="?", true="1")
 POSTGRES = Dialect(param="%s", true="TRUE")
 
 
+_LEGACY_ENTRY = ENTRY_CHECKED.replace(
+    "owner_kind, owner_name, row_sum", "NULL AS owner_kind, NULL AS owner_name, NULL AS row_sum"
+)
+_LEGACY_TYPE = TYPE_CHECKED.replace("row_sum", "NULL AS row_sum")
+_LEGACY_CHANGE = CHANGE_CHECKED.replace("row_sum", "NULL AS row_sum")
+DATA = 9
+"""The position of ``data`` in a row of ``ENTRY_CHECKED``."""
+
+
 class SqlReads:
     """Reads of the latest entries, the types and the change log, in one store's dialect."""
 
     DIALECT: ClassVar[Dialect]
+    legacy: bool = False
+    """The catalog has the legacy schema (no checksums, no owners): rows are read unverified."""
+
+    @property
+    def location(self) -> str:
+        raise NotImplementedError
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one read statement (the store's own connection and errors)."""
         raise NotImplementedError
+
+    def _entry_columns(self) -> str:
+        """The columns a verified read of entry rows selects (``ENTRY_CHECKED``)."""
+        return _LEGACY_ENTRY if self.legacy else ENTRY_CHECKED
+
+    def _checked(self, row: Sequence[Any]) -> Sequence[Any]:
+        """An entry row of ``ENTRY_CHECKED``, verified (CatalogCorruptError if damaged)."""
+        return row if self.legacy else checked_entry_row(self.location, row)
 
     def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
@@ -61,10 +101,13 @@ class SqlReads:
         which = d.latest
         if version is not None:
             params, which = (artifact_id, version), f"version = {d.param}"
-        rows = self._read(f"SELECT data FROM entries WHERE id = {d.param} AND {which}", params)
+        rows = self._read(
+            f"SELECT {self._entry_columns()} FROM entries WHERE id = {d.param} AND {which}",
+            params,
+        )
         if not rows:
             raise NotFoundError(artifact_id, version)
-        return decode_entry(rows[0][0])
+        return decode_entry(self._checked(rows[0])[DATA])
 
     def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
         """Latest versions of the ids that exist (missing ids are simply absent)."""
@@ -86,17 +129,19 @@ class SqlReads:
         """Latest versions matching ``filters``, ordered by id."""
         d = self.DIALECT
         where, params = d.where(filters)
-        sql = f"SELECT data FROM entries WHERE {d.latest} AND {where} ORDER BY id"
+        sql = (
+            f"SELECT {self._entry_columns()} FROM entries WHERE {d.latest} AND {where} ORDER BY id"
+        )
         if limit is not None:
             sql += f" LIMIT {d.param} OFFSET {d.param}"
             params = [*params, limit, offset]
-        return [decode_entry(r[0]) for r in self._read(sql, params)]
+        return [decode_entry(self._checked(r)[DATA]) for r in self._read(sql, params)]
 
     def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
         """Every artifact at its latest version, by id, read in pages."""
         d = self.DIALECT
         sql = (
-            f"SELECT id, data FROM entries WHERE {d.latest} AND id > {d.param} "
+            f"SELECT {self._entry_columns()} FROM entries WHERE {d.latest} AND id > {d.param} "
             f"ORDER BY id LIMIT {d.param}"
         )
         last = ""
@@ -105,7 +150,7 @@ class SqlReads:
             if not rows:
                 return
             for row in rows:
-                yield decode_entry(row[1])
+                yield decode_entry(self._checked(row)[DATA])
             last = rows[-1][0]
 
     def count(self, filters: EntryFilter | None = None) -> int:
@@ -116,19 +161,75 @@ class SqlReads:
 
     def types(self) -> list[TypeDecl]:
         """Every type declaration, by name."""
-        return [
-            TypeDecl.parse(json.loads(r[0]))
-            for r in self._read("SELECT data FROM types ORDER BY name")
-        ]
+        columns = _LEGACY_TYPE if self.legacy else TYPE_CHECKED
+        found = []
+        for row in self._read(f"SELECT {columns} FROM types ORDER BY name"):
+            if not self.legacy:
+                checked_type_row(self.location, row)
+            try:
+                found.append(TypeDecl.parse(json.loads(row[1])))
+            except (ValueError, TypeError) as err:
+                raise CatalogCorruptError(
+                    f"{self.location}: stored type {row[0]!r} is unreadable: {err}"
+                ) from err
+        return found
 
     def changes_since(self, seq: int) -> list[Change]:
         """Changes after change number ``seq``, oldest first."""
+        columns = _LEGACY_CHANGE if self.legacy else CHANGE_CHECKED
         rows = self._read(
-            "SELECT seq, kind, op, key, version FROM changes "
-            f"WHERE seq > {self.DIALECT.param} ORDER BY seq",
+            f"SELECT {columns} FROM changes WHERE seq > {self.DIALECT.param} ORDER BY seq",
             (seq,),
         )
+        if not self.legacy:
+            for row in rows:
+                checked_change_row(self.location, row)
         return [Change(int(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
+
+    def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
+        """The source that wrote the latest version of each id that exists (``Owner``;
+        ``unknown`` for a version written before owners were recorded)."""
+        if self.legacy:
+            return {i: Owner.of_columns(None, None) for i in artifact_ids if self.exists(i)}
+        found: dict[str, Owner] = {}
+        d = self.DIALECT
+        ids = list(dict.fromkeys(artifact_ids))
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join([d.param] * len(chunk))
+            for row in self._read(
+                f"SELECT {ENTRY_CHECKED} FROM entries WHERE {d.latest} AND id IN ({marks})", chunk
+            ):
+                checked_entry_row(self.location, row)
+                found[row[0]] = Owner.of_columns(row[11], row[12])
+        return found
+
+    def version_owners(self, artifact_id: str) -> dict[str, Owner]:
+        """Each stored version of an artifact (oldest first) -> the source that wrote it."""
+        d = self.DIALECT
+        rows = self._read(
+            f"SELECT {self._entry_columns()} FROM entries WHERE id = {d.param}", (artifact_id,)
+        )
+        checked = sorted((self._checked(r) for r in rows), key=lambda r: Version(r[1]))
+        return {r[1]: Owner.of_columns(r[11], r[12]) for r in checked}
+
+    def damaged_rows(self, most: int = 5) -> list[str]:
+        """Up to ``most`` rows whose checksum does not match their values (what ``check``
+        reports), each named; every row of the catalog is read."""
+        found: list[str] = []
+        for table, columns, check in (
+            ("entries", ENTRY_CHECKED, checked_entry_row),
+            ("types", TYPE_CHECKED, checked_type_row),
+            ("changes", CHANGE_CHECKED, checked_change_row),
+        ):
+            for row in self._read(f"SELECT {columns} FROM {table}"):
+                try:
+                    check(self.location, row)
+                except CatalogCorruptError:
+                    found.append(_row_name(table, row))
+                    if len(found) >= most:
+                        return found
+        return found
 
     def _counts(self, column: Literal["entity_type", "status"]) -> dict[str, int]:
         """Latest entries per value of ``column``."""
@@ -137,3 +238,23 @@ class SqlReads:
             f"GROUP BY {column} ORDER BY 1"
         )
         return {str(r[0]): int(r[1]) for r in rows}
+
+
+def _row_name(table: str, row: Sequence[Any]) -> str:
+    if table == "entries":
+        return f"entry {row[0]!r} version {row[1]}"
+    if table == "types":
+        return f"type {row[0]!r}"
+    return f"change {row[0]}"
+
+
+def damaged_finding(damaged: Sequence[str]) -> Finding:
+    """The doctor's finding for rows that fail their checksums."""
+    return Finding(
+        "catalog rows",
+        "fail",
+        "rows that fail their checksum (damaged or edited in place; never served): "
+        + ", ".join(damaged),
+        "re-load or re-register those artifacts (lgent load their files again), or restore the "
+        "catalog from a backup",
+    )
