@@ -820,14 +820,16 @@ class LGent:
         url: str | None = None,
         dry_run: bool = False,
         timeout: float = 60.0,
+        name: str | None = None,
     ) -> BatchReport:
         """Harvest a running MCP server's tools through the official ``mcp`` client, started
         with ``command`` (stdio) or reached at ``url`` (streamable HTTP), and sync them like a
-        ``tools/list`` file of that server."""
+        ``tools/list`` file of that server. ``name``: the server's name here (its id and owner)
+        instead of the one it gives itself (``lgent.catalog.harvest``)."""
         from lgent.catalog.harvest import harvest_mcp
         from lgent.catalog.loaders import read_document
 
-        doc = await harvest_mcp(command=command, url=url, timeout=timeout)
+        doc = await harvest_mcp(command=command, url=url, timeout=timeout, name=name)
         batch = await asyncio.to_thread(read_document, doc, "mcp")
         if batch.rejected:
             raise LoadError(batch.rejected[0][1])
@@ -848,37 +850,11 @@ class LGent:
         return self._commit_loaded(batch, dry_run)
 
     def _commit_loaded(self, batch: LoadedBatch, dry_run: bool) -> BatchReport:
-        from lgent.catalog.reconcile import plan_sync, preview
+        from lgent.catalog.reconcile import commit_loaded
 
-        native = [r.record for r in batch.records if r.source not in batch.synced]
-        synced = [r.record for r in batch.records if r.source in batch.synced]
-        plan = plan_sync(
-            self.store,
-            [r for r in synced if isinstance(r, CatalogEntry)],
-            [r for r in synced if isinstance(r, TypeDecl)],
-            batch.wholes,
-        )
-        native_entries = [r for r in native if isinstance(r, CatalogEntry)]
-        native_types = [r for r in native if isinstance(r, TypeDecl)]
-        entries, types = [*native_entries, *plan.entries], [*native_types, *plan.types]
-        report = check_batch(self.store, entries, types, located=batch.records)
-        if dry_run:
-            result = preview(self.store, native_entries, types)
-        else:
-            result = self.store.register_batch(entries, types)
-        planned = {*plan.added, *plan.updated, *plan.retired}
-        result.added = [i for i in result.added if i not in planned] + plan.added
-        result.updated = [i for i in result.updated if i not in planned] + plan.updated
-        result.retired = plan.retired
-        result.unchanged = [*result.unchanged, *plan.unchanged]
-        report.result = result
-        report.dry_run = dry_run
-        report.files = batch.files
-        report.skipped = batch.skipped
-        report.rejected = batch.rejected
-        report.warnings = [*batch.warnings, *report.warnings]
+        report = commit_loaded(self.store, batch, dry_run)
         if not dry_run:
-            self._written(result, _changed(result))
+            self._written(report.result, _changed(report.result))
         return report
 
     async def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:

@@ -59,6 +59,9 @@ class LoadedBatch:
     """The wholes (servers, APIs, agents) those files hold."""
     entry_sources: dict[str, str] = field(default_factory=dict, repr=False)
     """Each entry id in ``records`` -> the source it was last read from (kept by ``add``)."""
+    harvested: bool = False
+    """Read from a live server (``read_document``): a problem with it is an error, not a source
+    left out of a larger load."""
 
     def add(self, records: list[Located]) -> None:
         """Append records read from one source."""
@@ -66,6 +69,21 @@ class LoadedBatch:
         for item in records:
             if isinstance(item.record, CatalogEntry):
                 self.entry_sources[item.record.id] = item.source
+
+    def leave_out(self, source: str, reason: str) -> None:
+        """Drop everything read from ecosystem source ``source`` and name it in ``rejected``."""
+        dropped = {
+            r.record.id
+            for r in self.records
+            if r.source == source and isinstance(r.record, CatalogEntry)
+        }
+        self.records = [r for r in self.records if r.source != source]
+        self.entry_sources = {i: s for i, s in self.entry_sources.items() if s != source}
+        self.files = [f for f in self.files if f != source]
+        self.formats.pop(source, None)
+        self.synced.discard(source)
+        self.wholes = [w for w in self.wholes if w not in dropped]
+        self.rejected.append((source, reason))
 
     @property
     def entries(self) -> list[CatalogEntry]:
@@ -169,7 +187,7 @@ def read_document(doc: Document, kind: str, registry: ReaderRegistry | None = No
     """Read one in-memory document (a live harvest) in format ``kind``, as ``read_path`` reads
     a file of it."""
     readers = registry or ReaderRegistry.default()
-    batch = LoadedBatch()
+    batch = LoadedBatch(harvested=True)
     problems = _Problems()
     _read_doc(doc, batch, problems, lambda _n: None, readers.named(kind))
     _check_duplicates(batch, problems)

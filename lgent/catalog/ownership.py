@@ -32,13 +32,13 @@ from collections.abc import Iterable, Mapping
 from lgent.catalog.records import Owner
 from lgent.errors import OwnershipError
 
-HARVEST_PREFIXES = {"mcp+stdio:": "stdio:", "mcp+http:": ""}
+HARVEST_PREFIXES = {"mcp+stdio:": "stdio:", "mcp+http:": "", "mcp+name:": "name:"}
 """How a live harvest names its source (``lgent.catalog.harvest``) -> the owner's name prefix."""
 
 
 def owner_of_source(source: str, *, imported: bool) -> Owner:
-    """The owner of the records read from ``source``: a harvested server (by its configured
-    command or URL), a URL, or a file by its absolute path; ``imported``: read by an ecosystem
+    """The owner of the records read from ``source``: a harvested server (by the name it was
+    given, else its configured command or URL), a URL, or a file by its absolute path; ``imported``: read by an ecosystem
     reader (synced) rather than one of L-gent's own formats."""
     for prefix, kept in HARVEST_PREFIXES.items():
         if source.startswith(prefix):

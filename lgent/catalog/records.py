@@ -25,8 +25,9 @@ class Owner:
     ``kind``: ``file``, a catalog file in L-gent's own formats (``name``: its absolute path);
     ``import``, an ecosystem source file read by ``lgent load`` or ``lgent import`` (an MCP
     tools/list, an OpenAPI spec, an agent card; ``name``: its absolute path or URL); ``server``,
-    a live MCP server harvested by ``lgent import mcp`` (``name``: ``stdio:<command>`` or its
-    URL, as configured, never the name the server gives itself); ``writer``, a registration
+    a live MCP server harvested by ``lgent import mcp`` (``name``: ``name:<name>`` for the name
+    it was given with ``--name``, else ``stdio:<command>`` or its URL, as configured; never the
+    name the server gives itself); ``writer``, a registration
     through the library, the HTTP API or MCP (``name``: the writer's token name once tokens are
     named, "" until then); ``unknown``, a version written before owners were recorded.
     ``lgent.catalog.ownership`` holds the rule of who may change what."""
@@ -46,7 +47,8 @@ class Owner:
         if self.kind == "import":
             return f"source {self.name}"
         if self.kind == "server":
-            return f"MCP server {self.name}"
+            named = self.name.removeprefix("name:")
+            return f"MCP server {named!r}" if named != self.name else f"MCP server {self.name}"
         if self.kind == "writer":
             return f"writer {self.name}" if self.name else "a writer (library, HTTP or MCP)"
         return "an unknown source (written before L-gent recorded owners)"

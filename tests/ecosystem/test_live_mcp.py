@@ -14,8 +14,11 @@ SERVER = Path(__file__).resolve().parent / "tiny_mcp_server.py"
 
 
 def harvest(home: Path, variant: str, *extra: str) -> dict[str, object]:
+    """Harvest the tiny server, named ``tiny-shop`` here: its command changes between
+    variants, and the name keeps it one source (its owner) across them."""
+    command = f"{sys.executable} {SERVER} {variant}"
     done = lgent(
-        home, "import", "mcp", "--command", f"{sys.executable} {SERVER} {variant}", *extra, "--json"
+        home, "import", "mcp", "--command", command, "--name", "tiny-shop", *extra, "--json"
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

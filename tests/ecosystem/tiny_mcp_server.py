@@ -1,8 +1,9 @@
 """A tiny MCP server written with the official SDK, for harvest tests (stdio).
 
-    python tiny_mcp_server.py v1|v2
+    python tiny_mcp_server.py v1|v2 [NAME]
 
-``v2`` changes one tool (``cancel_order``'s description) and nothing else.
+``v2`` changes one tool (``cancel_order``'s description) and nothing else; ``NAME`` is the name
+the server gives itself (default ``tiny-shop``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from pydantic import BaseModel
 
 VARIANT = sys.argv[1] if len(sys.argv) > 1 else "v1"
 
-server = MCPServer("tiny-shop", version="1.0.0", instructions="Orders of a tiny shop.")
+NAME = sys.argv[2] if len(sys.argv) > 2 else "tiny-shop"
+
+server = MCPServer(NAME, version="1.0.0", instructions="Orders of a tiny shop.")
 
 
 class Order(BaseModel):

@@ -34,6 +34,9 @@ from lgent.catalog.readers.parameters import (
 from lgent.catalog.readers.schema_types import SchemaTyper
 from lgent.errors import LoadError
 
+PARTIAL = "x-lgent-partial"
+"""A harvest's note that its tool list is incomplete (``lgent.catalog.harvest.PARTIAL``)."""
+
 _HINTS = {
     "readOnlyHint": "read-only",
     "destructiveHint": "destructive",
@@ -135,8 +138,12 @@ class McpReader:
             },
         )
         yield from type_records(doc, typer)
+        partial = data.get(PARTIAL) if isinstance(data, dict) else None
+        if isinstance(partial, str):
+            ctx.warn(f"{doc.source}: {partial}")
         if server is not None:
-            ctx.wholes.append(server_id)
+            if not isinstance(partial, str):  # a cut listing retires nothing
+                ctx.wholes.append(server_id)
             yield server
         yield from parts
 
