@@ -8,6 +8,7 @@ table docs/architecture.md shows.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lgent.brains.base import SIMILAR_RELATION
@@ -88,6 +89,35 @@ def _checksummed_files(manifest: Mapping[str, Any]) -> list[str]:
     return sorted(str(name) for name in recorded) if isinstance(recorded, Mapping) else []
 
 
+def _keyword_check(folder: Path, manifest: Mapping[str, Any]) -> list[str]:
+    """tantivy's ``.managed.json`` lists every file of the committed index."""
+    from lgent.brains.keyword.managed import managed_problem
+
+    problem = managed_problem(folder, manifest)
+    return [problem] if problem else []
+
+
+def _semantic_check(folder: Path, manifest: Mapping[str, Any]) -> list[str]:
+    """Every row of the embedding cache passes its checksum."""
+    from lgent.brains.semantic.cache import FILENAME, damaged_rows
+    from lgent.errors import IndexError_
+
+    path = folder / FILENAME
+    if not path.exists():
+        return []
+    dimensions = manifest.get("dimensions")
+    try:
+        count, keys = damaged_rows(path, dimensions if isinstance(dimensions, int) else None)
+    except IndexError_ as err:
+        return [str(err)]
+    if not count:
+        return []
+    return [
+        f"{path}: {count} cached vector(s) fail their checksum (never served: they are embedded "
+        f"again when next needed), e.g. {', '.join(k[:12] for k in keys)}"
+    ]
+
+
 KEYWORD = BrainSpec(
     name="keyword",
     summary="BM25 over analyzed fields (tantivy), with the keyword query grammar",
@@ -97,6 +127,7 @@ KEYWORD = BrainSpec(
     index_files=_checksummed_files,
     matches_words=True,
     quick_reads=True,
+    check_index=_keyword_check,
 )
 SEMANTIC = BrainSpec(
     name="semantic",
@@ -108,6 +139,7 @@ SEMANTIC = BrainSpec(
     relations=frozenset({SIMILAR_RELATION}),
     slow_build=True,
     index_files=_checksummed_files,
+    check_index=_semantic_check,
 )
 GRAPH = BrainSpec(
     name="graph",

@@ -88,7 +88,10 @@ class BrainSpec:
     one); it is not asked about the others.
     ``quick_reads``: a direct search of it is a short computation that waits on nothing (no
     model, no network), so ``LGent.search`` runs it on the event loop when the brain and the
-    catalog can be read at once, saving the two thread switches of a hop (about 0.2 ms)."""
+    catalog can be read at once, saving the two thread switches of a hop (about 0.2 ms).
+    ``check_index(folder, manifest)``: the problems ``lgent doctor`` finds in its persisted
+    index beyond the files the manifest checksums (the rows of a cache, a file its library
+    rewrites), each a sentence naming the file; None: nothing more to check."""
 
     name: str
     summary: str
@@ -104,6 +107,7 @@ class BrainSpec:
     slow_build: bool = False
     relations: frozenset[str] | None = None
     quick_reads: bool = False
+    check_index: Callable[[Path, Mapping[str, Any]], list[str]] | None = None
 
     def weight(self, query_type: QueryType) -> float:
         return float(self.weights.get(query_type, 0.0))
