@@ -70,7 +70,7 @@ async def test_a_catalog_row_edited_in_place_is_named_and_never_served(tmp_path:
     finding = next(f for f in check_home(home) if f.name == "catalog rows")
     assert finding.level == "fail" and "entry 'PDFParser_v2' version 2.3.1" in finding.message
     async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
-        with pytest.raises(CatalogCorruptError, match="'PDFParser_v2' version 2.3.1"):
+        with pytest.raises(CatalogCorruptError, match=r"'PDFParser_v2' version 2\.3\.1"):
             await lg.get("PDFParser_v2")
         with pytest.raises(CatalogCorruptError, match="PDFParser_v2"):
             await lg.query("PDFParser_v2")
