@@ -521,9 +521,11 @@ def settings_from_mapping(data: Mapping[str, Any], source: str = "settings") -> 
 
 def load_settings(path: Path | None) -> Settings:
     """``Settings`` from a TOML file (defaults when ``path`` is None or the file is absent)."""
-    if path is None or not path.exists():
+    if path is None:
         return Settings()
     try:
+        if not path.exists():
+            return Settings()
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as err:
         raise SettingsError(f"{path}: cannot read: {err}") from err

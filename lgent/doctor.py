@@ -35,9 +35,13 @@ def check_home(
     home = Home(root)
     db = home.catalog_db
     assert db is not None
-    if not root.is_dir():
-        return [Check("home", "fail", f"{root} is not a folder", f"lgent --home {root} init")]
-    read_only = home.read_only()
+    try:
+        if not root.is_dir():
+            return [Check("home", "fail", f"{root} is not a folder", f"lgent --home {root} init")]
+        read_only = home.read_only()
+    except (OSError, LGentError) as err:
+        reason = err.strerror if isinstance(err, OSError) else str(err)
+        return [Check("home", "fail", f"{root} cannot be read: {reason}", "check its permissions")]
     try:
         url = catalog_url or load_settings(home.settings_file).catalog.url
     except SettingsError as err:
