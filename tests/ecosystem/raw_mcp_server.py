@@ -29,7 +29,9 @@ def page(cursor: str | None) -> dict[str, object]:
 def main() -> None:
     if len(sys.argv) > 2:
         shell = subprocess.Popen(  # the shell forks the sleep and exits: a grandchild
-            ["sh", "-c", "sleep 300 </dev/null >/dev/null 2>&1 & echo $!"], stdout=subprocess.PIPE, text=True
+            ["sh", "-c", "sleep 300 </dev/null >/dev/null 2>&1 & echo $!"],
+            stdout=subprocess.PIPE,
+            text=True,
         )
         grandchild = shell.communicate()[0].strip()
         with open(sys.argv[2], "w", encoding="utf-8") as handle:
