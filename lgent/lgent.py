@@ -326,9 +326,12 @@ class LGent:
 
     def _pulled(self, report: PullReport) -> None:
         """The follower moved the replica's copy: the open brains catch up with it, each on its
-        own indexer (rebuilt when the copy was replaced); this waits for them, so that queries
-        find them current. The first failure is the follower's to report."""
-        self.brains.settle_open(rebuild=report.replaced)
+        own indexer (rebuilt when the copy was replaced). This does not wait for them, so a
+        slow catch-up (embedding a large batch) never holds the next pull back: a query waits
+        for the brains it asks (``freshness="wait"``) or says how far behind they are."""
+        for slot in self.brains.slots():
+            if slot.brain is not None:
+                slot.request(rebuild=report.replaced)
 
     def catalog_note(self) -> str | None:
         """Why answers may not reflect the shared catalog's latest state (a replica catching up

@@ -269,7 +269,7 @@ class ReplicaCatalog:
         if announced > number:
             return (
                 f"catching up with the shared catalog: answering from change {number} "
-                f"of {announced}"
+                f"of {announced} ({announced - number:,} changes behind)"
             )
         return None
 

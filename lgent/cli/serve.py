@@ -65,6 +65,14 @@ def serve(
         raise typer.BadParameter(
             f"the token must be at least {MIN_TOKEN_LENGTH} characters", param_hint="--token"
         )
+    if token is not None:
+        from lgent.errors import SettingsError
+        from lgent.http.guard import check_token
+
+        try:
+            check_token(token.strip())
+        except SettingsError as err:
+            raise typer.BadParameter(str(err), param_hint="--token") from None
     options = global_options(ctx)
     if not allow_writes:
         require_catalog(options.home, options.catalog)

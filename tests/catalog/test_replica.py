@@ -92,14 +92,14 @@ def test_notes_say_why_an_answer_may_lag(pg_catalog_url: str, tmp_path: Path) ->
     assert replica.lag_note() is None
     replica.announce(5)
     assert replica.lag_note() == (
-        "catching up with the shared catalog: answering from change 0 of 5"
+        "catching up with the shared catalog: answering from change 0 of 5 (5 changes behind)"
     )
     replica.unreachable(CatalogUnreachableError("cannot reach the catalog at x"))
     note = replica.lag_note()
     assert note is not None and "unreachable since" in note and "at change 0" in note
     replica.pull()
     assert replica.lag_note() == (
-        "catching up with the shared catalog: answering from change 0 of 5"
+        "catching up with the shared catalog: answering from change 0 of 5 (5 changes behind)"
     )
     replica.close()
 
