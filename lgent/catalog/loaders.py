@@ -508,14 +508,26 @@ def _ignored(rel: str, is_dir: bool, patterns: list[str]) -> bool:
 
 
 def _clash(records: list[Located], batch: LoadedBatch) -> LoadError | None:
-    """A source whose artifact ids another source of the batch already holds is left out."""
+    """A source whose artifact ids another source of the batch already holds is left out; so is
+    one that holds an id and version twice itself."""
     held = batch.entry_sources
+    own: dict[tuple[str, str], Located] = {}
     for item in records:
-        if isinstance(item.record, CatalogEntry) and item.record.id in held:
+        if not isinstance(item.record, CatalogEntry):
+            continue
+        if item.record.id in held:
             return LoadError(
                 f"id {item.record.id!r} is also read from {held[item.record.id]}",
                 source=item.source,
             )
+        key = (item.record.id, item.record.version)
+        if key in own:
+            return LoadError(
+                f"entry {item.record.id!r} version {item.record.version} twice "
+                f"(at {own[key].place} and {item.place})",
+                source=item.source,
+            )
+        own[key] = item
     return None
 
 

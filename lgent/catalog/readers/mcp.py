@@ -33,6 +33,7 @@ from lgent.catalog.readers.parameters import (
 )
 from lgent.catalog.readers.schema_types import SchemaTyper
 from lgent.errors import LoadError
+from lgent.ids import normalise_id
 
 PARTIAL = "x-lgent-partial"
 """A harvest's note that its tool list is incomplete (``lgent.catalog.harvest.PARTIAL``)."""
@@ -107,7 +108,13 @@ class McpReader:
                     )
                 )
                 continue
-            tool_id = stable(f"{server_id}/{tool['name']}", "tool name", doc, where)
+            tool_id = normalise_id(f"{server_id}/{tool['name']}")
+            if tool_id.rstrip("/") in ("", server_id):
+                ctx.warn(
+                    f"{doc.source}#{where}: tool name {tool['name']!r} gives no id of its own "
+                    "(blank, invisible or punctuation only); that tool was left out"
+                )
+                continue
             if tool_id in seen:
                 ctx.warn(
                     f"{doc.source}#{where}: tool {tool['name']!r} listed twice; kept the first"
