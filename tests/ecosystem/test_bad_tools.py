@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from tests.conftest import make_entry
 GOOD = {"name": "forecast", "inputSchema": {"type": "object"}}
 
 
-def server(tools: list[dict[str, object]], name: str = "weather") -> dict[str, object]:
+def server(tools: list[Any], name: str = "weather") -> dict[str, Any]:
     return {"serverInfo": {"name": name, "version": "1.0.0"}, "tools": tools}
 
 
@@ -44,7 +45,7 @@ def test_a_source_that_repeats_an_id_is_left_out_not_the_load(tmp_path: Path) ->
     folder = tmp_path / "servers"
     folder.mkdir()
     twice = server([GOOD, {"name": "Forecast!", "inputSchema": {"type": "object"}}])
-    twice["tools"].append({"name": "forecast!", "inputSchema": {"type": "object"}})  # type: ignore[attr-defined]
+    twice["tools"].append({"name": "forecast!", "inputSchema": {"type": "object"}})
     (folder / "weather.json").write_text(json.dumps(twice), encoding="utf-8")
     (folder / "units.json").write_text(
         json.dumps(server([{"name": "convert", "inputSchema": {}}], "units")), encoding="utf-8"
