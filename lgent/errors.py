@@ -30,6 +30,7 @@ Backend errors (sqlite3, tantivy, faiss, pydantic) are converted at the boundary
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -150,6 +151,26 @@ class ReadOnlyHomeError(CatalogError):
 class DiskFullError(LGentError):
     """The disk (or the quota, or the file size limit) is full: the write was not made, and
     nothing committed before it was lost."""
+
+
+_SQLITE_FULL, _SQLITE_IOERR = 13, 10
+
+
+def disk_full(where: str | os.PathLike[str], err: BaseException) -> bool:
+    """Whether ``err`` (an OSError or a sqlite3 error) came from a full disk: it says so (ENOSPC,
+    EDQUOT, EFBIG; SQLITE_FULL), or it is SQLite's "disk I/O error" (what it says when it cannot
+    create a journal) while the disk holding ``where`` has no room left."""
+    if isinstance(err, OSError) and err.errno in _FULL:
+        return True
+    code = getattr(err, "sqlite_errorcode", None)
+    if code == _SQLITE_FULL:
+        return True
+    if not isinstance(code, int) or code & 0xFF != _SQLITE_IOERR:
+        return False
+    try:
+        return os.statvfs(os.path.dirname(os.fspath(where)) or ".").f_bavail == 0
+    except OSError:
+        return False
 
 
 def write_error(what: str, err: OSError, otherwise: type[LGentError]) -> LGentError:

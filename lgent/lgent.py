@@ -59,6 +59,7 @@ from lgent.models import (
     TypeDecl,
     TypeRequirement,
 )
+from lgent.unanswered import require_an_answer
 
 if TYPE_CHECKING:
     from lgent.brains.graph.brain import GraphBrain
@@ -635,6 +636,7 @@ class LGent:
             view.release()
         elapsed = round((time.perf_counter() - started) * 1000, 3)
         response = response.model_copy(update={"search_time_ms": elapsed})
+        require_an_answer(response)
         behind = any(
             r.change_number is not None and r.change_number < response.change_number
             for r in response.brains

@@ -48,6 +48,7 @@ from lgent.errors import (
     LGentError,
     NotFoundError,
     ReadOnlyHomeError,
+    disk_full,
     write_error,
 )
 from lgent.models import CatalogEntry, TypeDecl, now_utc
@@ -172,6 +173,11 @@ class CatalogStore(SqlReads):
                 self._upgrade()
         except sqlite3.DatabaseError as err:
             self._close_quietly()
+            if self.path is not None and disk_full(self.path, err):
+                raise DiskFullError(
+                    f"cannot open the catalog {target}: the disk is full ({err}); free some "
+                    "space (the catalog itself is intact)"
+                ) from err
             raise CatalogCorruptError(f"{target}: not a readable L-gent catalog ({err})") from err
         except CatalogError:
             self._close_quietly()

@@ -160,7 +160,7 @@ class KeywordIndex:
         try:
             return tantivy.Index(self.schema, path=str(folder), reuse=True)
         except ValueError as err:
-            raise IndexError_(f"cannot create the keyword index {folder}: {err}") from err
+            raise _tantivy_error(f"cannot create the keyword index {folder}", err) from err
 
     def _problem(self) -> str:
         """Why the index on disk cannot be served as it is ("" when it can)."""

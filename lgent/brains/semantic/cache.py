@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from lgent.brains.semantic.embedders import Vectors
-from lgent.errors import IndexError_
+from lgent.errors import DiskFullError, IndexError_, disk_full, write_error
 
 FILENAME = "embeddings.sqlite"
 _CHUNK = 500  # keys per SQL statement, well under SQLite's variable limit
@@ -76,6 +76,10 @@ class EmbeddingCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             return self._open(path)
         except sqlite3.DatabaseError as err:
+            if disk_full(path, err):  # a full disk is not damage: the cache is kept
+                raise DiskFullError(
+                    f"cannot open the embedding cache {path}: the disk is full ({err})"
+                ) from err
             self.note = f"the embedding cache {path} was unreadable ({err}) and was recreated"
             try:
                 for suffix in ("", "-wal", "-shm"):
@@ -84,7 +88,9 @@ class EmbeddingCache:
             except (OSError, sqlite3.Error) as again:
                 raise IndexError_(f"cannot create the embedding cache {path}: {again}") from again
         except OSError as err:
-            raise IndexError_(f"cannot create the embedding cache {path}: {err}") from err
+            raise write_error(
+                f"cannot create the embedding cache {path}", err, IndexError_
+            ) from err
 
     def _open(self, path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
