@@ -102,10 +102,15 @@ def _root(
 
 
 def _with_lgent(
-    ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]], *, create: bool = False
+    ctx: typer.Context,
+    fn: Callable[[LGent], Awaitable[T]],
+    *,
+    create: bool = False,
+    read_only: bool | None = None,
 ) -> T:
     """Open the home, run ``fn(lg)``, close. Only ``create`` (init, load) may create a home: any
-    other command on a folder without a catalog fails, saying how to make one."""
+    other command on a folder without a catalog fails, saying how to make one. ``read_only``
+    as ``LGent.open`` takes it (True: nothing is written, not even a replica's copy)."""
     from lgent.cli.progress import StderrBuildProgress
     from lgent.lgent import LGent
 
@@ -116,7 +121,9 @@ def _with_lgent(
     progress = StderrBuildProgress()
 
     async def runner() -> T:
-        async with LGent.open(home, catalog=options.catalog, progress=progress) as lg:
+        async with LGent.open(
+            home, catalog=options.catalog, progress=progress, read_only=read_only
+        ) as lg:
             return await fn(lg)
 
     try:
@@ -472,8 +479,9 @@ def list_(
 @handles_errors
 def stats(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Counts: artifacts, versions, types, relations, by entity type and status."""
-
-    data = _with_lgent(ctx, lambda lg: lg.stats())
+    # a shared catalog named on the command line is counted where it is: no home is made
+    shared = global_options(ctx).catalog is not None
+    data = _with_lgent(ctx, lambda lg: lg.stats(), read_only=True if shared else None)
     if as_json:
         output.print_json(data)
     else:
