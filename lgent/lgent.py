@@ -335,11 +335,13 @@ class LGent:
                 slot.request(rebuild=report.replaced)
 
     def catalog_note(self) -> str | None:
-        """Why answers may not reflect the shared catalog's latest state (a replica catching up
-        or unable to reach its database), else None. Queries add it to their warnings."""
+        """Why answers may not reflect the catalog: a replica catching up or unable to reach its
+        database, rows that failed their checksums; else None. Queries add it to warnings."""
         from lgent.catalog.replica import ReplicaCatalog
 
-        return self.store.lag_note() if isinstance(self.store, ReplicaCatalog) else None
+        lag = self.store.lag_note() if isinstance(self.store, ReplicaCatalog) else None
+        notes = [note for note in (lag, self.store.damage_note()) if note]
+        return "; ".join(notes) or None
 
     def brain(self, name: str) -> Brain:
         """The brain ``name``, current with the catalog (sync; use from worker threads).

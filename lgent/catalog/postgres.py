@@ -460,6 +460,7 @@ class PostgresCatalog(SqlReads):
             )
             intact[(entry.id, entry.version)] = digest
             known.add(entry.id)
+            self._repaired(entry.id, entry.version)
             rows.append((*values, row_sum(values), now_utc().isoformat()))
             log.add("entry", "upsert", entry.id, entry.version)
         with conn.cursor() as cur:
@@ -510,13 +511,19 @@ class PostgresCatalog(SqlReads):
     def _latest_sql(self) -> str:
         return f"SELECT {self._entry_columns()} FROM entries WHERE is_latest AND id = ANY(%s)"
 
-    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+    def _latest_rows(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, tuple[str, str]]:
         """``id -> (status, stored JSON)`` of the latest versions of the ids that exist, each
-        row verified against its checksum."""
+        row verified against its checksum (see ``SqlReads._latest_rows``)."""
         if not artifact_ids:
             return {}
-        rows = self._read(self._latest_sql(), (list(artifact_ids),))
-        return {r[0]: (r[4], r[9]) for r in map(self._checked, rows)}
+        found: dict[str, tuple[str, str]] = {}
+        for row in self._read(self._latest_sql(), (list(artifact_ids),)):
+            checked = self._intact(row, skip_damaged)
+            if checked is not None:
+                found[checked[0]] = (checked[4], checked[9])
+        return found
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         """The change number and the latest versions of ``artifact_ids``, read in one snapshot."""

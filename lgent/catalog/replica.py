@@ -312,8 +312,13 @@ class ReplicaCatalog:
     def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
         return self.mirror.get(artifact_id, version)
 
-    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
-        return self.mirror.get_many(artifact_ids)
+    def get_many(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, CatalogEntry]:
+        return self.mirror.get_many(artifact_ids, skip_damaged=skip_damaged)
+
+    def damage_note(self) -> str | None:
+        return self.mirror.damage_note()
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         return self.mirror.snapshot(artifact_ids)
@@ -344,8 +349,10 @@ class ReplicaCatalog:
     ) -> list[CatalogEntry]:
         return self.mirror.list_entries(filters, limit=limit, offset=offset)
 
-    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
-        return self.mirror.iter_latest(batch_size)
+    def iter_latest(
+        self, batch_size: int = 2000, *, skip_damaged: bool = False
+    ) -> Iterator[CatalogEntry]:
+        return self.mirror.iter_latest(batch_size, skip_damaged=skip_damaged)
 
     def count(self, filters: EntryFilter | None = None) -> int:
         return self.mirror.count(filters)

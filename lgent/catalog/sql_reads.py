@@ -73,6 +73,7 @@ class SqlReads:
     DIALECT: ClassVar[Dialect]
     legacy: bool = False
     """The catalog has the legacy schema (no checksums, no owners): rows are read unverified."""
+    _damaged: set[tuple[str, str]]
 
     @property
     def location(self) -> str:
@@ -87,12 +88,48 @@ class SqlReads:
         return _LEGACY_ENTRY if self.legacy else ENTRY_CHECKED
 
     def _checked(self, row: Sequence[Any]) -> Sequence[Any]:
-        """An entry row of ``ENTRY_CHECKED``, verified (CatalogCorruptError if damaged)."""
-        return row if self.legacy else checked_entry_row(self.location, row)
+        """An entry row of ``ENTRY_CHECKED``, verified (CatalogCorruptError if damaged; the
+        row is remembered for ``damage_note``)."""
+        if self.legacy:
+            return row
+        try:
+            return checked_entry_row(self.location, row)
+        except CatalogCorruptError:
+            self._damage_seen().add((str(row[0]), str(row[1])))
+            raise
 
-    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
-        raise NotImplementedError
+    def _intact(self, row: Sequence[Any], skip_damaged: bool) -> Sequence[Any] | None:
+        """``_checked(row)``, or None for a damaged row when ``skip_damaged``."""
+        try:
+            return self._checked(row)
+        except CatalogCorruptError:
+            if skip_damaged:
+                return None
+            raise
+
+    def _damage_seen(self) -> set[tuple[str, str]]:
+        seen: set[tuple[str, str]] | None = getattr(self, "_damaged", None)
+        if seen is None:
+            seen = set()
+            self._damaged = seen
+        return seen
+
+    def _repaired(self, artifact_id: str, version: str) -> None:
+        """Row ``(artifact_id, version)`` was written whole again."""
+        self._damage_seen().discard((artifact_id, version))
+
+    def damage_note(self) -> str | None:
+        """What this process found damaged in the catalog (rows that failed their checksum and
+        were left out of what was read), or None: every answer says it until they are repaired."""
+        seen = sorted(self._damage_seen())
+        if not seen:
+            return None
+        named = ", ".join(f"{i!r} version {v}" for i, v in seen[:3])
+        more = f" and {len(seen) - 3} more" if len(seen) > 3 else ""
+        return (
+            f"the catalog holds damaged rows ({named}{more} fail their checksum): they are never "
+            "served and are left out of the indexes; run lgent doctor"
+        )
 
     def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
         """The latest version of an artifact, or the given version. Raises NotFoundError."""
@@ -109,9 +146,32 @@ class SqlReads:
             raise NotFoundError(artifact_id, version)
         return decode_entry(self._checked(rows[0])[DATA])
 
-    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
-        """Latest versions of the ids that exist (missing ids are simply absent)."""
-        return {i: decode_entry(data) for i, (_, data) in self._latest_rows(artifact_ids).items()}
+    def get_many(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, CatalogEntry]:
+        """Latest versions of the ids that exist (missing ids are simply absent); a damaged row
+        raises, or with ``skip_damaged`` is left out (``damage_note`` names it)."""
+        rows = self._latest_rows(artifact_ids, skip_damaged=skip_damaged)
+        return {i: decode_entry(data) for i, (_, data) in rows.items()}
+
+    def _latest_rows(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, tuple[str, str]]:
+        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist, each
+        row verified (a damaged one raises, or with ``skip_damaged`` is left out)."""
+        found: dict[str, tuple[str, str]] = {}
+        d = self.DIALECT
+        columns = self._entry_columns()
+        for start in range(0, len(artifact_ids), 500):
+            chunk = list(artifact_ids[start : start + 500])
+            marks = ",".join([d.param] * len(chunk))
+            for row in self._read(
+                f"SELECT {columns} FROM entries WHERE {d.latest} AND id IN ({marks})", chunk
+            ):
+                checked = self._intact(row, skip_damaged)
+                if checked is not None:
+                    found[checked[0]] = (checked[4], checked[DATA])
+        return found
 
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""
@@ -137,8 +197,11 @@ class SqlReads:
             params = [*params, limit, offset]
         return [decode_entry(self._checked(r)[DATA]) for r in self._read(sql, params)]
 
-    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
-        """Every artifact at its latest version, by id, read in pages."""
+    def iter_latest(
+        self, batch_size: int = 2000, *, skip_damaged: bool = False
+    ) -> Iterator[CatalogEntry]:
+        """Every artifact at its latest version, by id, read in pages; a damaged row raises, or
+        with ``skip_damaged`` (an index build) is left out (``damage_note`` names it)."""
         d = self.DIALECT
         sql = (
             f"SELECT {self._entry_columns()} FROM entries WHERE {d.latest} AND id > {d.param} "
@@ -150,7 +213,9 @@ class SqlReads:
             if not rows:
                 return
             for row in rows:
-                yield decode_entry(self._checked(row)[DATA])
+                checked = self._intact(row, skip_damaged)
+                if checked is not None:
+                    yield decode_entry(checked[DATA])
             last = rows[-1][0]
 
     def count(self, filters: EntryFilter | None = None) -> int:

@@ -471,6 +471,7 @@ class CatalogStore(SqlReads):
         )
         (result.updated if exists else result.added).append(entry.id)
         self._log(conn, "entry", "upsert", entry.id, entry.version)
+        self._repaired(entry.id, entry.version)
 
     def _upsert_type(self, conn: sqlite3.Connection, decl: TypeDecl, result: BatchResult) -> None:
         record = decl.to_record()
@@ -515,21 +516,6 @@ class CatalogStore(SqlReads):
             self._log(conn, "type", "remove", name, None)
 
     # -- reads -----------------------------------------------------------------------------
-
-    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist, each
-        row verified against its checksum."""
-        found: dict[str, tuple[str, str]] = {}
-        columns = self._entry_columns()
-        for start in range(0, len(artifact_ids), 500):
-            chunk = list(artifact_ids[start : start + 500])
-            marks = ",".join("?" * len(chunk))
-            for row in self._read(
-                f"SELECT {columns} FROM entries WHERE is_latest = 1 AND id IN ({marks})", chunk
-            ):
-                checked = self._checked(row)
-                found[checked[0]] = (checked[4], checked[9])
-        return found
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         """The change number and the latest versions of ``artifact_ids``, read together: no write

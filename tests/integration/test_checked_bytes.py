@@ -74,3 +74,20 @@ async def test_a_catalog_row_edited_in_place_is_named_and_never_served(tmp_path:
             await lg.get("PDFParser_v2")
         with pytest.raises(CatalogCorruptError, match="PDFParser_v2"):
             await lg.query("PDFParser_v2")
+
+
+async def test_a_damaged_row_never_stops_a_brain_and_every_answer_says_so(
+    tmp_path: Path,
+) -> None:
+    home = await built_home(tmp_path)
+    db = sqlite3.connect(home / "catalog.db")
+    db.execute("UPDATE entries SET status = 'retired' WHERE id = 'FGent' AND is_latest = 1")
+    db.commit()
+    db.close()
+    async with LGent.open(home, embedder=HashingEmbedder(64)) as lg:
+        await lg.reindex()  # every brain builds, leaving the damaged row out
+        response = await lg.query("PDF -> Text")
+        assert response.results and all(b.ran for b in response.brains if b.brain == "graph")
+        assert any("'FGent' version 1.3.0 fail their checksum" in w for w in response.warnings)
+        hits = await lg.search("FGent", brain="keyword")
+        assert "FGent" not in [h.id for h in hits.hits]
