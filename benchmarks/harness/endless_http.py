@@ -1,6 +1,7 @@
 """A hostile "MCP server" over HTTP that never stops sending: every POST is answered 200 with a
-body that never ends, either one JSON document (``json``) or an event stream (``sse``, events
-of 256 KiB each, or ``sse-one``: a single event that never ends). For the harvest drills
+body that never ends: one JSON document (``json``), or an event stream of 256 KiB events that
+are not JSON-RPC (``sse``), of valid JSON-RPC notifications of about 1 KiB each
+(``sse-notes``), or of a single event that never ends (``sse-one``). For the harvest drills
 (``tests/ecosystem/test_harvest_bounds.py`` and ``python -m benchmarks.reliability``).
 
     with EndlessServer("json") as server:
@@ -14,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
 from collections.abc import Iterator
 from typing import Literal
 
-Mode = Literal["json", "sse", "sse-one"]
+Mode = Literal["json", "sse", "sse-notes", "sse-one"]
 CHUNK = 64 * 1024
 
 
@@ -99,6 +101,17 @@ class EndlessServer:
             yield b"data: "
             while True:
                 yield filler
+        elif self.mode == "sse-notes":
+            note = json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": "info", "data": "a" * 1000},
+                }
+            ).encode()
+            batch = b"".join(b"data: " + note + b"\n\n" for _ in range(64))
+            while True:
+                yield batch
         else:
             event = b"data: " + b"a" * (256 * 1024) + b"\n\n"
             while True:
