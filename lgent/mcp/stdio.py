@@ -8,7 +8,7 @@ usable one (else null):
 - not JSON at all: ``-32700`` (parse error);
 - JSON that is no request object: a batch (an array; MCP has no batches), a bare value, a
   ``jsonrpc`` other than ``"2.0"``, an id that is neither a string nor an integer, a missing or
-  non-string ``method``, nesting deeper than ``MAX_DEPTH`` or an integer of more than Python's
+  non-string ``method``, nesting deeper than ``MAX_MESSAGE_DEPTH`` or an integer of more than Python's
   4,300 digits anywhere: ``-32600`` (invalid request);
 - a request of an unknown method: ``-32601``, from the SDK;
 - a request whose parameters the SDK's message types refuse: ``-32602`` (invalid params).
@@ -33,7 +33,7 @@ import pydantic
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
-MAX_DEPTH = 128
+MAX_MESSAGE_DEPTH = 128
 """Deepest nesting a message may have (L-gent's own JSON bound, ``limits.MAX_NESTING_DEPTH``)."""
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 
@@ -62,7 +62,9 @@ def checked_message(line: str) -> types.JSONRPCMessage | None:
     try:
         data = json.loads(line)
     except RecursionError:
-        raise Refused(INVALID_REQUEST, f"the message is nested deeper than {MAX_DEPTH}") from None
+        raise Refused(
+            INVALID_REQUEST, f"the message is nested deeper than {MAX_MESSAGE_DEPTH}"
+        ) from None
     except ValueError as err:
         if "digits" in str(err):  # valid JSON, but an integer past Python's limit
             raise Refused(INVALID_REQUEST, f"the message holds too large a number: {err}") from None
@@ -82,8 +84,10 @@ def checked_message(line: str) -> types.JSONRPCMessage | None:
         raise Refused(INVALID_REQUEST, "the id must be a string or an integer")
     if data.get("jsonrpc") != "2.0":
         raise Refused(INVALID_REQUEST, 'the message must say "jsonrpc": "2.0"', kept_id)
-    if _depth(data) > MAX_DEPTH:
-        raise Refused(INVALID_REQUEST, f"the message is nested deeper than {MAX_DEPTH}", kept_id)
+    if _depth(data) > MAX_MESSAGE_DEPTH:
+        raise Refused(
+            INVALID_REQUEST, f"the message is nested deeper than {MAX_MESSAGE_DEPTH}", kept_id
+        )
     is_response = "method" not in data and ("result" in data or "error" in data)
     if not is_response and not isinstance(data.get("method"), str):
         raise Refused(INVALID_REQUEST, "a request needs a string 'method'", kept_id)
@@ -103,7 +107,7 @@ def _depth(value: Any) -> int:
     while pending:
         item, depth = pending.pop()
         deepest = max(deepest, depth)
-        if deepest > MAX_DEPTH:
+        if deepest > MAX_MESSAGE_DEPTH:
             return deepest
         if isinstance(item, dict):
             pending.extend((v, depth + 1) for v in item.values())

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lgent.mcp.stdio import MAX_DEPTH, Refused, checked_message
+from lgent.mcp.stdio import MAX_MESSAGE_DEPTH, Refused, checked_message
 
 INIT = {
     "jsonrpc": "2.0",
@@ -90,7 +90,7 @@ def test_sound_lines_pass_and_notifications_are_never_answered() -> None:
     assert checked_message(json.dumps(INIT)) is not None
     bad_notification = {"jsonrpc": "2.0", "method": "notifications/progress", "params": 5}
     assert checked_message(json.dumps(bad_notification)) is None
-    assert MAX_DEPTH == 128
+    assert MAX_MESSAGE_DEPTH == 128
 
 
 @pytest.mark.slow
