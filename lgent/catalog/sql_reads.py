@@ -253,20 +253,19 @@ class SqlReads:
 
     def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
         """The source that wrote the latest version of each id that exists (``Owner``;
-        ``unknown`` for a version written before owners were recorded)."""
-        if self.legacy:
-            return {i: Owner.of_columns(None, None) for i in artifact_ids if self.exists(i)}
-        found: dict[str, Owner] = {}
+        ``unknown`` for a version written before owners were recorded). Only the owner columns
+        are read (a load asks this of every id it holds; the write checks the rule again)."""
         d = self.DIALECT
+        columns = "id, NULL, NULL" if self.legacy else "id, owner_kind, owner_name"
+        found: dict[str, Owner] = {}
         ids = list(dict.fromkeys(artifact_ids))
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join([d.param] * len(chunk))
             for row in self._read(
-                f"SELECT {ENTRY_CHECKED} FROM entries WHERE {d.latest} AND id IN ({marks})", chunk
+                f"SELECT {columns} FROM entries WHERE {d.latest} AND id IN ({marks})", chunk
             ):
-                checked_entry_row(self.location, row)
-                found[row[0]] = Owner.of_columns(row[11], row[12])
+                found[row[0]] = Owner.of_columns(row[1], row[2])
         return found
 
     def version_owners(self, artifact_id: str) -> dict[str, Owner]:
