@@ -424,9 +424,11 @@ def settings_from_mapping(
 def load_settings(path: Path | None, registry: BrainRegistry | None = None) -> Settings:
     """``Settings`` from a TOML file (defaults when ``path`` is None or the file is absent);
     brain sections as ``settings_from_mapping`` reads them."""
-    if path is None or not path.exists():
+    if path is None:
         return Settings()
     try:
+        if not path.exists():
+            return Settings()
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as err:
         raise SettingsError(f"{path}: cannot read: {err}") from err

@@ -1,10 +1,10 @@
 """``lgent doctor``: check a home and say what to run to repair it.
 
 Checks the catalog (SQLite integrity, schema version, exactly one latest version per artifact,
-an acyclic type graph), the settings file ``lgent.toml``, a replica home's copy of the shared
-catalog (``replica.db``), and each derived index (its
-manifest's format, the catalog change number it reflects, and the checksum of every file it
-names). Nothing is changed; every problem comes with the command that fixes it. A home that
+the checksum of every row, an acyclic type graph), the settings file ``lgent.toml``, a replica
+home's copy of the shared catalog (``replica.db``), and each derived index (its manifest's
+format, the catalog change number it reflects, the checksum of every file it names, and what
+its brain's ``check_index`` adds: the embedding cache's rows, tantivy's ``.managed.json``). Nothing is changed; every problem comes with the command that fixes it. A home that
 cannot be written is said to be read-only (queries work there), not taken for a damaged one.
 """
 
@@ -35,9 +35,13 @@ def check_home(
     home = Home(root)
     db = home.catalog_db
     assert db is not None
-    if not root.is_dir():
-        return [Check("home", "fail", f"{root} is not a folder", f"lgent --home {root} init")]
-    read_only = home.read_only()
+    try:
+        if not root.is_dir():
+            return [Check("home", "fail", f"{root} is not a folder", f"lgent --home {root} init")]
+        read_only = home.read_only()
+    except (OSError, LGentError) as err:
+        reason = err.strerror if isinstance(err, OSError) else str(err)
+        return [Check("home", "fail", f"{root} cannot be read: {reason}", "check its permissions")]
     try:
         url = catalog_url or load_settings(home.settings_file).catalog.url
     except SettingsError as err:
@@ -189,6 +193,8 @@ def _index_check(spec: BrainSpec, index_dir: Path, catalog_number: int, command:
     if missing:
         return Check(name, "fail", f"files missing: {', '.join(missing)}", fix)
     damaged = integrity.verify(index_dir, manifest)
+    if not damaged and spec.check_index is not None:
+        damaged = spec.check_index(index_dir, manifest)
     if damaged:
         return Check(
             name,

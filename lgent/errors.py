@@ -6,6 +6,7 @@
     │   ├── NotFoundError         no entry with that id (or id@version)
     │   ├── CatalogCorruptError   the database file is unreadable, empty or not an L-gent catalog
     │   ├── CatalogUnreachableError  a shared (PostgreSQL) catalog cannot be reached
+    │   ├── OwnershipError        a source claims an artifact another source owns
     │   └── ReadOnlyHomeError     a write was asked of a home that cannot be written
     ├── LoadError                 a catalog file or folder could not be read or parsed
     │   └── LoadStoppedError      a load was asked to stop while reading: nothing committed
@@ -29,6 +30,7 @@ Backend errors (sqlite3, tantivy, faiss, pydantic) are converted at the boundary
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -118,6 +120,29 @@ class CatalogUnreachableError(CatalogError):
     """A shared catalog's database cannot be reached (down, or the connection was lost)."""
 
 
+class OwnershipError(CatalogError):
+    """A source claims an artifact that another source owns (``lgent.catalog.ownership``):
+    nothing of it is written. ``owner`` and ``claimant`` are the two sources (``Owner``s)."""
+
+    def __init__(self, artifact_id: str, owner: object, claimant: object) -> None:
+        self.artifact_id = artifact_id
+        self.owner = owner
+        self.claimant = claimant
+        imported = getattr(claimant, "imported", False)
+        hint = (
+            "an import changes only what its own source wrote: give the server, API or agent "
+            "another name in that source, or remove the artifact first if it should now come "
+            "from this one"
+            if imported
+            else "an import's artifacts change only through that import: import its source "
+            "again, or remove the artifact first"
+        )
+        super().__init__(
+            f"artifact {artifact_id!r} belongs to {owner}; {claimant} may not change it, so "
+            f"nothing of it was written ({hint})"
+        )
+
+
 class ReadOnlyHomeError(CatalogError):
     """A write (load, register, remove) was asked of a home that cannot be written: a read-only
     mount, a snapshot, a folder without write permission. Reads still work."""
@@ -126,6 +151,26 @@ class ReadOnlyHomeError(CatalogError):
 class DiskFullError(LGentError):
     """The disk (or the quota, or the file size limit) is full: the write was not made, and
     nothing committed before it was lost."""
+
+
+_SQLITE_FULL, _SQLITE_IOERR = 13, 10
+
+
+def disk_full(where: str | os.PathLike[str], err: BaseException) -> bool:
+    """Whether ``err`` (an OSError or a sqlite3 error) came from a full disk: it says so (ENOSPC,
+    EDQUOT, EFBIG; SQLITE_FULL), or it is SQLite's "disk I/O error" (what it says when it cannot
+    create a journal) while the disk holding ``where`` has no room left."""
+    if isinstance(err, OSError) and err.errno in _FULL:
+        return True
+    code = getattr(err, "sqlite_errorcode", None)
+    if code == _SQLITE_FULL:
+        return True
+    if not isinstance(code, int) or code & 0xFF != _SQLITE_IOERR:
+        return False
+    try:
+        return os.statvfs(os.path.dirname(os.fspath(where)) or ".").f_bavail == 0
+    except OSError:
+        return False
 
 
 def write_error(what: str, err: OSError, otherwise: type[LGentError]) -> LGentError:
@@ -259,6 +304,7 @@ __all__ = [
     "LoadStoppedError",
     "ModelUnavailableError",
     "NotFoundError",
+    "OwnershipError",
     "QueryError",
     "QuerySyntaxError",
     "ReadOnlyHomeError",

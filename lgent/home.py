@@ -39,10 +39,14 @@ class Home:
     @staticmethod
     def is_home(folder: Path) -> bool:
         """Whether ``folder`` is an L-gent home: it holds a catalog file (its own or a shared
-        catalog's replica) beside its ``indexes`` folder, or a catalog file alone."""
-        return (folder / CATALOG_FILE).is_file() or (
-            (folder / "indexes").is_dir() and (folder / MIRROR_FILE).is_file()
-        )
+        catalog's replica) beside its ``indexes`` folder, or a catalog file alone. A folder
+        this process may not look into (no search permission) is not known to be one."""
+        try:
+            return (folder / CATALOG_FILE).is_file() or (
+                (folder / "indexes").is_dir() and (folder / MIRROR_FILE).is_file()
+            )
+        except OSError:
+            return False
 
     def is_replica(self) -> bool:
         """Whether the home holds a shared catalog's replica and no catalog of its own."""
@@ -54,21 +58,27 @@ class Home:
         """Create the folder if missing; an existing file at that path is an error."""
         if self.root is None:
             return
-        if self.root.exists() and not self.root.is_dir():
-            raise CatalogError(f"home {self.root} exists and is not a folder")
         try:
+            if self.root.exists() and not self.root.is_dir():
+                raise CatalogError(f"home {self.root} exists and is not a folder")
             (self.root / "indexes").mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CatalogError(f"cannot create home {self.root}: {err.strerror}") from err
 
     def read_only(self) -> bool:
         """True when the home exists but cannot be written: a read-only mount, a snapshot, a
-        folder (or catalog file) without write permission for this user."""
-        if self.root is None or not self.root.is_dir():
+        folder (or catalog file) without write permission for this user. A home this user may
+        not even look at is a CatalogError naming it."""
+        if self.root is None:
             return False
-        db = self.root / CATALOG_FILE
-        targets = [self.root, self.root / "indexes", db]
-        return any(t.exists() and not os.access(t, os.W_OK) for t in targets)
+        try:
+            if not self.root.is_dir():
+                return False
+            db = self.root / CATALOG_FILE
+            targets = [self.root, self.root / "indexes", db]
+            return any(t.exists() and not os.access(t, os.W_OK) for t in targets)
+        except OSError as err:
+            raise CatalogError(f"cannot open home {self.root}: {err.strerror or err}") from err
 
     def require_catalog(self) -> None:
         """CatalogError unless the home holds a catalog (a read-only home cannot create one)."""

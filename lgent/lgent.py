@@ -232,21 +232,27 @@ class LGent(CatalogVerbs, GraphVerbs):
         return [await self.doors.read(self.brains.slot(name).rebuild_now) for name in names]
 
     def _follow(self) -> None:
-        """A shared catalog's replica is kept current by a background thread; the open brains
-        catch up with each pull (rebuilt when the copy was replaced)."""
+        """A shared catalog's replica is kept current by a background thread. After each pull
+        the open brains catch up, each on its own indexer (rebuilt when the copy was replaced),
+        without waiting for them: a slow catch-up (embedding a large batch) never holds the
+        next pull back, and a query waits for the brains it asks (``freshness="wait"``) or says
+        how far behind they are."""
         from lgent.catalog.replica import follow
 
         def pulled(report: PullReport) -> None:
-            self.brains.settle_open(rebuild=report.replaced)
+            for slot in self.brains.slots():
+                if slot.brain is not None:
+                    slot.request(rebuild=report.replaced)
 
         self._follower = follow(self.store, pulled, self.settings.catalog.poll_seconds)
 
     def catalog_note(self) -> str | None:
-        """Why answers may not reflect the shared catalog's latest state (a replica catching up
-        or unable to reach its database), else None. Queries add it to their warnings."""
+        """Why answers may not reflect the catalog: a replica catching up or unable to reach its
+        database, rows that failed their checksums; else None. Queries add it to warnings."""
         from lgent.catalog.replica import lag_note
 
-        return lag_note(self.store)
+        notes = [note for note in (lag_note(self.store), self.store.damage_note()) if note]
+        return "; ".join(notes) or None
 
     def brain(self, name: str) -> Brain:
         """The brain ``name``, current with the catalog (sync; not pinned: a catch-up may change

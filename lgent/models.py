@@ -31,8 +31,11 @@ from lgent.ids import ID_RE, normalise_id
 from lgent.origin import Origin
 from lgent.typeexpr import validate_type
 
-# Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose.
-_CONTROL_ANY = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# Unicode categories Cc (C0, DEL, C1) and Cs (lone surrogates); tab, LF and CR allowed in prose;
+# one-line fields also refuse the bidirectional controls (U+202E shows "exe.txt" as "txt.exe").
+_CONTROL_ANY = re.compile(
+    "[\x00-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 _CONTROL_MULTILINE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _VALIDATING: ContextVar[bool] = ContextVar("lgent_validating", default=False)
 
@@ -72,7 +75,13 @@ class RelationType(StrEnum):
 def _check_text(value: str, *, multiline: bool) -> str:
     bad = (_CONTROL_MULTILINE if multiline else _CONTROL_ANY).search(value)
     if bad is not None:
-        raise ValueError(f"contains the control character {bad.group()!r} at offset {bad.start()}")
+        char = bad.group()
+        kind = (
+            "control character"
+            if ord(char) < 0x200 or 0xD800 <= ord(char) < 0xE000
+            else (f"bidirectional control character U+{ord(char):04X}")
+        )
+        raise ValueError(f"contains the {kind} {char!r} at offset {bad.start()}")
     return value
 
 

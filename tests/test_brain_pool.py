@@ -209,6 +209,7 @@ async def test_a_wait_home_answers_only_once_the_brains_caught_up(tmp_path: Path
     [
         ("keyword", "*.term"),
         ("keyword", "meta.json"),
+        ("keyword", ".managed.json"),
         ("semantic", "vectors-*.faiss"),
         ("semantic", "ids-*.json"),
         ("semantic", "entries-*.json"),

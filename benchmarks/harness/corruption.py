@@ -33,6 +33,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "keyword fast fields (.fast)": ("keyword", "*.fast"),
     "keyword field norms (.fieldnorm)": ("keyword", "*.fieldnorm"),
     "keyword tantivy meta.json": ("keyword", "meta.json"),
+    "keyword tantivy .managed.json": ("keyword", ".managed.json"),
     "keyword manifest.json": ("keyword", "manifest.json"),
     "semantic vectors (.faiss)": ("semantic", "vectors-*.faiss"),
     "semantic id map (ids-*.json)": ("semantic", "ids-*.json"),

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -43,7 +45,11 @@ class EdgeCase:
     kind: str | None = None
     options: LoadSettings = field(default_factory=LoadSettings)
     denied: tuple[Path, ...] = ()
-    """Paths made unreadable (chmod 0; simulated when running as root, who can read anything)."""
+    """Paths made unreadable (chmod 0; simulated when running as root, who can read anything:
+    ``os.open`` and ``os.scandir`` refuse them)."""
+    modes: tuple[tuple[Path, int], ...] = ()
+    """For a run as another user (``run_unprivileged``): the modes to give (default: each
+    ``denied`` path 0)."""
 
 
 @dataclass(slots=True)
@@ -171,13 +177,20 @@ def build_cases(work: Path) -> list[EdgeCase]:
     skip_case("two symlinks in a loop", loop_pair, "loops")
     skip_case("symlink out of the folder", link(outside), "outside the loaded folder")
     skip_case("symlinked folder out of the folder", link(outside_dir, "sub"), "outside")
-    skip_case("symlink to /dev/zero", link("/dev/zero"), "outside the loaded folder")
+    skip_case("symlink to /dev/zero", link("/dev/zero"), "in the system folder /dev")
     skip_case(
         "symlink to /dev/zero, symlinks followed",
         link("/dev/zero"),
-        "character device",
+        "in the system folder /dev",
         options=LoadSettings(follow_symlinks=True),
     )
+    for name, place in [("/proc", "/proc"), ("/proc/1 (init)", "/proc/1"), ("/sys", "/sys")]:
+        skip_case(
+            f"symlink to {name}, symlinks followed",
+            link(place, "sys"),
+            "system folder",
+            options=LoadSettings(follow_symlinks=True),
+        )
     skip_case("FIFO named x.jsonl", mkfifo, "FIFO")
     skip_case("socket named s.jsonl", sock, "socket")
 
@@ -199,6 +212,11 @@ def build_cases(work: Path) -> list[EdgeCase]:
         (root / "sub" / "a.jsonl").write_text(ENTRY.replace("ok", "a"), encoding="utf-8")
         return root / "sub"
 
+    def listed_folder(root: Path) -> Path:
+        (root / "sub").mkdir()
+        (root / "sub" / "a.jsonl").write_text(ENTRY.replace("ok", "a"), encoding="utf-8")
+        return root / "sub" / "a.jsonl"
+
     for name, make, reason in [
         ("unreadable file", unreadable_file, "cannot be read"),
         ("unreadable folder", unreadable_folder, "folder cannot be read"),
@@ -206,6 +224,19 @@ def build_cases(work: Path) -> list[EdgeCase]:
         root = folder(name)
         target = make(root)
         cases.append(EdgeCase(name, root, target, "skip", reason, denied=(target,)))
+    root = folder("folder listed but not searchable (0644)")
+    inner = listed_folder(root)
+    cases.append(
+        EdgeCase(
+            "folder listed but not searchable (0644)",
+            root,
+            inner,
+            "skip",
+            "cannot be read",
+            denied=(inner,),  # as root: its open refused, as the folder's missing x bit does
+            modes=((inner.parent, 0o644),),
+        )
+    )
     return cases
 
 
@@ -219,7 +250,7 @@ def denied(paths: tuple[Path, ...]) -> Iterator[None]:
     if os.geteuid() != 0:
         modes = [p.stat().st_mode for p in paths]
         for p in paths:
-            p.chmod(0)
+            p.chmod(0)  # this user made them: the mode is enough
         try:
             yield
         finally:
@@ -279,4 +310,67 @@ def run_case(case: EdgeCase, seconds: float = 10.0) -> Outcome:
     return found[0]
 
 
-__all__ = ["EdgeCase", "Outcome", "build_cases", "denied", "run_case"]
+def run_unprivileged(cases: list[EdgeCase], seconds: float = 20.0) -> list[Outcome] | str:
+    """Load ``cases`` for real as an unprivileged user (``benchmarks.harness.as_user``): their
+    ``denied`` paths get their mode (by chmod, as root), and a child process running as that
+    user loads each and judges it as ``run_case`` does. The reason instead when no unprivileged
+    user can be had. The cases' folder must be reachable by that user (mode 0755 up the path)."""
+    from benchmarks.harness.as_user import unprivileged
+
+    user = unprivileged()
+    if isinstance(user, str):
+        return user
+    specs = []
+    for case in cases:
+        for path, mode in case.modes or tuple((p, 0) for p in case.denied):
+            path.chmod(mode)
+        specs.append(
+            {
+                "name": case.name,
+                "load": str(case.load),
+                "names": str(case.names),
+                "expect": case.expect,
+                "fragment": case.fragment,
+                "kind": case.kind,
+                "follow_symlinks": case.options.follow_symlinks,
+            }
+        )
+    home = Path(os.path.commonpath([str(c.load) for c in cases])) / ".user-home"
+    try:
+        done = user.run(
+            ["-m", "benchmarks.harness.edge_files", json.dumps(specs), str(seconds)],
+            home=home,
+            timeout=seconds * len(cases) + 60,
+        )
+    finally:
+        for case in cases:
+            for path, _ in case.modes or tuple((p, 0) for p in case.denied):
+                path.chmod(0o755 if path.is_dir() else 0o644)
+    if done.returncode != 0:
+        return f"the unprivileged run failed: {done.stderr.strip()[-500:]}"
+    return [Outcome(**o) for o in json.loads(done.stdout)]
+
+
+def _judge_specs(specs: list[dict[str, Any]], seconds: float) -> list[dict[str, str]]:
+    """What the unprivileged child does: each case loaded as ``run_case`` loads it."""
+    outcomes = []
+    for spec in specs:
+        case = EdgeCase(
+            spec["name"],
+            Path(spec["load"]),
+            Path(spec["names"]),
+            spec["expect"],
+            spec["fragment"],
+            kind=spec["kind"],
+            options=LoadSettings(follow_symlinks=spec["follow_symlinks"]),
+        )
+        found = run_case(case, seconds)
+        outcomes.append({"case": found.case, "result": found.result, "detail": found.detail})
+    return outcomes
+
+
+__all__ = ["EdgeCase", "Outcome", "build_cases", "denied", "run_case", "run_unprivileged"]
+
+
+if __name__ == "__main__":  # the child of ``run_unprivileged``
+    print(json.dumps(_judge_specs(json.loads(sys.argv[1]), float(sys.argv[2]))))

@@ -106,8 +106,10 @@ class BrainSpec:
 
     Identity: ``name``, ``summary``, ``factory`` (imports the brain's modules only when
     called), ``settings`` (the type of its own section of ``lgent.toml``, ``[<name>]``, with
-    defaults; None: it has none) and ``index_files(manifest)`` (the files its persisted index
-    names in its ``manifest.json``; None for a brain kept in memory only). ``weights``: its
+    defaults; None: it has none), ``index_files(manifest)`` (the files its persisted index
+    names in its ``manifest.json``; None for a brain kept in memory only) and
+    ``check_index(folder, manifest)`` (the problems ``lgent doctor`` finds in that index beyond
+    the files its manifest checksums: the rows of a cache, a file its library rewrites). ``weights``: its
     default weight per query class (``[fusion.weights]`` overrides them); ``voting``: the rest
     of how fusion counts it. ``capabilities``: the optional protocols of ``lgent.brains.base``
     its brains implement (``QuestionReader``, ``GrammarFilter``, ``KeepsGraph``,
@@ -121,6 +123,7 @@ class BrainSpec:
     capabilities: frozenset[type] = frozenset()
     hints: Hints = Hints()
     index_files: Callable[[Mapping[str, Any]], list[str]] | None = None
+    check_index: Callable[[Path, Mapping[str, Any]], list[str]] | None = None
     settings: type | None = None
 
     def weight(self, query_type: QueryType) -> float:

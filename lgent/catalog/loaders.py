@@ -59,6 +59,9 @@ class LoadedBatch:
     """The wholes (servers, APIs, agents) those files hold."""
     entry_sources: dict[str, str] = field(default_factory=dict, repr=False)
     """Each entry id in ``records`` -> the source it was last read from (kept by ``add``)."""
+    harvested: bool = False
+    """Read from a live server (``read_document``): a problem with it is an error, not a source
+    left out of a larger load."""
 
     def add(self, records: list[Located]) -> None:
         """Append records read from one source."""
@@ -66,6 +69,21 @@ class LoadedBatch:
         for item in records:
             if isinstance(item.record, CatalogEntry):
                 self.entry_sources[item.record.id] = item.source
+
+    def leave_out(self, source: str, reason: str) -> None:
+        """Drop everything read from ecosystem source ``source`` and name it in ``rejected``."""
+        dropped = {
+            r.record.id
+            for r in self.records
+            if r.source == source and isinstance(r.record, CatalogEntry)
+        }
+        self.records = [r for r in self.records if r.source != source]
+        self.entry_sources = {i: s for i, s in self.entry_sources.items() if s != source}
+        self.files = [f for f in self.files if f != source]
+        self.formats.pop(source, None)
+        self.synced.discard(source)
+        self.wholes = [w for w in self.wholes if w not in dropped]
+        self.rejected.append((source, reason))
 
     @property
     def entries(self) -> list[CatalogEntry]:
@@ -122,11 +140,18 @@ def read_path(
     forced = readers.named(kind) if kind is not None else None
     suffixes = forced.suffixes if forced is not None else readers.suffixes
     root = Path(path)
-    if not root.exists():
-        raise LoadError(f"no such file or folder: {root}")
+    try:
+        if not root.exists():
+            raise LoadError(f"no such file or folder: {root}")
+        system = system_folder(root.resolve())
+        is_dir = root.is_dir()
+    except OSError as err:
+        raise LoadError(f"{root} cannot be read ({_why(err)})") from None
+    if system is not None:
+        raise LoadError(f"{root} is in the system folder {system}: it holds no catalog files")
     batch = LoadedBatch()
     problems = _Problems()
-    if root.is_dir():
+    if is_dir:
         files = _walk(root, batch, suffixes, opts)
     else:
         if root.suffix.lower() not in suffixes:
@@ -169,12 +194,35 @@ def read_document(doc: Document, kind: str, registry: ReaderRegistry | None = No
     """Read one in-memory document (a live harvest) in format ``kind``, as ``read_path`` reads
     a file of it."""
     readers = registry or ReaderRegistry.default()
-    batch = LoadedBatch()
+    batch = LoadedBatch(harvested=True)
     problems = _Problems()
     _read_doc(doc, batch, problems, lambda _n: None, readers.named(kind))
     _check_duplicates(batch, problems)
     problems.raise_if_any()
     return batch
+
+
+SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
+"""The kernel's pseudo-filesystems: never read, even through a symlink that is followed (their
+files are not catalogs, and /proc's links lead back to the whole filesystem)."""
+
+
+def system_folder(path: Path) -> str | None:
+    """The pseudo-filesystem ``path`` (already resolved) lies in, or None."""
+    for top in SYSTEM_FOLDERS:
+        if path == Path(top) or path.is_relative_to(top):
+            return top
+    try:
+        device = path.stat().st_dev
+    except OSError:
+        return None
+    for top in SYSTEM_FOLDERS[:2]:  # a bind mount of /proc or /sys elsewhere
+        try:
+            if os.stat(top).st_dev == device:
+                return top
+        except OSError:
+            continue
+    return None
 
 
 def _walk(
@@ -183,7 +231,9 @@ def _walk(
     """The catalog files under ``root``, in sorted order; every other path met is skipped with
     its reason in ``batch.skipped`` (hidden paths silently). Symlinks are resolved: one that
     points nowhere or loops, or (unless ``opts.follow_symlinks``) leads out of ``root``, is
-    skipped; so is anything that is not a regular file, and a folder that cannot be read."""
+    skipped; so is one into a system pseudo-filesystem (/proc, /sys, /dev) whatever the option,
+    anything that is not a regular file, and a folder that cannot be read. No file system
+    error escapes: each is a skip naming the path."""
     patterns = _ignore_patterns(root)
     inside = root.resolve()
     found: list[Path] = []
@@ -199,54 +249,78 @@ def _walk(
             continue
         for child in children:
             path = Path(child.path)
-            rel = path.relative_to(root).as_posix()
             if child.name.startswith("."):
                 continue
-            target = path
-            if child.is_symlink():
-                try:
-                    target = path.resolve(strict=True)
-                except (OSError, RuntimeError) as err:
-                    batch.skipped.append((str(path), f"symlink {_why_link(err)}"))
-                    continue
-                if not target.is_relative_to(inside) and not opts.follow_symlinks:
-                    batch.skipped.append(
-                        (
-                            str(path),
-                            f"symlink to {target}, outside the loaded folder (allow it with "
-                            "--follow-symlinks or load.follow_symlinks = true)",
-                        )
-                    )
-                    continue
-            is_dir = target.is_dir()
-            if _ignored(rel, is_dir, patterns):
-                batch.skipped.append((str(path), "matched by .lgentignore"))
-                continue
-            if is_dir:
-                if Home.is_home(target):
-                    batch.skipped.append(
-                        (
-                            str(path),
-                            "an L-gent home (its catalog and indexes are not catalog files)",
-                        )
-                    )
-                elif target != path and target.is_relative_to(inside):
-                    batch.skipped.append(
-                        (str(path), f"symlink to a folder inside the loaded folder ({target})")
-                    )
-                elif target.resolve() in seen:
-                    batch.skipped.append((str(path), f"folder {target} already read (a loop)"))
-                else:
-                    seen.add(target.resolve())
-                    pending.append(path)
-                continue
-            if path.suffix.lower() not in suffixes:
-                batch.skipped.append(
-                    (str(path), f"not a catalog file ({path.suffix or 'no extension'})")
+            try:
+                _visit(
+                    root, inside, path, child, batch, suffixes, opts, patterns, seen, pending, found
                 )
-                continue
-            found.append(path)
+            except OSError as err:
+                batch.skipped.append((str(path), f"cannot be read ({_why(err)})"))
     return sorted(found)
+
+
+def _visit(
+    root: Path,
+    inside: Path,
+    path: Path,
+    child: os.DirEntry[str],
+    batch: LoadedBatch,
+    suffixes: frozenset[str],
+    opts: LoadSettings,
+    patterns: list[str],
+    seen: set[Path],
+    pending: list[Path],
+    found: list[Path],
+) -> None:
+    """Decide about one entry of a folder ``_walk`` reads (a file to read, a folder to read
+    next, or a skip with its reason); an OSError is the caller's to turn into a skip."""
+    rel = path.relative_to(root).as_posix()
+    target = path
+    if child.is_symlink():
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError) as err:
+            batch.skipped.append((str(path), f"symlink {_why_link(err)}"))
+            return
+        system = system_folder(target)
+        if system is not None:
+            batch.skipped.append(
+                (str(path), f"symlink to {target}, in the system folder {system} (never read)")
+            )
+            return
+        if not target.is_relative_to(inside) and not opts.follow_symlinks:
+            batch.skipped.append(
+                (
+                    str(path),
+                    f"symlink to {target}, outside the loaded folder (allow it with "
+                    "--follow-symlinks or load.follow_symlinks = true)",
+                )
+            )
+            return
+    is_dir = target.is_dir()
+    if _ignored(rel, is_dir, patterns):
+        batch.skipped.append((str(path), "matched by .lgentignore"))
+        return
+    if is_dir:
+        if Home.is_home(target):
+            batch.skipped.append(
+                (str(path), "an L-gent home (its catalog and indexes are not catalog files)")
+            )
+        elif target != path and target.is_relative_to(inside):
+            batch.skipped.append(
+                (str(path), f"symlink to a folder inside the loaded folder ({target})")
+            )
+        elif target.resolve() in seen:
+            batch.skipped.append((str(path), f"folder {target} already read (a loop)"))
+        else:
+            seen.add(target.resolve())
+            pending.append(path)
+        return
+    if path.suffix.lower() not in suffixes:
+        batch.skipped.append((str(path), f"not a catalog file ({path.suffix or 'no extension'})"))
+        return
+    found.append(path)
 
 
 def _size(path: Path) -> int:
@@ -434,14 +508,26 @@ def _ignored(rel: str, is_dir: bool, patterns: list[str]) -> bool:
 
 
 def _clash(records: list[Located], batch: LoadedBatch) -> LoadError | None:
-    """A source whose artifact ids another source of the batch already holds is left out."""
+    """A source whose artifact ids another source of the batch already holds is left out; so is
+    one that holds an id and version twice itself."""
     held = batch.entry_sources
+    own: dict[tuple[str, str], Located] = {}
     for item in records:
-        if isinstance(item.record, CatalogEntry) and item.record.id in held:
+        if not isinstance(item.record, CatalogEntry):
+            continue
+        if item.record.id in held:
             return LoadError(
                 f"id {item.record.id!r} is also read from {held[item.record.id]}",
                 source=item.source,
             )
+        key = (item.record.id, item.record.version)
+        if key in own:
+            return LoadError(
+                f"entry {item.record.id!r} version {item.record.version} twice "
+                f"(at {own[key].place} and {item.place})",
+                source=item.source,
+            )
+        own[key] = item
     return None
 
 

@@ -12,6 +12,10 @@ one that took 8, and a rolled-back one leaves a hole). Each write that changed s
 
 A catalog lives in the schema the connection's ``search_path`` selects (``public`` unless the URL
 says ``?options=-csearch_path%3Dname``), so one database can hold several catalogs.
+
+Rows carry the SQLite store's checksums and owners (``row_sum``, ``owner_kind``, ``owner_name``),
+computed the same way, so a replica's copy holds the very same values; a catalog of schema
+version 1 is upgraded by the first process that opens it for writing.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import select
 import socket
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -29,15 +33,21 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
+from lgent.catalog import ownership
 from lgent.catalog.records import (
+    ENTRY_SUMMED,
+    WRITER,
     BatchResult,
     ChangeKind,
     ChangeOp,
     Finding,
+    Owner,
     Snapshot,
     content_hash,
+    entry_values,
+    row_sum,
 )
-from lgent.catalog.sql_reads import POSTGRES, SqlReads
+from lgent.catalog.sql_reads import POSTGRES, SqlReads, damaged_finding
 from lgent.config import redact
 from lgent.errors import (
     CatalogCorruptError,
@@ -48,7 +58,8 @@ from lgent.errors import (
 from lgent.models import CatalogEntry, TypeDecl, now_utc
 from lgent.versions import Version
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+LEGACY_SCHEMA = 1
 CHANNEL = "lgent_changes"
 """The ``NOTIFY`` channel; the payload is ``<schema>:<change number>``."""
 CONNECT_TIMEOUT_S = 5
@@ -69,6 +80,9 @@ CREATE TABLE IF NOT EXISTS entries (
     data TEXT NOT NULL,
     content_hash TEXT NOT NULL,
     registered_at TEXT NOT NULL,
+    owner_kind TEXT,
+    owner_name TEXT,
+    row_sum TEXT,
     PRIMARY KEY (id, version)
 );
 CREATE INDEX IF NOT EXISTS entries_latest ON entries (id) WHERE is_latest;
@@ -80,7 +94,8 @@ CREATE INDEX IF NOT EXISTS entries_output ON entries (output_type) WHERE is_late
 CREATE TABLE IF NOT EXISTS types (
     name TEXT COLLATE "C" PRIMARY KEY,
     data TEXT NOT NULL,
-    content_hash TEXT NOT NULL
+    content_hash TEXT NOT NULL,
+    row_sum TEXT
 );
 CREATE TABLE IF NOT EXISTS changes (
     seq BIGINT PRIMARY KEY,
@@ -88,19 +103,30 @@ CREATE TABLE IF NOT EXISTS changes (
     op TEXT NOT NULL CHECK (op IN ('upsert', 'remove')),
     key TEXT COLLATE "C" NOT NULL,
     version TEXT,
-    at TEXT NOT NULL
+    at TEXT NOT NULL,
+    row_sum TEXT
 );
 CREATE INDEX IF NOT EXISTS changes_key ON changes (key, seq)
 """
 
 ENTRY_COLUMNS = (
     "id, version, is_latest, name, entity_type, status, author, input_type, output_type, "
-    "execution, data, content_hash, registered_at"
+    "execution, data, content_hash, registered_at, owner_kind, owner_name, row_sum"
 )
 """Every column of an entry row, in the order ``Delta.entries`` carries them."""
+TYPE_COLUMNS = "name, data, content_hash, row_sum"
+CHANGE_COLUMNS = "seq, kind, op, key, version, at, row_sum"
 
-ChangeRow = tuple[int, str, str, str, str | None, str]
-"""A change log row: seq, kind, op, key, version, at."""
+_UPGRADE_COLUMNS = (
+    ("entries", "owner_kind"),
+    ("entries", "owner_name"),
+    ("entries", "row_sum"),
+    ("types", "row_sum"),
+    ("changes", "row_sum"),
+)
+
+ChangeRow = tuple[int, str, str, str, str | None, str, str | None]
+"""A change log row: seq, kind, op, key, version, at, row_sum."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +143,7 @@ class Delta:
     entry_ids: list[str]
     entries: list[tuple[Any, ...]]
     type_names: list[str]
-    types: list[tuple[str, str, str]]
+    types: list[tuple[str, str, str, str | None]]
 
 
 class PostgresCatalog(SqlReads):
@@ -138,6 +164,7 @@ class PostgresCatalog(SqlReads):
         self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
         self._schema = ""
         self.catalog_id = ""
+        self.legacy = False
         if not lazy:
             with self._lock:
                 self._connection()
@@ -164,6 +191,7 @@ class PostgresCatalog(SqlReads):
             if not self.catalog_id:  # the first connection: create or check the tables
                 if not self.read_only:
                     self._init_schema(conn)
+                    self._upgrade(conn)
                 self._check_schema(conn)
         except BaseException:
             conn.close()
@@ -193,6 +221,30 @@ class PostgresCatalog(SqlReads):
         except psycopg.Error as err:
             raise CatalogError(f"{self.location}: cannot create the catalog tables: {err}") from err
 
+    def _upgrade(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+        """Schema version 1 -> 2 (the owner and checksum columns, every row summed as it stands,
+        its owner unknown), in one transaction holding the change log's lock, so writers wait
+        and the first process to open the catalog for writing does it once."""
+        query = "SELECT value FROM meta WHERE key = 'schema_version'"
+        try:
+            row = conn.execute(query).fetchone()
+            if row is None or row[0] != str(LEGACY_SCHEMA):
+                return
+            with conn.transaction():
+                conn.execute("LOCK TABLE changes IN EXCLUSIVE MODE")
+                row = conn.execute(query).fetchone()
+                if row is None or row[0] != str(LEGACY_SCHEMA):
+                    return
+                for table, column in _UPGRADE_COLUMNS:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} TEXT")
+                _sum_all(conn)
+                conn.execute(
+                    "UPDATE meta SET value = %s WHERE key = 'schema_version'",
+                    (str(SCHEMA_VERSION),),
+                )
+        except psycopg.Error as err:
+            raise CatalogError(f"{self.location}: cannot upgrade the catalog: {err}") from err
+
     def _check_schema(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
         try:
             rows = dict(
@@ -207,7 +259,8 @@ class PostgresCatalog(SqlReads):
                 f"{self.location}: not a readable L-gent catalog: {err}"
             ) from err
         found = rows.get("schema_version")
-        if found != str(SCHEMA_VERSION):
+        self.legacy = found == str(LEGACY_SCHEMA) and self.read_only
+        if found != str(SCHEMA_VERSION) and not self.legacy:
             raise CatalogCorruptError(
                 f"{self.location}: catalog schema version {found or 'missing'} is not supported "
                 f"(this L-gent reads version {SCHEMA_VERSION})"
@@ -267,19 +320,19 @@ class PostgresCatalog(SqlReads):
         def __init__(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
             row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM changes").fetchone()
             self.last = int(row[0]) if row else 0
-            self.rows: list[tuple[int, str, str, str, str | None, str]] = []
+            self.rows: list[ChangeRow] = []
 
         def add(self, kind: ChangeKind, op: ChangeOp, key: str, version: str | None) -> None:
             self.last += 1
-            self.rows.append((self.last, kind, op, key, version, now_utc().isoformat()))
+            values = (self.last, kind, op, key, version, now_utc().isoformat())
+            self.rows.append((*values, row_sum(values)))
 
         def write(self, conn: psycopg.Connection[tuple[Any, ...]], schema: str) -> None:
             if not self.rows:
                 return
             with conn.cursor() as cur:
                 cur.executemany(
-                    "INSERT INTO changes (seq, kind, op, key, version, at) "
-                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    f"INSERT INTO changes ({CHANGE_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                     self.rows,
                 )
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{schema}:{self.last}"))
@@ -312,7 +365,11 @@ class PostgresCatalog(SqlReads):
         return self.register_batch([entry])
 
     def register_batch(
-        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+        self,
+        entries: Iterable[CatalogEntry],
+        types: Iterable[TypeDecl] = (),
+        *,
+        owners: Mapping[str, Owner] | None = None,
     ) -> BatchResult:
         """Upsert entries and type declarations in one transaction (see ``CatalogStore``)."""
         entries, types = list(entries), list(types)  # a bad record fails before anything is written
@@ -320,7 +377,7 @@ class PostgresCatalog(SqlReads):
         with self._write() as conn:
             log = self._Log(conn)
             self._upsert_types(conn, types, result, log)
-            self._upsert_entries(conn, entries, result, log)
+            self._upsert_entries(conn, entries, owners or {}, result, log)
             log.write(conn, self._schema)
             result.change_number = log.last
         return result
@@ -334,29 +391,30 @@ class PostgresCatalog(SqlReads):
     ) -> None:
         if not types:
             return
-        stored: dict[str, str] = dict(
+        stored: dict[str, str | None] = dict(
             conn.execute(
-                "SELECT name, content_hash FROM types WHERE name = ANY(%s)",
+                "SELECT name, row_sum FROM types WHERE name = ANY(%s)",
                 ([t.type for t in types],),
             ).fetchall()
         )
-        rows: list[tuple[str, str, str]] = []
+        rows: list[tuple[str, str, str, str]] = []
         for decl in types:
             record = decl.to_record()
-            digest = content_hash(record)
-            if stored.get(decl.type) == digest:
+            values = (decl.type, json.dumps(record, ensure_ascii=False), content_hash(record))
+            summed = row_sum(values)
+            if stored.get(decl.type) == summed:  # the same content, and an intact row
                 result.types_unchanged.append(decl.type)
                 continue
             known = decl.type in stored
             (result.types_updated if known else result.types_added).append(decl.type)
-            stored[decl.type] = digest
-            rows.append((decl.type, json.dumps(record, ensure_ascii=False), digest))
+            stored[decl.type] = summed
+            rows.append((*values, summed))
             log.add("type", "upsert", decl.type, None)
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO types (name, data, content_hash) VALUES (%s, %s, %s) "
+                f"INSERT INTO types ({TYPE_COLUMNS}) VALUES (%s, %s, %s, %s) "
                 "ON CONFLICT (name) DO UPDATE SET data = excluded.data, "
-                "content_hash = excluded.content_hash",
+                "content_hash = excluded.content_hash, row_sum = excluded.row_sum",
                 rows,
             )
 
@@ -364,58 +422,60 @@ class PostgresCatalog(SqlReads):
         self,
         conn: psycopg.Connection[tuple[Any, ...]],
         entries: Sequence[CatalogEntry],
+        owners: Mapping[str, Owner],
         result: BatchResult,
         log: PostgresCatalog._Log,
     ) -> None:
+        """Each entry written by ``owners[id]`` (default ``WRITER``): ``OwnershipError`` (and
+        nothing written) when the ownership rule refuses one, checked under the change log's
+        lock so that no other writer can claim an id in between."""
         if not entries:
             return
         ids = sorted({e.id for e in entries})
-        stored: dict[tuple[str, str], str] = {}
-        known: set[str] = set()
-        for artifact_id, version, digest in conn.execute(
-            "SELECT id, version, content_hash FROM entries WHERE id = ANY(%s)", (ids,)
+        intact: dict[tuple[str, str], str] = {}
+        """(id, version) -> content hash of each stored row that passes its checksum."""
+        held: dict[str, Owner] = {}
+        for row in conn.execute(
+            f"SELECT {ENTRY_SUMMED}, row_sum, is_latest FROM entries WHERE id = ANY(%s)", (ids,)
         ):
-            stored[(artifact_id, version)] = digest
-            known.add(artifact_id)
+            if row_sum(row[:13]) == row[13]:
+                intact[(row[0], row[1])] = row[10]
+            if row[14]:
+                held[row[0]] = Owner.of_columns(row[11], row[12])
+        refused = ownership.refusals(held, ((i, owners.get(i, WRITER)) for i in ids))
+        if refused:
+            raise refused[0]
+        known = set(held)
         rows: list[tuple[Any, ...]] = []
         for entry in entries:
             record = entry.to_record()
             digest = content_hash(record)
-            if stored.get((entry.id, entry.version)) == digest:
+            # the same content is kept, credited to its first writer, unless its row is damaged
+            if intact.get((entry.id, entry.version)) == digest:
                 result.unchanged.append(entry.id)
                 continue
             (result.updated if entry.id in known else result.added).append(entry.id)
-            stored[(entry.id, entry.version)] = digest
-            known.add(entry.id)
-            rows.append(
-                (
-                    entry.id,
-                    entry.version,
-                    entry.name,
-                    entry.entity_type.value,
-                    entry.status.value,
-                    entry.author,
-                    entry.input_type,
-                    entry.output_type,
-                    entry.execution.value if entry.execution else None,
-                    json.dumps(record, ensure_ascii=False),
-                    digest,
-                    now_utc().isoformat(),
-                )
+            values = entry_values(
+                entry, owners.get(entry.id, WRITER), json.dumps(record, ensure_ascii=False), digest
             )
+            intact[(entry.id, entry.version)] = digest
+            known.add(entry.id)
+            self._repaired(entry.id, entry.version)
+            rows.append((*values, row_sum(values), now_utc().isoformat()))
             log.add("entry", "upsert", entry.id, entry.version)
         with conn.cursor() as cur:
             cur.executemany(
-                """INSERT INTO entries (id, version, name, entity_type, status, author,
-                       input_type, output_type, execution, data, content_hash, registered_at)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                f"""INSERT INTO entries ({ENTRY_SUMMED}, row_sum, registered_at)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
                    ON CONFLICT (id, version) DO UPDATE SET
                        name = excluded.name, entity_type = excluded.entity_type,
                        status = excluded.status, author = excluded.author,
                        input_type = excluded.input_type, output_type = excluded.output_type,
                        execution = excluded.execution, data = excluded.data,
                        content_hash = excluded.content_hash,
-                       registered_at = excluded.registered_at""",
+                       registered_at = excluded.registered_at,
+                       owner_kind = excluded.owner_kind, owner_name = excluded.owner_name,
+                       row_sum = excluded.row_sum""",
                 rows,
             )
         self._refresh_latest(conn, ids)
@@ -448,13 +508,22 @@ class PostgresCatalog(SqlReads):
 
     # -- reads -----------------------------------------------------------------------------
 
-    _LATEST = "SELECT id, status, data FROM entries WHERE is_latest AND id = ANY(%s)"
+    def _latest_sql(self) -> str:
+        return f"SELECT {self._entry_columns()} FROM entries WHERE is_latest AND id = ANY(%s)"
 
-    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
+    def _latest_rows(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, tuple[str, str]]:
+        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist, each
+        row verified against its checksum (see ``SqlReads._latest_rows``)."""
         if not artifact_ids:
             return {}
-        return {r[0]: (r[1], r[2]) for r in self._read(self._LATEST, (list(artifact_ids),))}
+        found: dict[str, tuple[str, str]] = {}
+        for row in self._read(self._latest_sql(), (list(artifact_ids),)):
+            checked = self._intact(row, skip_damaged)
+            if checked is not None:
+                found[checked[0]] = (checked[4], checked[9])
+        return found
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         """The change number and the latest versions of ``artifact_ids``, read in one snapshot."""
@@ -462,8 +531,9 @@ class PostgresCatalog(SqlReads):
             number = self._change_number(conn)
             rows: dict[str, tuple[str, str]] = {}
             if artifact_ids:
-                for r in conn.execute(self._LATEST, (list(artifact_ids),)):
-                    rows[r[0]] = (r[1], r[2])
+                for r in conn.execute(self._latest_sql(), (list(artifact_ids),)):
+                    checked = self._checked(r)
+                    rows[checked[0]] = (checked[4], checked[9])
             return Snapshot(number, rows)
 
     def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
@@ -494,9 +564,7 @@ class PostgresCatalog(SqlReads):
 
     def change_row(self, seq: int) -> ChangeRow | None:
         """The whole change log row ``seq`` (None if there is none)."""
-        rows = self._read(
-            "SELECT seq, kind, op, key, version, at FROM changes WHERE seq = %s", (seq,)
-        )
+        rows = self._read(f"SELECT {CHANGE_COLUMNS} FROM changes WHERE seq = %s", (seq,))
         return _change_row(rows[0]) if rows else None
 
     def delta(self, since: int) -> Delta:
@@ -506,16 +574,14 @@ class PostgresCatalog(SqlReads):
             changes = [
                 _change_row(r)
                 for r in conn.execute(
-                    "SELECT seq, kind, op, key, version, at FROM changes WHERE seq > %s "
-                    "ORDER BY seq",
-                    (since,),
+                    f"SELECT {CHANGE_COLUMNS} FROM changes WHERE seq > %s ORDER BY seq", (since,)
                 )
             ]
             if since == 0:
                 entry_ids = [r[0] for r in conn.execute("SELECT DISTINCT id FROM entries")]
                 type_names = [r[0] for r in conn.execute("SELECT name FROM types")]
                 entries = conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries").fetchall()
-                types = conn.execute("SELECT name, data, content_hash FROM types").fetchall()
+                types = conn.execute(f"SELECT {TYPE_COLUMNS} FROM types").fetchall()
             else:
                 entry_ids = sorted({c[3] for c in changes if c[1] == "entry"})
                 type_names = sorted({c[3] for c in changes if c[1] == "type"})
@@ -523,8 +589,7 @@ class PostgresCatalog(SqlReads):
                     f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id = ANY(%s)", (entry_ids,)
                 ).fetchall()
                 types = conn.execute(
-                    "SELECT name, data, content_hash FROM types WHERE name = ANY(%s)",
-                    (type_names,),
+                    f"SELECT {TYPE_COLUMNS} FROM types WHERE name = ANY(%s)", (type_names,)
                 ).fetchall()
         return Delta(
             self.catalog_id, since, head, since == 0, changes, entry_ids, entries, type_names, types
@@ -542,8 +607,11 @@ class PostgresCatalog(SqlReads):
                 )
             ]
             count, top = self._read("SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM changes")[0]
+            damaged = [] if self.legacy else self.damaged_rows()
         except CatalogError as err:
             return [Finding("catalog database", "fail", str(err), fix)]
+        if damaged:
+            return [damaged_finding(damaged)]
         if broken:
             return [
                 Finding(
@@ -607,7 +675,25 @@ def _failure(
 
 
 def _change_row(row: tuple[Any, ...]) -> ChangeRow:
-    return (int(row[0]), str(row[1]), str(row[2]), str(row[3]), row[4], str(row[5]))
+    return (int(row[0]), str(row[1]), str(row[2]), str(row[3]), row[4], str(row[5]), row[6])
+
+
+def _sum_all(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Set every row's ``row_sum`` from its values (the upgrade to schema version 2)."""
+    entries = conn.execute(f"SELECT {ENTRY_SUMMED} FROM entries").fetchall()
+    types = conn.execute("SELECT name, data, content_hash FROM types").fetchall()
+    changes = conn.execute("SELECT seq, kind, op, key, version, at FROM changes").fetchall()
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE entries SET row_sum = %s WHERE id = %s AND version = %s",
+            [(row_sum(r), r[0], r[1]) for r in entries],
+        )
+        cur.executemany(
+            "UPDATE types SET row_sum = %s WHERE name = %s", [(row_sum(r), r[0]) for r in types]
+        )
+        cur.executemany(
+            "UPDATE changes SET row_sum = %s WHERE seq = %s", [(row_sum(r), r[0]) for r in changes]
+        )
 
 
 def connect(url: str, location: str) -> psycopg.Connection[tuple[Any, ...]]:

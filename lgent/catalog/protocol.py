@@ -17,14 +17,21 @@ runs against every backend unchanged) must keep these promises:
    version returns the latest (highest) version.
 6. **Errors.** Failures are ``LGentError``s: ``NotFoundError`` for an unknown id,
    ``CatalogCorruptError`` for unreadable storage, ``CatalogError`` for the rest.
+7. **Checked rows.** Every stored row carries a checksum of its values, verified by every read
+   that answers from it and by ``check``: a damaged row is a ``CatalogCorruptError`` naming it,
+   never an answer. Index builds read with ``skip_damaged`` (the row is left out, and
+   ``damage_note`` says so), so one damaged row never stops a brain.
+8. **Owners.** Each entry version records the source that wrote it (``records.Owner``), given
+   per id to ``register_batch`` (default: a writer); a batch whose claim the ownership rule
+   refuses (``lgent.catalog.ownership``) is an ``OwnershipError`` and writes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Snapshot
+from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Owner, Snapshot
 from lgent.models import CatalogEntry, TypeDecl
 
 
@@ -40,9 +47,14 @@ class Catalog(Protocol):
     # -- writes --------------------------------------------------------------------------
 
     def register_batch(
-        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+        self,
+        entries: Iterable[CatalogEntry],
+        types: Iterable[TypeDecl] = (),
+        *,
+        owners: Mapping[str, Owner] | None = None,
     ) -> BatchResult:
-        """Upsert entries and type declarations atomically (promise 1)."""
+        """Upsert entries and type declarations atomically (promise 1), each entry credited
+        to ``owners[id]`` (default: a writer; promise 8)."""
         ...
 
     def remove(self, artifact_id: str, version: str | None = None) -> int:
@@ -55,8 +67,11 @@ class Catalog(Protocol):
 
     def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry: ...
 
-    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
-        """Latest versions of the ids that exist (missing ids are simply absent)."""
+    def get_many(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, CatalogEntry]:
+        """Latest versions of the ids that exist (missing ids are simply absent); a damaged row
+        raises ``CatalogCorruptError``, or with ``skip_damaged`` is left out (promise 7)."""
         ...
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
@@ -74,14 +89,30 @@ class Catalog(Protocol):
 
     def exists(self, artifact_id: str) -> bool: ...
 
+    def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
+        """The source that wrote the latest version of each id that exists (promise 8)."""
+        ...
+
+    def version_owners(self, artifact_id: str) -> dict[str, Owner]:
+        """Each stored version of an artifact, oldest first -> the source that wrote it."""
+        ...
+
     def list_entries(
         self, filters: EntryFilter | None = None, *, limit: int | None = None, offset: int = 0
     ) -> list[CatalogEntry]:
         """Latest versions matching ``filters``, ordered by id."""
         ...
 
-    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
-        """Every artifact at its latest version, by id, read in pages."""
+    def iter_latest(
+        self, batch_size: int = 2000, *, skip_damaged: bool = False
+    ) -> Iterator[CatalogEntry]:
+        """Every artifact at its latest version, by id, read in pages (``skip_damaged``: as for
+        ``get_many``; what index builds read, so one damaged row never stops a brain)."""
+        ...
+
+    def damage_note(self) -> str | None:
+        """The rows this process found damaged, said in one sentence (None: none); answers
+        carry it until the rows are written whole again (promise 7)."""
         ...
 
     def count(self, filters: EntryFilter | None = None) -> int: ...

@@ -14,23 +14,32 @@ A *whole* (an MCP server, an API, an agent) whose parts are imported is also the
 retired: its latest version is kept with status ``retired``. A retired part that comes back is
 updated to what the source says.
 
+Only what the importing source itself wrote is updated or retired (``lgent.catalog.ownership``):
+``commit_loaded`` leaves out a whole ecosystem source that claims an artifact another source owns
+(named in the report's ``rejected``), and a retirement never reaches a part another source wrote.
+
 Shared base types (``json.string``, ``List``...) are declared only where the catalog lacks them.
-Nothing here writes: ``plan_sync`` reads the store and returns the plan; committing it is one
-``register_batch``.
+``plan_sync`` reads the store and returns the plan; ``commit_loaded`` checks and commits a whole
+load in one ``register_batch``, each entry credited to the source it was read from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from lgent.catalog.checks import BatchReport, check_batch
+from lgent.catalog.ownership import owner_of_source, refusals
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.readers.schema_types import SHARED_TYPES
-from lgent.catalog.records import BatchResult
-from lgent.errors import NotFoundError
+from lgent.catalog.records import BatchResult, Owner
+from lgent.errors import NotFoundError, OwnershipError
 from lgent.models import CatalogEntry, Status, TypeDecl
 from lgent.versions import with_revision
+
+if TYPE_CHECKING:
+    from lgent.catalog.loaders import LoadedBatch
 
 MEASURED = ("success_rate", "usage_count", "last_used", "latency_ms")
 """Fields the catalog measures itself: a re-import that does not set them keeps the stored ones."""
@@ -57,9 +66,11 @@ def plan_sync(
     entries: Sequence[CatalogEntry],
     types: Iterable[TypeDecl],
     wholes: Iterable[str] = (),
+    owners: Mapping[str, Owner] | None = None,
 ) -> SyncPlan:
     """The sync of ``entries`` and ``types`` (read from ecosystem sources) against ``store``;
-    ``wholes`` are the ids whose parts not in ``entries`` are retired."""
+    ``wholes`` are the ids whose parts not in ``entries`` are retired. ``owners`` (id -> the
+    source importing it): a part is retired only when its whole's source wrote it."""
     plan = SyncPlan()
     stored_types = {t.type for t in store.types()}
     seen_types: dict[str, TypeDecl] = {}
@@ -97,7 +108,11 @@ def plan_sync(
 
     imported = {e.id for e in entries}
     parts = store.parts_of(sorted(set(wholes)))
-    gone = sorted({p for ids in parts.values() for p in ids if p not in imported})
+    whole_of = {p: w for w, ids in parts.items() for p in ids if p not in imported}
+    gone = sorted(whole_of)
+    if owners is not None:
+        held = store.owners(gone)
+        gone = [p for p in gone if held.get(p) == owners.get(whole_of[p])]
     for part_id, entry in sorted(store.get_many(gone).items()):
         if entry.status != Status.RETIRED:
             plan.entries.append(entry.model_copy(update={"status": Status.RETIRED}))
@@ -129,3 +144,73 @@ def preview(
         else:
             result.types_updated.append(decl.type)
     return result
+
+
+def commit_loaded(store: Catalog, batch: LoadedBatch, dry_run: bool) -> BatchReport:
+    """Check and commit (or, ``dry_run``, only report) everything a load read: native records
+    upserted, ecosystem records synced (``plan_sync``), each entry credited to the source it was
+    read from. An ecosystem source that claims an artifact another source owns is left out and
+    named in ``rejected`` (a live harvest, ``batch.harvested``, raises the ``OwnershipError``);
+    a native file that does is an ``OwnershipError`` and nothing is committed."""
+    owners = _source_owners(store, batch)
+    native = [r.record for r in batch.records if r.source not in batch.synced]
+    synced = [r.record for r in batch.records if r.source in batch.synced]
+    plan = plan_sync(
+        store,
+        [r for r in synced if isinstance(r, CatalogEntry)],
+        [r for r in synced if isinstance(r, TypeDecl)],
+        batch.wholes,
+        owners,
+    )
+    owners.update(store.owners(plan.retired))  # a retired part keeps its (the whole's) owner
+    native_entries = [r for r in native if isinstance(r, CatalogEntry)]
+    native_types = [r for r in native if isinstance(r, TypeDecl)]
+    entries, types = [*native_entries, *plan.entries], [*native_types, *plan.types]
+    report = check_batch(store, entries, types, located=batch.records)
+    if dry_run:
+        result = preview(store, native_entries, types)
+    else:
+        result = store.register_batch(entries, types, owners=owners)
+    planned = {*plan.added, *plan.updated, *plan.retired}
+    result.added = [i for i in result.added if i not in planned] + plan.added
+    result.updated = [i for i in result.updated if i not in planned] + plan.updated
+    result.retired = plan.retired
+    result.unchanged = [*result.unchanged, *plan.unchanged]
+    report.result = result
+    report.dry_run = dry_run
+    report.files = batch.files
+    report.skipped = batch.skipped
+    report.rejected = batch.rejected
+    report.warnings = [*batch.warnings, *report.warnings]
+    return report
+
+
+def _source_owners(store: Catalog, batch: LoadedBatch) -> dict[str, Owner]:
+    """Each entry id of ``batch`` -> the owner of the source it was read from, after leaving out
+    the ecosystem sources that claim what another source owns (see ``commit_loaded``)."""
+    by_source: dict[str, Owner] = {}
+    claims: list[tuple[str, str]] = []  # (source, artifact id)
+    for item in batch.records:
+        if isinstance(item.record, CatalogEntry):
+            if item.source not in by_source:
+                by_source[item.source] = owner_of_source(
+                    item.source, imported=item.source in batch.synced
+                )
+            claims.append((item.source, item.record.id))
+    held = store.owners(sorted({i for _, i in claims}))
+    refused: dict[str, OwnershipError] = {}
+    for source, artifact_id in claims:
+        if source in refused:
+            continue
+        found = refusals(held, [(artifact_id, by_source[source])])
+        if found:
+            refused[source] = found[0]
+    for source, err in refused.items():
+        if source not in batch.synced or batch.harvested:
+            raise err
+        batch.leave_out(source, str(err))
+    return {
+        item.record.id: by_source[item.source]
+        for item in batch.records
+        if isinstance(item.record, CatalogEntry)
+    }

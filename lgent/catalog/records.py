@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -13,8 +13,57 @@ from lgent.errors import CatalogCorruptError, QueryError
 from lgent.models import CatalogEntry, EntityType, Status, StoredText
 
 ChangeKind = Literal["entry", "type"]
+OwnerKind = Literal["file", "import", "server", "writer", "unknown"]
 ChangeOp = Literal["upsert", "remove"]
 Level = Literal["ok", "warn", "fail"]
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """The source that wrote an artifact version, stored with it (``Catalog.owners``).
+
+    ``kind``: ``file``, a catalog file in L-gent's own formats (``name``: its absolute path);
+    ``import``, an ecosystem source file read by ``lgent load`` or ``lgent import`` (an MCP
+    tools/list, an OpenAPI spec, an agent card; ``name``: its absolute path or URL); ``server``,
+    a live MCP server harvested by ``lgent import mcp`` (``name``: ``name:<name>`` for the name
+    it was given with ``--name``, else ``stdio:<command>`` or its URL, as configured; never the
+    name the server gives itself); ``writer``, a registration
+    through the library, the HTTP API or MCP (``name``: the writer's token name once tokens are
+    named, "" until then); ``unknown``, a version written before owners were recorded.
+    ``lgent.catalog.ownership`` holds the rule of who may change what."""
+
+    kind: OwnerKind
+    name: str = ""
+
+    @property
+    def imported(self) -> bool:
+        """An import (a source file in an ecosystem format, or a harvested server): it alone
+        may change or retire what it wrote."""
+        return self.kind in ("import", "server")
+
+    def __str__(self) -> str:
+        if self.kind == "file":
+            return f"catalog file {self.name}"
+        if self.kind == "import":
+            return f"source {self.name}"
+        if self.kind == "server":
+            named = self.name.removeprefix("name:")
+            return f"MCP server {named!r}" if named != self.name else f"MCP server {self.name}"
+        if self.kind == "writer":
+            return f"writer {self.name}" if self.name else "a writer (library, HTTP or MCP)"
+        return "an unknown source (written before L-gent recorded owners)"
+
+    @classmethod
+    def of_columns(cls, kind: str | None, name: str | None) -> Owner:
+        """The owner stored in a row's ``owner_kind`` and ``owner_name`` (NULL: unknown)."""
+        if kind in ("file", "import", "server", "writer"):
+            return cls(kind, name or "")  # type: ignore[arg-type]
+        return UNKNOWN_OWNER
+
+
+WRITER = Owner("writer")
+"""The owner of a registration that names none (``register_batch`` without ``owners``)."""
+UNKNOWN_OWNER = Owner("unknown")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +171,83 @@ class Finding:
     level: Level
     message: str
     fix: str = ""
+
+
+def row_sum(values: Sequence[object]) -> str:
+    """The checksum stored with a catalog row, over the values of its other columns (None and
+    "" differ): BLAKE2b, 64 bits, as hex. Like the index checksums (``brains/integrity.py``) it
+    guards against damaged media and edits in place, not against someone who can write the
+    file and recompute it."""
+    digest = hashlib.blake2b(digest_size=8)
+    for value in values:
+        digest.update(b"\x00" if value is None else b"\x01" + str(value).encode())
+        digest.update(b"\x1f")
+    return digest.hexdigest()
+
+
+ENTRY_SUMMED = (
+    "id, version, name, entity_type, status, author, input_type, output_type, execution, data, "
+    "content_hash, owner_kind, owner_name"
+)
+"""The columns of an entry row its ``row_sum`` covers, in order (not ``is_latest``, which a
+newer version changes, nor ``registered_at``, which no answer reads)."""
+ENTRY_CHECKED = ENTRY_SUMMED + ", row_sum"
+"""What a verified read of an entry row selects: the summed columns and the sum."""
+TYPE_CHECKED = "name, data, content_hash, row_sum"
+CHANGE_CHECKED = "seq, kind, op, key, version, at, row_sum"
+
+
+def entry_values(entry: CatalogEntry, owner: Owner, data: str, digest: str) -> tuple[Any, ...]:
+    """The values of ``ENTRY_SUMMED`` for ``entry`` written by ``owner``."""
+    return (
+        entry.id,
+        entry.version,
+        entry.name,
+        entry.entity_type.value,
+        entry.status.value,
+        entry.author,
+        entry.input_type,
+        entry.output_type,
+        entry.execution.value if entry.execution else None,
+        data,
+        digest,
+        None if owner.kind == "unknown" else owner.kind,
+        None if owner.kind == "unknown" else owner.name,
+    )
+
+
+def checked_entry_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
+    """``row`` (the columns of ``ENTRY_CHECKED``) when its sum matches its values, else
+    ``CatalogCorruptError`` naming the artifact, its version and the catalog."""
+    if row_sum(row[:-1]) != row[-1]:
+        owner = Owner.of_columns(row[11], row[12])
+        raise CatalogCorruptError(
+            f"{location}: the stored row of {row[0]!r} version {row[1]} fails its checksum "
+            "(damaged or edited in place); it is not served. Run lgent doctor; re-load or "
+            f"re-register it (it was written by {owner}), or restore the catalog from a backup"
+        )
+    return row
+
+
+def checked_type_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
+    """``row`` (``TYPE_CHECKED``) when its sum matches, else ``CatalogCorruptError``."""
+    if row_sum(row[:-1]) != row[-1]:
+        raise CatalogCorruptError(
+            f"{location}: the stored declaration of type {row[0]!r} fails its checksum "
+            "(damaged or edited in place); run lgent doctor, load its file again or restore "
+            "the catalog from a backup"
+        )
+    return row
+
+
+def checked_change_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
+    """``row`` (``CHANGE_CHECKED``) when its sum matches, else ``CatalogCorruptError``."""
+    if row_sum(row[:-1]) != row[-1]:
+        raise CatalogCorruptError(
+            f"{location}: change log row {row[0]} fails its checksum (damaged or edited in "
+            "place); run lgent doctor, and restore the catalog from a backup"
+        )
+    return row
 
 
 def content_hash(record: dict[str, Any]) -> str:

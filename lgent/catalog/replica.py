@@ -21,14 +21,14 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Snapshot
+from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Owner, Snapshot
 from lgent.catalog.store import CatalogStore
 from lgent.errors import CatalogError, CatalogUnreachableError, LGentError
 from lgent.models import CatalogEntry, TypeDecl
@@ -41,8 +41,8 @@ T = TypeVar("T")
 
 _ENTRY_INSERT = (
     "INSERT INTO entries (id, version, is_latest, name, entity_type, status, author, input_type, "
-    "output_type, execution, data, content_hash, registered_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "output_type, execution, data, content_hash, registered_at, owner_kind, owner_name, row_sum) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -79,12 +79,12 @@ class Mirror(CatalogStore):
     def last_change(self) -> ChangeRow | None:
         """The mirror's last change row (seq, kind, op, key, version, at)."""
         rows = self._read(
-            "SELECT seq, kind, op, key, version, at FROM changes ORDER BY seq DESC LIMIT 1"
+            "SELECT seq, kind, op, key, version, at, row_sum FROM changes ORDER BY seq DESC LIMIT 1"
         )
         if not rows:
             return None
         r = rows[0]
-        return (int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4], str(r[5]))
+        return (int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4], str(r[5]), r[6])
 
     @contextmanager
     def _applying(self) -> Iterator[sqlite3.Connection]:
@@ -141,11 +141,12 @@ class Mirror(CatalogStore):
                     _ENTRY_INSERT, ((r[0], r[1], int(r[2]), *r[3:]) for r in delta.entries)
                 )
                 conn.executemany(
-                    "INSERT INTO types (name, data, content_hash) VALUES (?, ?, ?)", delta.types
+                    "INSERT INTO types (name, data, content_hash, row_sum) VALUES (?, ?, ?, ?)",
+                    delta.types,
                 )
                 conn.executemany(
-                    "INSERT INTO changes (seq, kind, op, key, version, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO changes (seq, kind, op, key, version, at, row_sum) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     changes,
                 )
                 conn.execute(
@@ -268,7 +269,7 @@ class ReplicaCatalog:
         if announced > number:
             return (
                 f"catching up with the shared catalog: answering from change {number} "
-                f"of {announced}"
+                f"of {announced} ({announced - number:,} changes behind)"
             )
         return None
 
@@ -292,9 +293,13 @@ class ReplicaCatalog:
         return done
 
     def register_batch(
-        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+        self,
+        entries: Iterable[CatalogEntry],
+        types: Iterable[TypeDecl] = (),
+        *,
+        owners: Mapping[str, Owner] | None = None,
     ) -> BatchResult:
-        return self._write(lambda: self.primary.register_batch(entries, types))
+        return self._write(lambda: self.primary.register_batch(entries, types, owners=owners))
 
     def remove(self, artifact_id: str, version: str | None = None) -> int:
         return self._write(lambda: self.primary.remove(artifact_id, version))
@@ -307,8 +312,13 @@ class ReplicaCatalog:
     def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
         return self.mirror.get(artifact_id, version)
 
-    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
-        return self.mirror.get_many(artifact_ids)
+    def get_many(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, CatalogEntry]:
+        return self.mirror.get_many(artifact_ids, skip_damaged=skip_damaged)
+
+    def damage_note(self) -> str | None:
+        return self.mirror.damage_note()
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         return self.mirror.snapshot(artifact_ids)
@@ -325,6 +335,12 @@ class ReplicaCatalog:
     def parts_of(self, whole_ids: Sequence[str]) -> dict[str, list[str]]:
         return self.mirror.parts_of(whole_ids)
 
+    def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
+        return self.mirror.owners(artifact_ids)
+
+    def version_owners(self, artifact_id: str) -> dict[str, Owner]:
+        return self.mirror.version_owners(artifact_id)
+
     def exists(self, artifact_id: str) -> bool:
         return self.mirror.exists(artifact_id)
 
@@ -333,8 +349,10 @@ class ReplicaCatalog:
     ) -> list[CatalogEntry]:
         return self.mirror.list_entries(filters, limit=limit, offset=offset)
 
-    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
-        return self.mirror.iter_latest(batch_size)
+    def iter_latest(
+        self, batch_size: int = 2000, *, skip_damaged: bool = False
+    ) -> Iterator[CatalogEntry]:
+        return self.mirror.iter_latest(batch_size, skip_damaged=skip_damaged)
 
     def count(self, filters: EntryFilter | None = None) -> int:
         return self.mirror.count(filters)

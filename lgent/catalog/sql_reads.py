@@ -3,6 +3,11 @@
 Both keep the same tables (``entries`` with one ``is_latest`` row per artifact, ``types``,
 ``changes``); their SQL differs only in the parameter marker and in how true is spelt, which a
 ``Dialect`` holds. A store mixes in ``SqlReads`` and gives its ``_read``.
+
+Every read that answers from a row selects its checksum too and verifies it
+(``records.checked_entry_row`` and its siblings): a row damaged or edited in place is a
+``CatalogCorruptError`` naming it. A catalog of the legacy schema (version 1, opened read-only)
+has no checksums: ``legacy`` is then set and its rows are read unverified.
 """
 
 from __future__ import annotations
@@ -12,8 +17,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from lgent.catalog.records import Change, EntryFilter, decode_entry
-from lgent.errors import NotFoundError
+from lgent.catalog.records import (
+    CHANGE_CHECKED,
+    ENTRY_CHECKED,
+    TYPE_CHECKED,
+    Change,
+    EntryFilter,
+    Finding,
+    Owner,
+    checked_change_row,
+    checked_entry_row,
+    checked_type_row,
+    decode_entry,
+)
+from lgent.errors import CatalogCorruptError, NotFoundError
 from lgent.models import CatalogEntry, TypeDecl
 from lgent.versions import Version
 
@@ -41,18 +58,78 @@ SQLITE = Dialect(param="?", true="1")
 POSTGRES = Dialect(param="%s", true="TRUE")
 
 
+_LEGACY_ENTRY = ENTRY_CHECKED.replace(
+    "owner_kind, owner_name, row_sum", "NULL AS owner_kind, NULL AS owner_name, NULL AS row_sum"
+)
+_LEGACY_TYPE = TYPE_CHECKED.replace("row_sum", "NULL AS row_sum")
+_LEGACY_CHANGE = CHANGE_CHECKED.replace("row_sum", "NULL AS row_sum")
+DATA = 9
+"""The position of ``data`` in a row of ``ENTRY_CHECKED``."""
+
+
 class SqlReads:
     """Reads of the latest entries, the types and the change log, in one store's dialect."""
 
     DIALECT: ClassVar[Dialect]
+    legacy: bool = False
+    """The catalog has the legacy schema (no checksums, no owners): rows are read unverified."""
+    _damaged: set[tuple[str, str]]
+
+    @property
+    def location(self) -> str:
+        raise NotImplementedError
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one read statement (the store's own connection and errors)."""
         raise NotImplementedError
 
-    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
-        raise NotImplementedError
+    def _entry_columns(self) -> str:
+        """The columns a verified read of entry rows selects (``ENTRY_CHECKED``)."""
+        return _LEGACY_ENTRY if self.legacy else ENTRY_CHECKED
+
+    def _checked(self, row: Sequence[Any]) -> Sequence[Any]:
+        """An entry row of ``ENTRY_CHECKED``, verified (CatalogCorruptError if damaged; the
+        row is remembered for ``damage_note``)."""
+        if self.legacy:
+            return row
+        try:
+            return checked_entry_row(self.location, row)
+        except CatalogCorruptError:
+            self._damage_seen().add((str(row[0]), str(row[1])))
+            raise
+
+    def _intact(self, row: Sequence[Any], skip_damaged: bool) -> Sequence[Any] | None:
+        """``_checked(row)``, or None for a damaged row when ``skip_damaged``."""
+        try:
+            return self._checked(row)
+        except CatalogCorruptError:
+            if skip_damaged:
+                return None
+            raise
+
+    def _damage_seen(self) -> set[tuple[str, str]]:
+        seen: set[tuple[str, str]] | None = getattr(self, "_damaged", None)
+        if seen is None:
+            seen = set()
+            self._damaged = seen
+        return seen
+
+    def _repaired(self, artifact_id: str, version: str) -> None:
+        """Row ``(artifact_id, version)`` was written whole again."""
+        self._damage_seen().discard((artifact_id, version))
+
+    def damage_note(self) -> str | None:
+        """What this process found damaged in the catalog (rows that failed their checksum and
+        were left out of what was read), or None: every answer says it until they are repaired."""
+        seen = sorted(self._damage_seen())
+        if not seen:
+            return None
+        named = ", ".join(f"{i!r} version {v}" for i, v in seen[:3])
+        more = f" and {len(seen) - 3} more" if len(seen) > 3 else ""
+        return (
+            f"the catalog holds damaged rows ({named}{more} fail their checksum): they are never "
+            "served and are left out of the indexes; run lgent doctor"
+        )
 
     def get(self, artifact_id: str, version: str | None = None) -> CatalogEntry:
         """The latest version of an artifact, or the given version. Raises NotFoundError."""
@@ -61,14 +138,40 @@ class SqlReads:
         which = d.latest
         if version is not None:
             params, which = (artifact_id, version), f"version = {d.param}"
-        rows = self._read(f"SELECT data FROM entries WHERE id = {d.param} AND {which}", params)
+        rows = self._read(
+            f"SELECT {self._entry_columns()} FROM entries WHERE id = {d.param} AND {which}",
+            params,
+        )
         if not rows:
             raise NotFoundError(artifact_id, version)
-        return decode_entry(rows[0][0])
+        return decode_entry(self._checked(rows[0])[DATA])
 
-    def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
-        """Latest versions of the ids that exist (missing ids are simply absent)."""
-        return {i: decode_entry(data) for i, (_, data) in self._latest_rows(artifact_ids).items()}
+    def get_many(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, CatalogEntry]:
+        """Latest versions of the ids that exist (missing ids are simply absent); a damaged row
+        raises, or with ``skip_damaged`` is left out (``damage_note`` names it)."""
+        rows = self._latest_rows(artifact_ids, skip_damaged=skip_damaged)
+        return {i: decode_entry(data) for i, (_, data) in rows.items()}
+
+    def _latest_rows(
+        self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
+    ) -> dict[str, tuple[str, str]]:
+        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist, each
+        row verified (a damaged one raises, or with ``skip_damaged`` is left out)."""
+        found: dict[str, tuple[str, str]] = {}
+        d = self.DIALECT
+        columns = self._entry_columns()
+        for start in range(0, len(artifact_ids), 500):
+            chunk = list(artifact_ids[start : start + 500])
+            marks = ",".join([d.param] * len(chunk))
+            for row in self._read(
+                f"SELECT {columns} FROM entries WHERE {d.latest} AND id IN ({marks})", chunk
+            ):
+                checked = self._intact(row, skip_damaged)
+                if checked is not None:
+                    found[checked[0]] = (checked[4], checked[DATA])
+        return found
 
     def versions(self, artifact_id: str) -> list[str]:
         """Every stored version of an artifact, oldest first."""
@@ -86,17 +189,22 @@ class SqlReads:
         """Latest versions matching ``filters``, ordered by id."""
         d = self.DIALECT
         where, params = d.where(filters)
-        sql = f"SELECT data FROM entries WHERE {d.latest} AND {where} ORDER BY id"
+        sql = (
+            f"SELECT {self._entry_columns()} FROM entries WHERE {d.latest} AND {where} ORDER BY id"
+        )
         if limit is not None:
             sql += f" LIMIT {d.param} OFFSET {d.param}"
             params = [*params, limit, offset]
-        return [decode_entry(r[0]) for r in self._read(sql, params)]
+        return [decode_entry(self._checked(r)[DATA]) for r in self._read(sql, params)]
 
-    def iter_latest(self, batch_size: int = 2000) -> Iterator[CatalogEntry]:
-        """Every artifact at its latest version, by id, read in pages."""
+    def iter_latest(
+        self, batch_size: int = 2000, *, skip_damaged: bool = False
+    ) -> Iterator[CatalogEntry]:
+        """Every artifact at its latest version, by id, read in pages; a damaged row raises, or
+        with ``skip_damaged`` (an index build) is left out (``damage_note`` names it)."""
         d = self.DIALECT
         sql = (
-            f"SELECT id, data FROM entries WHERE {d.latest} AND id > {d.param} "
+            f"SELECT {self._entry_columns()} FROM entries WHERE {d.latest} AND id > {d.param} "
             f"ORDER BY id LIMIT {d.param}"
         )
         last = ""
@@ -105,7 +213,9 @@ class SqlReads:
             if not rows:
                 return
             for row in rows:
-                yield decode_entry(row[1])
+                checked = self._intact(row, skip_damaged)
+                if checked is not None:
+                    yield decode_entry(checked[DATA])
             last = rows[-1][0]
 
     def count(self, filters: EntryFilter | None = None) -> int:
@@ -116,19 +226,74 @@ class SqlReads:
 
     def types(self) -> list[TypeDecl]:
         """Every type declaration, by name."""
-        return [
-            TypeDecl.parse(json.loads(r[0]))
-            for r in self._read("SELECT data FROM types ORDER BY name")
-        ]
+        columns = _LEGACY_TYPE if self.legacy else TYPE_CHECKED
+        found = []
+        for row in self._read(f"SELECT {columns} FROM types ORDER BY name"):
+            if not self.legacy:
+                checked_type_row(self.location, row)
+            try:
+                found.append(TypeDecl.parse(json.loads(row[1])))
+            except (ValueError, TypeError) as err:
+                raise CatalogCorruptError(
+                    f"{self.location}: stored type {row[0]!r} is unreadable: {err}"
+                ) from err
+        return found
 
     def changes_since(self, seq: int) -> list[Change]:
         """Changes after change number ``seq``, oldest first."""
+        columns = _LEGACY_CHANGE if self.legacy else CHANGE_CHECKED
         rows = self._read(
-            "SELECT seq, kind, op, key, version FROM changes "
-            f"WHERE seq > {self.DIALECT.param} ORDER BY seq",
+            f"SELECT {columns} FROM changes WHERE seq > {self.DIALECT.param} ORDER BY seq",
             (seq,),
         )
+        if not self.legacy:
+            for row in rows:
+                checked_change_row(self.location, row)
         return [Change(int(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
+
+    def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
+        """The source that wrote the latest version of each id that exists (``Owner``;
+        ``unknown`` for a version written before owners were recorded). Only the owner columns
+        are read (a load asks this of every id it holds; the write checks the rule again)."""
+        d = self.DIALECT
+        columns = "id, NULL, NULL" if self.legacy else "id, owner_kind, owner_name"
+        found: dict[str, Owner] = {}
+        ids = list(dict.fromkeys(artifact_ids))
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join([d.param] * len(chunk))
+            for row in self._read(
+                f"SELECT {columns} FROM entries WHERE {d.latest} AND id IN ({marks})", chunk
+            ):
+                found[row[0]] = Owner.of_columns(row[1], row[2])
+        return found
+
+    def version_owners(self, artifact_id: str) -> dict[str, Owner]:
+        """Each stored version of an artifact (oldest first) -> the source that wrote it."""
+        d = self.DIALECT
+        rows = self._read(
+            f"SELECT {self._entry_columns()} FROM entries WHERE id = {d.param}", (artifact_id,)
+        )
+        checked = sorted((self._checked(r) for r in rows), key=lambda r: Version(r[1]))
+        return {r[1]: Owner.of_columns(r[11], r[12]) for r in checked}
+
+    def damaged_rows(self, most: int = 5) -> list[str]:
+        """Up to ``most`` rows whose checksum does not match their values (what ``check``
+        reports), each named; every row of the catalog is read."""
+        found: list[str] = []
+        for table, columns, check in (
+            ("entries", ENTRY_CHECKED, checked_entry_row),
+            ("types", TYPE_CHECKED, checked_type_row),
+            ("changes", CHANGE_CHECKED, checked_change_row),
+        ):
+            for row in self._read(f"SELECT {columns} FROM {table}"):
+                try:
+                    check(self.location, row)
+                except CatalogCorruptError:
+                    found.append(_row_name(table, row))
+                    if len(found) >= most:
+                        return found
+        return found
 
     def _counts(self, column: Literal["entity_type", "status"]) -> dict[str, int]:
         """Latest entries per value of ``column``."""
@@ -137,3 +302,23 @@ class SqlReads:
             f"GROUP BY {column} ORDER BY 1"
         )
         return {str(r[0]): int(r[1]) for r in rows}
+
+
+def _row_name(table: str, row: Sequence[Any]) -> str:
+    if table == "entries":
+        return f"entry {row[0]!r} version {row[1]}"
+    if table == "types":
+        return f"type {row[0]!r}"
+    return f"change {row[0]}"
+
+
+def damaged_finding(damaged: Sequence[str]) -> Finding:
+    """The doctor's finding for rows that fail their checksums."""
+    return Finding(
+        "catalog rows",
+        "fail",
+        "rows that fail their checksum (damaged or edited in place; never served): "
+        + ", ".join(damaged),
+        "re-load or re-register those artifacts (lgent load their files again), or restore the "
+        "catalog from a backup",
+    )

@@ -4,6 +4,13 @@ Every write runs in one ``BEGIN IMMEDIATE`` transaction under the store's lock, 
 all-or-nothing, also across a crash. Each real change appends a row to the ``changes`` table;
 its ``seq`` is the catalog *change number* that derived indexes are stamped with and catch up
 from (``changes_since``). Re-registering identical content records no change.
+
+Every row carries a checksum of its other columns (``row_sum``, ``records.row_sum``), verified
+on every read that answers from it and by ``check``: a row damaged or edited in place is a
+``CatalogCorruptError`` naming it, never an answer. Each entry version also records the source
+that wrote it (``owner_kind``, ``owner_name``: ``records.Owner``). Schema version 1 (before
+both) is upgraded when a catalog is first opened for writing; opened read-only it is read as
+it is, unverified.
 """
 
 from __future__ import annotations
@@ -14,20 +21,26 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from lgent.catalog import ownership
 from lgent.catalog.records import (
+    ENTRY_SUMMED,
+    WRITER,
     BatchResult,
     ChangeKind,
     ChangeOp,
     Finding,
+    Owner,
     Snapshot,
     content_hash,
+    entry_values,
+    row_sum,
 )
-from lgent.catalog.sql_reads import SQLITE, SqlReads
+from lgent.catalog.sql_reads import SQLITE, SqlReads, damaged_finding
 from lgent.errors import (
     CatalogCorruptError,
     CatalogError,
@@ -35,12 +48,16 @@ from lgent.errors import (
     LGentError,
     NotFoundError,
     ReadOnlyHomeError,
+    disk_full,
     write_error,
 )
 from lgent.models import CatalogEntry, TypeDecl, now_utc
 from lgent.versions import Version
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+LEGACY_SCHEMA = 1
+"""The schema before row checksums and owners: upgraded on a writable open, read as it is
+(unverified) read-only."""
 WRITE_WAIT_SECONDS = 600.0
 """How long a write waits behind another process's before it gives up."""
 BUSY_SLICE = 1.0
@@ -63,6 +80,9 @@ CREATE TABLE IF NOT EXISTS entries (
     data TEXT NOT NULL,
     content_hash TEXT NOT NULL,
     registered_at TEXT NOT NULL,
+    owner_kind TEXT,
+    owner_name TEXT,
+    row_sum TEXT,
     PRIMARY KEY (id, version)
 );
 CREATE INDEX IF NOT EXISTS entries_latest ON entries (is_latest, id);
@@ -74,7 +94,8 @@ CREATE INDEX IF NOT EXISTS entries_output ON entries (output_type, is_latest);
 CREATE TABLE IF NOT EXISTS types (
     name TEXT PRIMARY KEY,
     data TEXT NOT NULL,
-    content_hash TEXT NOT NULL
+    content_hash TEXT NOT NULL,
+    row_sum TEXT
 );
 CREATE TABLE IF NOT EXISTS changes (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -82,9 +103,19 @@ CREATE TABLE IF NOT EXISTS changes (
     op TEXT NOT NULL CHECK (op IN ('upsert', 'remove')),
     key TEXT NOT NULL,
     version TEXT,
-    at TEXT NOT NULL
+    at TEXT NOT NULL,
+    row_sum TEXT
 );
 """
+
+_UPGRADE_COLUMNS = (
+    ("entries", "owner_kind"),
+    ("entries", "owner_name"),
+    ("entries", "row_sum"),
+    ("types", "row_sum"),
+    ("changes", "row_sum"),
+)
+"""The columns schema version 2 added to version 1 (``CatalogStore._upgrade``)."""
 
 
 class CatalogStore(SqlReads):
@@ -113,6 +144,7 @@ class CatalogStore(SqlReads):
         self.on_wait = on_wait
         self.write_wait = write_wait
         self._lock = threading.RLock()
+        self.legacy = False
         target = ":memory:" if self.path is None else str(self.path)
         if read_only and (self.path is None or not self.path.is_file()):
             raise CatalogError(f"no catalog at {target}")
@@ -121,14 +153,15 @@ class CatalogStore(SqlReads):
                 assert self.path is not None
                 _refuse_empty(self.path)
                 self._conn = _connect_read_only(self.path)
-                self._check_schema(self._conn)
+                self.legacy = self._check_schema(self._conn) == LEGACY_SCHEMA
                 return
             if self.path is not None:
                 self._create_if_missing(self.path)
             self._conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
             self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SLICE * 1000)}")
+            found = None
             if self.path is not None:
-                self._check_schema(self._conn)  # before anything is written to the file
+                found = self._check_schema(self._conn)  # before anything is written to the file
                 mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 if mode.lower() != "wal":
                     raise CatalogError(f"{self.path}: could not enable WAL mode (got {mode})")
@@ -136,8 +169,15 @@ class CatalogStore(SqlReads):
             self._conn.execute("PRAGMA foreign_keys = ON")
             if self.path is None:
                 self._init_schema()
+            elif found == LEGACY_SCHEMA:
+                self._upgrade()
         except sqlite3.DatabaseError as err:
             self._close_quietly()
+            if self.path is not None and disk_full(self.path, err):
+                raise DiskFullError(
+                    f"cannot open the catalog {target}: the disk is full ({err}); free some "
+                    "space (the catalog itself is intact)"
+                ) from err
             raise CatalogCorruptError(f"{target}: not a readable L-gent catalog ({err})") from err
         except CatalogError:
             self._close_quietly()
@@ -194,8 +234,9 @@ class CatalogStore(SqlReads):
                 )
         self._check_schema(self._conn)
 
-    def _check_schema(self, conn: sqlite3.Connection) -> None:
-        """CatalogCorruptError unless the file is an L-gent catalog of the supported version."""
+    def _check_schema(self, conn: sqlite3.Connection) -> int:
+        """The schema version of the file (this one or ``LEGACY_SCHEMA``); CatalogCorruptError
+        unless it is an L-gent catalog of a version this L-gent reads."""
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         missing = {"meta", "entries", "types", "changes"} - tables
         if missing:
@@ -206,12 +247,31 @@ class CatalogStore(SqlReads):
                 "away and load the catalog files again"
             )
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if row is None or row[0] != str(SCHEMA_VERSION):
+        if row is None or row[0] not in (str(SCHEMA_VERSION), str(LEGACY_SCHEMA)):
             found = "missing" if row is None else row[0]
             raise CatalogCorruptError(
                 f"{self.location}: catalog schema version {found} is not supported "
                 f"(this L-gent reads version {SCHEMA_VERSION})"
             )
+        return int(row[0])
+
+    def _upgrade(self) -> None:
+        """Schema version 1 -> 2 in one transaction: add the owner and checksum columns and
+        sum every row as it stands (its owner is unknown). Another process may have upgraded
+        the file meanwhile: then nothing is done."""
+        with self._write() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row is not None and row[0] == str(SCHEMA_VERSION):
+                return
+            try:
+                for table, column in _UPGRADE_COLUMNS:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+                _sum_all(conn)
+                conn.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
+                )
+            except sqlite3.Error as err:
+                raise _db_error(f"cannot upgrade the catalog {self.location}", err) from err
 
     def _close_quietly(self) -> None:
         conn = getattr(self, "_conn", None)
@@ -284,9 +344,15 @@ class CatalogStore(SqlReads):
     def _log(
         conn: sqlite3.Connection, kind: ChangeKind, op: ChangeOp, key: str, version: str | None
     ) -> None:
-        conn.execute(
+        at = now_utc().isoformat()
+        cursor = conn.execute(
             "INSERT INTO changes (kind, op, key, version, at) VALUES (?, ?, ?, ?, ?)",
-            (kind, op, key, version, now_utc().isoformat()),
+            (kind, op, key, version, at),
+        )
+        seq = cursor.lastrowid
+        conn.execute(
+            "UPDATE changes SET row_sum = ? WHERE seq = ?",
+            (row_sum((seq, kind, op, key, version, at)), seq),
         )
 
     @staticmethod
@@ -309,21 +375,31 @@ class CatalogStore(SqlReads):
         return self.register_batch([entry])
 
     def register_batch(
-        self, entries: Iterable[CatalogEntry], types: Iterable[TypeDecl] = ()
+        self,
+        entries: Iterable[CatalogEntry],
+        types: Iterable[TypeDecl] = (),
+        *,
+        owners: Mapping[str, Owner] | None = None,
     ) -> BatchResult:
         """Upsert entries and type declarations in one atomic transaction.
 
         A new version of an existing id is added beside the older ones (history); the same
         id and version with new content replaces that version; identical content is a no-op.
+        ``owners``: the source writing each entry id (default ``WRITER``); a claim the
+        ownership rule refuses (``lgent.catalog.ownership``) is an ``OwnershipError`` and
+        nothing of the batch is written.
         """
         result = BatchResult()
+        entries = list(entries)
         with self._write() as conn:
             try:
+                self._check_owners(conn, entries, owners or {})
                 for decl in types:
                     self._upsert_type(conn, decl, result)
                 touched: set[str] = set()
                 for entry in entries:
-                    self._upsert_entry(conn, entry, result)
+                    owner = (owners or {}).get(entry.id, WRITER)
+                    self._upsert_entry(conn, entry, owner, result)
                     touched.add(entry.id)
                 for artifact_id in touched:
                     self._refresh_latest(conn, artifact_id)
@@ -334,16 +410,39 @@ class CatalogStore(SqlReads):
             result.change_number = self._change_number(conn)
         return result
 
+    def _check_owners(
+        self, conn: sqlite3.Connection, entries: Sequence[CatalogEntry], owners: Mapping[str, Owner]
+    ) -> None:
+        """``OwnershipError`` for the first entry whose writer may not change its artifact
+        (checked inside the write transaction, so no other writer can slip in between)."""
+        ids = sorted({e.id for e in entries})
+        held: dict[str, Owner] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for artifact_id, kind, name in conn.execute(
+                f"SELECT id, owner_kind, owner_name FROM entries WHERE is_latest = 1 "
+                f"AND id IN ({marks})",
+                chunk,
+            ):
+                held[artifact_id] = Owner.of_columns(kind, name)
+        claims = ((i, owners.get(i, WRITER)) for i in ids)
+        refused = ownership.refusals(held, claims)
+        if refused:
+            raise refused[0]
+
     def _upsert_entry(
-        self, conn: sqlite3.Connection, entry: CatalogEntry, result: BatchResult
+        self, conn: sqlite3.Connection, entry: CatalogEntry, owner: Owner, result: BatchResult
     ) -> None:
         record = entry.to_record()
         digest = content_hash(record)
+        data = json.dumps(record, ensure_ascii=False)
         row = conn.execute(
-            "SELECT content_hash FROM entries WHERE id = ? AND version = ?",
+            f"SELECT {ENTRY_SUMMED}, row_sum FROM entries WHERE id = ? AND version = ?",
             (entry.id, entry.version),
         ).fetchone()
-        if row is not None and row[0] == digest:
+        # the same content is kept, credited to its first writer, unless its row is damaged
+        if row is not None and row[10] == digest and row_sum(row[:-1]) == row[-1]:
             result.unchanged.append(entry.id)
             return
         exists = (
@@ -351,46 +450,45 @@ class CatalogStore(SqlReads):
             or conn.execute("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (entry.id,)).fetchone()
             is not None
         )
+        values = entry_values(entry, owner, data, digest)
         conn.execute(
-            """INSERT INTO entries (id, version, is_latest, name, entity_type, status, author,
-                   input_type, output_type, execution, data, content_hash, registered_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            f"""INSERT INTO entries ({ENTRY_SUMMED}, row_sum, is_latest, registered_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT (id, version) DO UPDATE SET
                    name = excluded.name, entity_type = excluded.entity_type,
                    status = excluded.status, author = excluded.author,
                    input_type = excluded.input_type, output_type = excluded.output_type,
                    execution = excluded.execution, data = excluded.data,
-                   content_hash = excluded.content_hash, registered_at = excluded.registered_at""",
+                   content_hash = excluded.content_hash, registered_at = excluded.registered_at,
+                   owner_kind = excluded.owner_kind, owner_name = excluded.owner_name,
+                   row_sum = excluded.row_sum""",
             (
-                entry.id,
-                entry.version,
+                *values,
+                row_sum(values),
                 int(not exists),  # a new id's only version is its latest
-                entry.name,
-                entry.entity_type.value,
-                entry.status.value,
-                entry.author,
-                entry.input_type,
-                entry.output_type,
-                entry.execution.value if entry.execution else None,
-                json.dumps(record, ensure_ascii=False),
-                digest,
                 now_utc().isoformat(),
             ),
         )
         (result.updated if exists else result.added).append(entry.id)
         self._log(conn, "entry", "upsert", entry.id, entry.version)
+        self._repaired(entry.id, entry.version)
 
     def _upsert_type(self, conn: sqlite3.Connection, decl: TypeDecl, result: BatchResult) -> None:
         record = decl.to_record()
         digest = content_hash(record)
-        row = conn.execute("SELECT content_hash FROM types WHERE name = ?", (decl.type,)).fetchone()
-        if row is not None and row[0] == digest:
+        data = json.dumps(record, ensure_ascii=False)
+        values = (decl.type, data, digest)
+        row = conn.execute(
+            "SELECT content_hash, row_sum FROM types WHERE name = ?", (decl.type,)
+        ).fetchone()
+        if row is not None and row[0] == digest and row[1] == row_sum(values):
             result.types_unchanged.append(decl.type)
             return
         conn.execute(
-            "INSERT INTO types (name, data, content_hash) VALUES (?, ?, ?) "
-            "ON CONFLICT (name) DO UPDATE SET data = excluded.data, content_hash = excluded.content_hash",
-            (decl.type, json.dumps(record, ensure_ascii=False), digest),
+            "INSERT INTO types (name, data, content_hash, row_sum) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET data = excluded.data, "
+            "content_hash = excluded.content_hash, row_sum = excluded.row_sum",
+            (*values, row_sum(values)),
         )
         (result.types_updated if row is not None else result.types_added).append(decl.type)
         self._log(conn, "type", "upsert", decl.type, None)
@@ -418,19 +516,6 @@ class CatalogStore(SqlReads):
             self._log(conn, "type", "remove", name, None)
 
     # -- reads -----------------------------------------------------------------------------
-
-    def _latest_rows(self, artifact_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """``id -> (status, stored JSON)`` of the latest versions of the ids that exist."""
-        found: dict[str, tuple[str, str]] = {}
-        for start in range(0, len(artifact_ids), 500):
-            chunk = list(artifact_ids[start : start + 500])
-            marks = ",".join("?" * len(chunk))
-            for row in self._read(
-                f"SELECT id, status, data FROM entries WHERE is_latest = 1 AND id IN ({marks})",
-                chunk,
-            ):
-                found[row[0]] = (row[1], row[2])
-        return found
 
     def snapshot(self, artifact_ids: Sequence[str]) -> Snapshot:
         """The change number and the latest versions of ``artifact_ids``, read together: no write
@@ -517,6 +602,13 @@ class CatalogStore(SqlReads):
         except CatalogError as err:
             return [Finding("catalog file", "fail", f"{self.location}: {err}", fix)]
         findings = [Finding("catalog integrity", "ok", "SQLite integrity check passed")]
+        if not self.legacy:
+            try:
+                damaged = self.damaged_rows()
+            except CatalogError as err:
+                return [Finding("catalog file", "fail", f"{self.location}: {err}", fix)]
+            if damaged:
+                findings.append(damaged_finding(damaged))
         if broken:
             findings.append(
                 Finding(
@@ -544,6 +636,22 @@ class CatalogStore(SqlReads):
             "by_status": by_status,
             "change_number": self.change_number(),
         }
+
+
+def _sum_all(conn: sqlite3.Connection) -> None:
+    """Set every row's ``row_sum`` from its values (the upgrade to schema version 2)."""
+    entries = conn.execute(f"SELECT rowid, {ENTRY_SUMMED} FROM entries").fetchall()
+    conn.executemany(
+        "UPDATE entries SET row_sum = ? WHERE rowid = ?", ((row_sum(r[1:]), r[0]) for r in entries)
+    )
+    types = conn.execute("SELECT name, data, content_hash FROM types").fetchall()
+    conn.executemany(
+        "UPDATE types SET row_sum = ? WHERE name = ?", ((row_sum(r), r[0]) for r in types)
+    )
+    changes = conn.execute("SELECT seq, kind, op, key, version, at FROM changes").fetchall()
+    conn.executemany(
+        "UPDATE changes SET row_sum = ? WHERE seq = ?", ((row_sum(r), r[0]) for r in changes)
+    )
 
 
 def _db_error(what: str, err: sqlite3.Error) -> LGentError:

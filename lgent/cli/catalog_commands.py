@@ -99,6 +99,14 @@ def import_(
         str | None,
         typer.Option("--url", help="mcp only: harvest the server at this streamable HTTP URL."),
     ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            help="mcp only: the server's name here (its id and its owner), instead of the name "
+            "it gives itself; keeps it one source when its command or URL changes.",
+        ),
+    ] = None,
     timeout: Annotated[
         float, typer.Option(min=1, max=3600, help="Seconds a live harvest may take.")
     ] = 60.0,
@@ -122,12 +130,16 @@ def import_(
         raise typer.BadParameter("give a SOURCE or --command/--url, not both", param_hint="SOURCE")
     if command is not None and url is not None:
         raise typer.BadParameter("give --command or --url, not both", param_hint="--url")
+    if name is not None and not live:
+        raise typer.BadParameter("--name names a harvested server (--command or --url)")
     if not live and source is None:
         raise typer.BadParameter("a file or folder to import is required", param_hint="SOURCE")
     if live:
 
         async def harvest(lg: LGent) -> Any:
-            return await lg.import_mcp(command=command, url=url, dry_run=dry_run, timeout=timeout)
+            return await lg.import_mcp(
+                command=command, url=url, dry_run=dry_run, timeout=timeout, name=name
+            )
 
         _print_load_report(with_lgent(ctx, harvest, create=True), as_json)
         return
@@ -315,8 +327,9 @@ def list_(
 @handles_errors
 def stats(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Counts: artifacts, versions, types, relations, by entity type and status."""
-
-    data = with_lgent(ctx, lambda lg: lg.stats())
+    # a shared catalog named on the command line is counted where it is: no home is made
+    shared = global_options(ctx).catalog is not None
+    data = with_lgent(ctx, lambda lg: lg.stats(), read_only=True if shared else None)
     if as_json:
         output.print_json(data)
     else:

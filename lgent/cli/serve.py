@@ -99,6 +99,14 @@ def _check_options(
         raise typer.BadParameter(
             f"the token must be at least {MIN_TOKEN_LENGTH} characters", param_hint="--token"
         )
+    if token is not None:
+        from lgent.errors import SettingsError
+        from lgent.http.guard import check_token
+
+        try:
+            check_token(token.strip())
+        except SettingsError as err:
+            raise typer.BadParameter(str(err), param_hint="--token") from None
     if router is not None and not mcp:
         raise typer.BadParameter("--router needs --mcp", param_hint="--router")
 

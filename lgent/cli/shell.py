@@ -92,10 +92,15 @@ def _root(
 
 
 def with_lgent(
-    ctx: typer.Context, fn: Callable[[LGent], Awaitable[T]], *, create: bool = False
+    ctx: typer.Context,
+    fn: Callable[[LGent], Awaitable[T]],
+    *,
+    create: bool = False,
+    read_only: bool | None = None,
 ) -> T:
     """Open the home, run ``fn(lg)``, close. Only ``create`` (init, load) may create a home: any
-    other command on a folder without a catalog fails, saying how to make one."""
+    other command on a folder without a catalog fails, saying how to make one. ``read_only``
+    as ``LGent.open`` takes it (True: nothing is written, not even a replica's copy)."""
     from lgent.cli.progress import StderrBuildProgress
     from lgent.lgent import LGent
 
@@ -106,7 +111,9 @@ def with_lgent(
     progress = StderrBuildProgress()
 
     async def runner() -> T:
-        async with LGent.open(home, catalog=options.catalog, progress=progress) as lg:
+        async with LGent.open(
+            home, catalog=options.catalog, progress=progress, read_only=read_only
+        ) as lg:
             return await fn(lg)
 
     try:

@@ -3,12 +3,19 @@
 Every error is ``{"error": {"type": ..., "message": ..., "details": ...}}`` (``details`` only
 where there are some): malformed JSON is 400, a request that breaks its schema (unknown field,
 ``limit`` out of range, over-long query) 422, an unknown path 404, a wrong method 405, a body over
-the limit 413, and each LGentError its own 4xx (see ``STATUS``); only a fault of the server itself
-is a 500.
+the limit 413, and each LGentError its own status (see ``STATUS``: a 4xx for what the caller can
+fix, 503 for a shared catalog that cannot be reached, 507 for a full disk); only a fault of the
+server itself is a 500.
+
+A request body is bounded before any model validates it (``BodyLimit``): its bytes, and, for a
+JSON body, how many values and keys it holds (``MAX_BODY_VALUES``) and how deeply they nest
+(``MAX_BODY_DEPTH``); a large body is parsed for that on a worker thread, never on the event
+loop. A 422 lists at most ``MAX_DETAILS`` problems and says how many more there were.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -22,8 +29,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lgent.errors import (
     CatalogError,
+    CatalogUnreachableError,
     ConstraintError,
     DependencyError,
+    DiskFullError,
     IndexError_,
     LGentError,
     LoadError,
@@ -41,6 +50,8 @@ log = logging.getLogger("lgent.http")
 # Most specific first: the first class an error is an instance of gives its status.
 STATUS: tuple[tuple[type[LGentError], int], ...] = (
     (NotFoundError, 404),
+    (CatalogUnreachableError, 503),
+    (DiskFullError, 507),
     (QueryError, 400),  # QuerySyntaxError, ConstraintError and plain QueryError
     (LoadError, 400),
     (ValidationError, 422),
@@ -53,6 +64,15 @@ STATUS: tuple[tuple[type[LGentError], int], ...] = (
 )
 
 KINDS = {404: "NotFound", 405: "MethodNotAllowed", 413: "TooLarge"}
+MAX_BODY_VALUES = 5_000
+"""Most values (and keys) one JSON request body may hold: a registration with every field at its
+limit holds about 1,500."""
+MAX_BODY_DEPTH = 32
+"""Deepest nesting of a JSON request body (a registration nests 3 deep)."""
+MAX_DETAILS = 20
+"""Most problems a 422 lists (the message says how many there were)."""
+OFF_LOOP_BYTES = 64 * 1024
+"""A body at least this large is parsed on a worker thread to check its shape."""
 """The ``type`` of an error Starlette raises itself, by status."""
 
 
@@ -134,9 +154,12 @@ def install_error_handlers(app: FastAPI) -> None:
                 if p["type"] == "extra_forbidden"
                 else p["msg"].removeprefix("Value error, "),
             }
-            for p in problems
+            for p in problems[:MAX_DETAILS]
         ]
+        more = len(problems) - len(details)
         message = "invalid request: " + "; ".join(f"{d['field']}: {d['message']}" for d in details)
+        if more:
+            message += f" (and {more} more problem{'s' * (more > 1)})"
         return error_response(422, "InvalidRequest", message, details)
 
     async def http_error(request: Request, exc: Exception) -> Response:
@@ -168,9 +191,37 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, crash)
 
 
+def body_shape_problem(body: bytes) -> str | None:
+    """Why a JSON request body is too big to validate (too many values, or nested too deeply),
+    or None: also None for a body that is not JSON at all (the handler says so)."""
+    try:
+        data = json.loads(body)
+    except RecursionError:
+        return f"the request body is nested deeper than {MAX_BODY_DEPTH} levels"
+    except ValueError:
+        return None
+    count = 0
+    pending: list[tuple[Any, int]] = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_BODY_DEPTH:
+            return f"the request body is nested deeper than {MAX_BODY_DEPTH} levels"
+        count += 1
+        if isinstance(value, dict):
+            count += len(value)
+            pending.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            pending.extend((v, depth + 1) for v in value)
+        if count > MAX_BODY_VALUES:
+            return f"the request body holds more than {MAX_BODY_VALUES} values and keys"
+    return None
+
+
 class BodyLimit:
     """ASGI middleware: a request body over ``max_bytes`` gets a 413 JSON error before any
-    handler runs (by Content-Length when given, else by counting what arrives)."""
+    handler runs (by Content-Length when given, else by counting what arrives); so does a JSON
+    body with too many values or too deep a nesting (``body_shape_problem``, checked on a
+    worker thread for a large body)."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -199,6 +250,16 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if body:
+            problem = (
+                await asyncio.to_thread(body_shape_problem, body)
+                if len(body) >= OFF_LOOP_BYTES
+                else body_shape_problem(body)
+            )
+            if problem is not None:
+                response = error_response(413, "TooLarge", problem)
+                await response(scope, receive, send)
+                return
         replayed = False
 
         async def replay() -> Message:

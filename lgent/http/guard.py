@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import ipaddress
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,9 +28,27 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lgent.config import LOOPBACK_NAMES, HttpSettings
+from lgent.errors import SettingsError
 from lgent.http.errors import error_response
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+TOKEN_TEXT = re.compile(r"[A-Za-z0-9._~+/-]+=*")
+"""What a bearer token may be made of (RFC 6750's ``b64token``): what a client can send in an
+``Authorization`` header. A token outside it (a letter with an accent, a space) could be set
+but never sent, so it is refused when the server starts."""
+
+
+def check_token(token: str) -> None:
+    """SettingsError unless ``token`` can be sent as a bearer token (``TOKEN_TEXT``)."""
+    if not TOKEN_TEXT.fullmatch(token):
+        bad = next((c for c in token if not TOKEN_TEXT.fullmatch(c)), "=")
+        raise SettingsError(
+            f"the token holds {bad!r}, which a client cannot send in an Authorization header: "
+            "use letters A-Z and a-z, digits and - . _ ~ + / (a random token: "
+            "python -c 'import secrets; print(secrets.token_urlsafe(24))')"
+        )
+
+
 WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
 
 
@@ -42,6 +61,10 @@ class HttpSecurity:
     allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
     header_timeout: float = 10.0
     body_timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.token is not None:
+            check_token(self.token)
 
     @classmethod
     def from_settings(
@@ -114,8 +137,11 @@ class RequestGuard:
             return
         origin = headers.get("origin")
         if origin is not None:
-            origin_host = (urlsplit(origin).hostname or "") if origin != "null" else ""
-            if not self.allowed(origin_host):
+            try:
+                origin_host = (urlsplit(origin).hostname or "") if origin != "null" else ""
+            except ValueError:  # not a URL (``http://[bad``): refused like a foreign origin
+                origin_host = None
+            if origin_host is None or not self.allowed(origin_host):
                 response = error_response(
                     403,
                     "OriginNotAllowed",
@@ -206,4 +232,11 @@ def guarded_protocol(header_timeout: float, body_timeout: float) -> type[asyncio
     return GuardedH11Protocol
 
 
-__all__ = ["HttpSecurity", "RequestGuard", "guarded_protocol", "host_of", "is_loopback"]
+__all__ = [
+    "HttpSecurity",
+    "RequestGuard",
+    "check_token",
+    "guarded_protocol",
+    "host_of",
+    "is_loopback",
+]

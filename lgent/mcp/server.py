@@ -233,6 +233,14 @@ class _Server(MCPServer[Any]):
             for tool in await super().list_tools()
         ]
 
+    async def run_checked_stdio(self) -> None:
+        """Serve over stdio, every malformed request answered (``lgent.mcp.stdio``)."""
+        from lgent.mcp.stdio import checked_stdio
+
+        async with checked_stdio() as (read_stream, write_stream):
+            low = self._lowlevel_server
+            await low.run(read_stream, write_stream, low.create_initialization_options())
+
     async def call_tool(
         self,
         name: str,
@@ -311,7 +319,7 @@ def build_mcp_server(
     allow_writes: bool = False,
     warm: bool = False,
     freeze: bool = False,
-) -> MCPServer[Any]:
+) -> _Server:
     """An MCP server over the open ``lg``. ``warm`` loads the brains in the background at start;
     ``freeze`` then keeps what is alive out of the garbage collector's sight (a server process:
     ``serving.freeze_heap``)."""
@@ -482,7 +490,7 @@ async def serve_stdio(
     async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
         server = build_mcp_server(lg, allow_writes=allow_writes, warm=True, freeze=True)
         freeze_heap()
-        await server.run_stdio_async()
+        await server.run_checked_stdio()
 
 
 def run_stdio(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from lgent.fusion.fusion import QueryFusion
 from lgent.models import QueryResponse
+from lgent.unanswered import require_an_answer
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ async def answer_query(
     finally:
         view.release()
     response = response.model_copy(update={"search_time_ms": _since(started)})
+    require_an_answer(response)
     if not response.results and not arguments.constraints and not await lg.count_entries():
         where = "in memory" if lg.home.root is None else f"at {lg.home.root}"
         empty = (

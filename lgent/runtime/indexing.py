@@ -1,7 +1,9 @@
 """Keep a brain's derived index current with the catalog: catch up from the change log, or rebuild.
 
 A brain is never served stale without saying so: ``plan_catch_up`` compares the brain's stamped
-change number with the catalog's and says what is missing. A brain that has never been built,
+change number with the catalog's and says what is missing. A catalog row that fails its checksum
+is left out of what a brain is built or caught up from (the catalog's ``damage_note`` says so in
+every answer), so one damaged row never stops a brain. A brain that has never been built,
 that claims a change number the catalog never reached (a catalog restored from an older copy),
 or that would have to re-index more than half of the catalog, is rebuilt. ``sync`` does that in
 place; the brain pool (``lgent/runtime/brain_pool.py``) does the same steps around the queries reading the
@@ -85,7 +87,7 @@ def plan_catch_up(brain: Brain, store: Catalog, *, rebuild: bool = False) -> Cat
     if len(entry_ids) > REBUILD_FRACTION * total:
         reason = f"{len(entry_ids)} of {total} entries changed"
         return CatchUpPlan(brain.name, "rebuilt", current, target, reason=reason)
-    latest = store.get_many(entry_ids)
+    latest = store.get_many(entry_ids, skip_damaged=True)  # a damaged row leaves the index
     upserts = [latest[i] for i in entry_ids if i in latest]
     removals = [i for i in entry_ids if i not in latest]
     types = store.types() if any(c.kind == "type" for c in changes) else None
@@ -99,7 +101,7 @@ def rebuild_from(brain: Brain, store: Catalog, plan: CatchUpPlan) -> SyncReport:
     The catalog may have moved on since the plan; the build reads it as it is now and is
     stamped with the plan's target, so the next ``plan_catch_up`` catches up what came after
     (re-applying a change is harmless: every change names the latest state of its entry)."""
-    brain.build(store.iter_latest(), store.types(), plan.target)
+    brain.build(store.iter_latest(skip_damaged=True), store.types(), plan.target)
     return plan.report(upserts=brain.status().documents)
 
 

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from lgent import limits
 from lgent.catalog.checks import BatchReport
-from lgent.catalog.imports import changed, commit_checked, commit_loaded, load_path
+from lgent.catalog.imports import changed, commit_checked, load_path
 from lgent.catalog.protocol import Catalog
+from lgent.catalog.reconcile import commit_loaded
 from lgent.catalog.records import BatchResult, Change, EntryFilter
 from lgent.config import Settings
 from lgent.errors import LoadError, NotFoundError
@@ -112,13 +113,15 @@ class CatalogVerbs:
         url: str | None = None,
         dry_run: bool = False,
         timeout: float = 60.0,
+        name: str | None = None,
     ) -> BatchReport:
         """Harvest a running MCP server's tools through the official ``mcp`` client, started
         with ``command`` (stdio) or reached at ``url`` (streamable HTTP), and sync them like a
-        ``tools/list`` file of that server."""
+        ``tools/list`` file of that server. ``name``: the server's name here (its id and owner)
+        instead of the one it gives itself (``lgent.catalog.harvest``)."""
         from lgent.catalog.harvest import harvest_mcp
 
-        doc = await harvest_mcp(command=command, url=url, timeout=timeout)
+        doc = await harvest_mcp(command=command, url=url, timeout=timeout, name=name)
         return await self._sync_document(doc, dry_run)
 
     async def import_tools_list(

@@ -18,12 +18,14 @@ SERVER = Path(__file__).resolve().parent / "tiny_mcp_server.py"
 
 
 def harvest(home: Path, variant: str, *extra: str) -> dict[str, object]:
-    """Harvest the tiny server as ``variant``: the same command each time, the variant in a
-    file beside the home (a changed command would change every tool's launch)."""
+    """Harvest the tiny server as ``variant``, named ``tiny-shop`` here: the same command each
+    time, the variant in a file beside the home (a changed command would change every tool's
+    launch), and the name keeps it one source (its owner)."""
     chosen = home.parent / "variant"
     chosen.write_text(variant, encoding="utf-8")
+    command = f"{sys.executable} {SERVER} {chosen}"
     done = lgent(
-        home, "import", "mcp", "--command", f"{sys.executable} {SERVER} {chosen}", *extra, "--json"
+        home, "import", "mcp", "--command", command, "--name", "tiny-shop", *extra, "--json"
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

@@ -1,9 +1,10 @@
 """A tiny MCP server written with the official SDK, for harvest tests (stdio).
 
-    python tiny_mcp_server.py v1|v2|VARIANT_FILE
+    python tiny_mcp_server.py v1|v2|VARIANT_FILE [NAME]
 
 ``v2`` changes one tool (``cancel_order``'s description) and nothing else. A file argument holds
-the variant, so the same command can serve either (the command is part of what is harvested).
+the variant, so the same command can serve either (the command is part of what is harvested);
+``NAME`` is the name the server gives itself (default ``tiny-shop``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ VARIANT = sys.argv[1] if len(sys.argv) > 1 else "v1"
 if VARIANT not in ("v1", "v2"):
     VARIANT = Path(VARIANT).read_text(encoding="utf-8").strip()
 
-server = MCPServer("tiny-shop", version="1.0.0", instructions="Orders of a tiny shop.")
+NAME = sys.argv[2] if len(sys.argv) > 2 else "tiny-shop"
+
+server = MCPServer(NAME, version="1.0.0", instructions="Orders of a tiny shop.")
 
 
 class Order(BaseModel):

@@ -101,6 +101,18 @@ async def test_a_replica_that_was_down_catches_up_incrementally(
         assert "PDFParser" not in [r.id for r in (await b.query("PDFParser")).results]
 
 
+def test_stats_of_a_shared_catalog_creates_no_home(pg_catalog_url: str, tmp_path: Path) -> None:
+    cli = CliRunner()
+    shared = ["--catalog", pg_catalog_url]
+    loaded = cli.invoke(app, ["--home", str(tmp_path / "a"), *shared, "load", str(FIXTURES)])
+    assert loaded.exit_code == 0, loaded.output
+    elsewhere = tmp_path / "never-made"
+    counted = cli.invoke(app, ["--home", str(elsewhere), *shared, "stats", "--json"])
+    assert counted.exit_code == 0, counted.output
+    assert json.loads(counted.stdout)["artifacts"] == 330
+    assert not elsewhere.exists()
+
+
 def test_cli_chooses_the_shared_catalog(pg_catalog_url: str, tmp_path: Path) -> None:
     cli = CliRunner()
 
@@ -113,6 +125,7 @@ def test_cli_chooses_the_shared_catalog(pg_catalog_url: str, tmp_path: Path) -> 
     loaded = run("--home", str(tmp_path / "a"), *shared, "load", str(FIXTURES), "--json")
     assert loaded["added"] == 330
     assert run("--home", str(tmp_path / "b"), *shared, "stats", "--json")["artifacts"] == 330
+    assert run("--home", str(tmp_path / "b"), *shared, "show", "PDFParser", "--json")["id"]
     assert not (tmp_path / "b" / "catalog.db").exists()  # the home keeps a replica, not its own
     configured = tmp_path / "c"
     configured.mkdir()

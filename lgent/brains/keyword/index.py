@@ -33,6 +33,7 @@ import tantivy
 
 from lgent.brains import integrity
 from lgent.brains.keyword.documents import TOKEN_TOKENIZER, DocumentMaker
+from lgent.brains.keyword.managed import managed_problem
 from lgent.errors import BuildStoppedError, DiskFullError, IndexError_, LGentError
 from lgent.models import CatalogEntry
 
@@ -159,7 +160,7 @@ class KeywordIndex:
         try:
             return tantivy.Index(self.schema, path=str(folder), reuse=True)
         except ValueError as err:
-            raise IndexError_(f"cannot create the keyword index {folder}: {err}") from err
+            raise _tantivy_error(f"cannot create the keyword index {folder}", err) from err
 
     def _problem(self) -> str:
         """Why the index on disk cannot be served as it is ("" when it can)."""
@@ -172,8 +173,9 @@ class KeywordIndex:
         if manifest.get("format_version") != FORMAT_VERSION:
             return f"format {manifest.get('format_version')!r}, this L-gent writes {FORMAT_VERSION}"
         damaged = integrity.verify(self.path, manifest)
-        if damaged:
-            return "damaged: " + "; ".join(damaged)
+        managed = None if damaged else managed_problem(self.path, manifest)
+        if damaged or managed:
+            return "damaged: " + "; ".join(damaged or [str(managed)])
         return ""
 
     def _read_manifest(self) -> dict[str, Any] | None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from lgent.brains.base import GrammarFilter
 from lgent.brains.integrity import checksummed_files
@@ -26,6 +28,14 @@ def _keyword(context: BrainContext) -> Brain:
     )
 
 
+def _keyword_check(folder: Path, manifest: Mapping[str, Any]) -> list[str]:
+    """tantivy's ``.managed.json`` lists every file of the committed index."""
+    from lgent.brains.keyword.managed import managed_problem
+
+    problem = managed_problem(folder, manifest)
+    return [problem] if problem else []
+
+
 KEYWORD = BrainSpec(
     name="keyword",
     summary="BM25 over analyzed fields (tantivy), with the keyword query grammar",
@@ -35,5 +45,6 @@ KEYWORD = BrainSpec(
     capabilities=frozenset({GrammarFilter}),
     hints=Hints(quick_reads=True),
     index_files=checksummed_files,
+    check_index=_keyword_check,
     settings=KeywordSettings,
 )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from lgent.brains.base import SIMILAR_RELATION, PreparesChanges
 from lgent.brains.integrity import checksummed_files
@@ -32,6 +34,27 @@ def _semantic(context: BrainContext) -> Brain:
     )
 
 
+def _semantic_check(folder: Path, manifest: Mapping[str, Any]) -> list[str]:
+    """Every row of the embedding cache passes its checksum."""
+    from lgent.brains.semantic.cache import FILENAME, damaged_rows
+    from lgent.errors import IndexError_
+
+    path = folder / FILENAME
+    if not path.exists():
+        return []
+    dimensions = manifest.get("dimensions")
+    try:
+        count, keys = damaged_rows(path, dimensions if isinstance(dimensions, int) else None)
+    except IndexError_ as err:
+        return [str(err)]
+    if not count:
+        return []
+    return [
+        f"{path}: {count} cached vector(s) fail their checksum (never served: they are embedded "
+        f"again when next needed), e.g. {', '.join(k[:12] for k in keys)}"
+    ]
+
+
 SEMANTIC = BrainSpec(
     name="semantic",
     summary="cosine similarity of MiniLM sentence embeddings (faiss)",
@@ -41,6 +64,7 @@ SEMANTIC = BrainSpec(
     capabilities=frozenset({PreparesChanges}),
     hints=Hints(own_thread=True, slow_build=True),
     index_files=checksummed_files,
+    check_index=_semantic_check,
     settings=SemanticSettings,
 )
 """It has no say in type questions: the graph's answer leads them, and on the 205 labeled

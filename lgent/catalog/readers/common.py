@@ -10,7 +10,12 @@ from typing import Any
 from lgent import limits
 from lgent.catalog.readers.base import Document, Located, ReadContext
 from lgent.catalog.readers.plain_text import has_markup, html_to_text, normalise_whitespace
-from lgent.catalog.readers.schema_types import SchemaTyper, clean_description, clean_line
+from lgent.catalog.readers.schema_types import (
+    BIDI_CONTROLS,
+    SchemaTyper,
+    clean_line,
+    cut_description,
+)
 from lgent.errors import LoadError, ValidationError
 from lgent.ids import normalise_id
 from lgent.models import CatalogEntry
@@ -38,10 +43,22 @@ def stable(text: str, what: str, doc: Document, at: str) -> str:
 def entry(doc: Document, ctx: ReadContext, at: str, fields: dict[str, Any]) -> Located | None:
     """``fields`` as a validated entry located at JSON pointer ``at``; a problem is reported
     (naming the pointer) and None returned. Markup left in the description is made text
-    (readers clean the source's own texts first with ``cleaned``, which keeps the original)."""
+    (readers clean the source's own texts first with ``cleaned``, which keeps the original).
+    What cleaning had to change is said as a warning: a description cut at the length limit, a
+    name that held bidirectional controls."""
+    where = f"{doc.source}#{at}"
     if "description" in fields:
-        fields["description"] = clean_description(html_to_text(str(fields["description"])))
-    fields["name"] = clean_line(str(fields["name"]), limits.MAX_NAME_LENGTH) or fields["id"]
+        text = html_to_text(str(fields["description"]))
+        fields["description"], was = cut_description(text)
+        if was:
+            ctx.warn(
+                f"{where}: description of {was:,} characters cut at "
+                f"{limits.MAX_DESCRIPTION_LENGTH:,}"
+            )
+    raw_name = str(fields["name"])
+    if BIDI_CONTROLS.search(raw_name):
+        ctx.warn(f"{where}: name {raw_name!r} held bidirectional control characters; dropped")
+    fields["name"] = clean_line(raw_name, limits.MAX_NAME_LENGTH) or fields["id"]
     if fields.get("keywords"):
         fields["keywords"] = words(fields["keywords"])
     try:

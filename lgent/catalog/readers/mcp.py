@@ -39,7 +39,11 @@ from lgent.catalog.readers.parameters import (
 )
 from lgent.catalog.readers.schema_types import SchemaTyper
 from lgent.errors import LGentError, LoadError
+from lgent.ids import normalise_id
 from lgent.origin import Launch
+
+PARTIAL = "x-lgent-partial"
+"""A harvest's note that its tool list is incomplete (``lgent.catalog.harvest.PARTIAL``)."""
 
 _HINTS = {
     "readOnlyHint": "read-only",
@@ -133,7 +137,13 @@ class McpReader:
                     )
                 )
                 continue
-            tool_id = stable(f"{server_id}/{tool['name']}", "tool name", doc, where)
+            tool_id = normalise_id(f"{server_id}/{tool['name']}")
+            if tool_id.rstrip("/") in ("", server_id):
+                ctx.warn(
+                    f"{doc.source}#{where}: tool name {tool['name']!r} gives no id of its own "
+                    "(blank, invisible or punctuation only); that tool was left out"
+                )
+                continue
             if tool_id in seen:
                 ctx.warn(
                     f"{doc.source}#{where}: tool {tool['name']!r} listed twice; kept the first"
@@ -173,8 +183,12 @@ class McpReader:
             },
         )
         yield from type_records(doc, typer)
+        partial = data.get(PARTIAL) if isinstance(data, dict) else None
+        if isinstance(partial, str):
+            ctx.warn(f"{doc.source}: {partial}")
         if server is not None:
-            ctx.wholes.append(server_id)
+            if not isinstance(partial, str):  # a cut listing retires nothing
+                ctx.wholes.append(server_id)
             yield server
         yield from parts
 

@@ -122,7 +122,12 @@ class SchemaTyper:
 
     def type_of(self, schema: Any, at: str, depth: int = 0) -> str | None:
         """The type of ``schema`` (found at JSON pointer ``at``), or None (see the rules)."""
-        if not isinstance(schema, dict) or depth > MAX_DEPTH:
+        if not isinstance(schema, dict):
+            return None
+        if depth > MAX_DEPTH:
+            self.warn(
+                f"{at}: schemas nested (through $ref, allOf, items) deeper than {MAX_DEPTH}; no type"
+            )
             return None
         ref = schema.get("$ref")
         if isinstance(ref, str):
@@ -287,27 +292,38 @@ def _is_primitive_schema(schema: dict[str, Any]) -> bool:
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _CONTROL_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]+")
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""The invisible characters that reorder the text around them (U+202E RIGHT-TO-LEFT OVERRIDE
+makes ``exe.txt`` show as ``txt.exe``): never kept in a one-line field."""
 
 
 def clean_description(text: str) -> str:
     """``text`` fit for a description: control characters dropped, cut at the length limit."""
+    return cut_description(text)[0]
+
+
+def cut_description(text: str) -> tuple[str, int]:
+    """``clean_description(text)``, and the length it had before it was cut (0: not cut)."""
     cleaned = _CONTROL.sub("", text).strip()
     if len(cleaned) > MAX_DESCRIPTION_LENGTH:
-        cleaned = cleaned[: MAX_DESCRIPTION_LENGTH - 1].rstrip() + "…"
-    return cleaned
+        return cleaned[: MAX_DESCRIPTION_LENGTH - 1].rstrip() + "…", len(cleaned)
+    return cleaned, 0
 
 
 def clean_line(text: str, limit: int) -> str:
-    """``text`` fit for a one-line field (name, keyword): control runs become a space, cut."""
-    cleaned = " ".join(_CONTROL_LINE.sub(" ", text).split())
+    """``text`` fit for a one-line field (name, keyword): control runs become a space,
+    bidirectional controls are dropped, cut at ``limit``."""
+    cleaned = " ".join(_CONTROL_LINE.sub(" ", BIDI_CONTROLS.sub("", text)).split())
     return cleaned[:limit].rstrip()
 
 
 __all__ = [
+    "BIDI_CONTROLS",
     "SHARED_TYPES",
     "SchemaTyper",
     "clean_description",
     "clean_line",
+    "cut_description",
     "shared_declarations",
     "type_name_part",
 ]

@@ -85,3 +85,54 @@ def test_a_closed_cache_refuses_work(cache_path: Path | None) -> None:
     cache.close()
     with pytest.raises(IndexError_, match="closed"):
         cache.get_many(["a"])
+
+
+def unit(size: int, seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(size).astype(np.float32)
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda b: np.full(len(b) // 4, 1e10, dtype=np.float32).tobytes(),  # overwritten
+        lambda b: b[:3] + bytes([b[3] ^ 0x80]) + b[4:],  # a sign bit
+        lambda b: bytes([b[0] ^ 0x01]) + b[1:],  # the lowest mantissa bit
+    ],
+)
+def test_a_damaged_row_is_never_served(tmp_path: Path, damage: object) -> None:
+    path = tmp_path / "embeddings.sqlite"
+    cache = EmbeddingCache(path, 8)
+    cache.put_many({"a": unit(8, 1), "b": unit(8, 2)})
+    cache.close()
+    db = sqlite3.connect(path)
+    (blob,) = db.execute("SELECT vector FROM embeddings WHERE key = 'a'").fetchone()
+    db.execute("UPDATE embeddings SET vector = ? WHERE key = 'a'", (damage(bytes(blob)),))  # type: ignore[operator]
+    db.commit()
+    db.close()
+    from lgent.brains.semantic.cache import damaged_rows
+
+    assert damaged_rows(path, 8) == (1, ["a"])
+    cache = EmbeddingCache(path, 8)
+    found = cache.get_many(["a", "b"])
+    assert list(found) == ["b"] and cache.damaged == 1 and cache.misses == 1
+    assert "1 cached vector(s)" in cache.note and "failed their checksum" in cache.note
+    cache.put_many({"a": unit(8, 1)})  # embedded again: the row is replaced
+    np.testing.assert_array_equal(cache.get_many(["a"])["a"], unit(8, 1))
+    cache.close()
+    assert damaged_rows(path, 8) == (0, [])
+
+
+def test_a_cache_written_before_checksums_keeps_its_sound_rows(tmp_path: Path) -> None:
+    path = tmp_path / "embeddings.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE embeddings (key TEXT PRIMARY KEY, vector BLOB NOT NULL)")
+    bad = np.full(8, 1e10, dtype=np.float32)
+    rows = [("good", unit(8, 3).tobytes()), ("huge", bad.tobytes()), ("short", b"\0" * 12)]
+    db.executemany("INSERT INTO embeddings VALUES (?, ?)", rows)
+    db.commit()
+    db.close()
+    cache = EmbeddingCache(path, 8)
+    assert list(cache.get_many(["good", "huge", "short"])) == ["good"]
+    assert len(cache) == 1
+    cache.close()
