@@ -65,7 +65,8 @@ _FETCHING = re.compile(
 _CONVERTING = re.compile(r"^(?:convert|converts|translate|translates|export|exports)$", re.I)
 _TO = re.compile(r"\s(?:to|into)\s+(.+)$", re.IGNORECASE)
 _CUT = re.compile(
-    r"\s(?:for|of|from|by|in|on|at|with|using|based|given|between|near|within|via|without|if|"
+    rf"\s(?:and|or|then)\s+(?:(?:optionally|also|then)\s+)?(?=(?:return|returns|{VERBS})\b)|"
+    r"\s(?:for|of|from|by|in|on|at|as|with|using|based|given|between|near|within|via|without|if|"
     r"when|which|that|where|whose|while|so|to|into|about|across|under|over|after|before|since|until|"
     r"per|according|including|containing|such)\b|[,;:()\[\]{}，；：（）、。]|\s[-–—]\s",
     re.IGNORECASE,
