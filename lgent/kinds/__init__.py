@@ -26,6 +26,7 @@ from lgent.kinds.vocabulary import (
     Vocabulary,
     default_vocabulary,
     load_vocabulary,
+    vocabulary_file,
 )
 
 __all__ = [
@@ -50,4 +51,5 @@ __all__ = [
     "openapi_operation_schemas",
     "record_fit",
     "record_shape",
+    "vocabulary_file",
 ]

@@ -335,6 +335,12 @@ def load_vocabulary(path: str | Path) -> Vocabulary:
     return _vocabulary_of(text, source)
 
 
+def vocabulary_file() -> Path:
+    """Where the shipped vocabulary is: an L-gent manifest, so ``lgent load`` declares its
+    kinds as the catalog's types."""
+    return Path(str(resources.files("lgent.kinds").joinpath(VOCABULARY_FILE)))
+
+
 def default_vocabulary() -> Vocabulary:
     """The vocabulary L-gent ships (``lgent/kinds/vocabulary.yaml``). Read each time it is
     called: hold on to it."""
@@ -361,4 +367,5 @@ __all__ = [
     "Vocabulary",
     "default_vocabulary",
     "load_vocabulary",
+    "vocabulary_file",
 ]

@@ -10,7 +10,7 @@ import yaml
 
 from lgent import LGent
 from lgent.errors import LoadError, ValidationError
-from lgent.kinds import Vocabulary, infer_tool_kinds, load_vocabulary
+from lgent.kinds import Vocabulary, infer_tool_kinds, load_vocabulary, vocabulary_file
 from lgent.kinds.vocabulary import VOCABULARY_FILE
 from lgent.models import TypeDecl
 
@@ -153,3 +153,12 @@ async def test_a_catalog_kind_with_a_bad_rule_is_refused(tmp_path: Path) -> None
             await lg.load(manifest)
         assert await lg.types() == []
     assert f"{manifest}:3: invalid evidence.names" in str(caught.value)  # the evidence key
+
+
+async def test_the_shipped_vocabulary_loads_into_a_catalog(vocabulary: Vocabulary) -> None:
+    async with LGent.open(None) as lg:
+        report = await lg.load(vocabulary_file())
+        declared = {d.type: d for d in await lg.types()}
+    assert report.rejected == []
+    assert set(declared) == set(vocabulary.kinds)
+    assert declared["GeoPoint"] == vocabulary.kind("GeoPoint").declaration
