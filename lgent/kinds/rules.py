@@ -7,10 +7,10 @@ kind's ancestors (a ``FilePath`` name under a ``PdfFilePath`` phrase) adds at ha
 a kind and one of its ancestors both fire, only the more specific one is reported, carrying the
 ancestor's evidence. Kinds under :data:`MIN_CONFIDENCE` are left out.
 
-Two rules rule a kind *out*: a value whose JSON type is not the kind's ``json_type``, and a
-string enum none of whose... precisely: an enum that is not one of the kind's ``enums`` while
-some of its values do not match the kind's ``values`` (``domain: [article, trial]`` is no
-domain name).
+Three things rule a kind *out*: a value whose JSON type is not the kind's ``json_type``; a
+boolean (a flag, for every kind but a boolean one); and a string enum that is not one of the
+kind's ``enums`` while its values do not all match the kind's ``values`` (an enum names its
+values: ``domain: [article, trial]`` is no domain name).
 """
 
 from __future__ import annotations
