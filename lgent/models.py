@@ -207,6 +207,33 @@ class CatalogEntry(_Model):
     relations: tuple[Relation, ...] = Field(default=(), max_length=limits.MAX_RELATIONS)
     origin: Origin | None = None
     """How to call it and what its source said (imported artifacts; ``lgent.origin``)."""
+    kinds: dict[str, Any] | None = None
+    """The value kinds inferred from its schemas at import (``lgent.kinds.ToolKinds.to_dict``:
+    each parameter's kinds, the records several parameters make, the output's kinds, each with
+    its evidence and confidence). Declared ``input_type`` / ``output_type`` win over them."""
+
+    @field_validator("kinds")
+    @classmethod
+    def _kinds_shape(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        from lgent.kinds.results import ToolKinds
+
+        try:
+            ToolKinds.from_dict(value)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ValueError(
+                f"not a record of inferred kinds ({type(err).__name__}: {err})"
+            ) from None
+        return value
+
+    def tool_kinds(self) -> Any:
+        """The inferred kinds as ``lgent.kinds.ToolKinds`` (None when none were inferred)."""
+        if self.kinds is None:
+            return None
+        from lgent.kinds.results import ToolKinds
+
+        return ToolKinds.from_dict(self.kinds)
 
     @model_validator(mode="before")
     @classmethod

@@ -47,6 +47,17 @@ class FieldShape:
             "required": self.required,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FieldShape:
+        """The field ``to_dict`` wrote (``ValueError``/``KeyError``/``TypeError`` if not)."""
+        kind = data.get("kind")
+        return cls(
+            kind=None if kind is None else str(kind),
+            types=frozenset(str(t) for t in data.get("types", ())),
+            many=bool(data.get("many", False)),
+            required=bool(data.get("required", True)),
+        )
+
 
 @dataclass(frozen=True)
 class RecordShape:
@@ -75,6 +86,11 @@ class RecordShape:
 
     def to_dict(self) -> dict[str, Any]:
         return {name: shape.to_dict() for name, shape in self.fields}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RecordShape:
+        """The record ``to_dict`` wrote."""
+        return cls(tuple((str(name), FieldShape.from_dict(shape)) for name, shape in data.items()))
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ group of parameters, and for the output. Frozen values; ``to_dict()`` gives JSON
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,17 @@ class Evidence:
     where: str
     confidence: float
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Evidence:
+        return cls(
+            str(data["rule"]),
+            str(data["kind"]),
+            str(data["rule_text"]),
+            str(data["quote"]),
+            str(data["where"]),
+            float(data["confidence"]),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "rule": self.rule,
@@ -67,6 +79,16 @@ class InferredKind:
         """The kind as a type expression: ``PdfFilePath``, or ``List[PdfFilePath]``."""
         return f"List[{self.kind}]" if self.many else self.kind
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> InferredKind:
+        return cls(
+            str(data["kind"]),
+            float(data["confidence"]),
+            tuple(Evidence.from_dict(e) for e in data.get("evidence", ())),
+            many=str(data.get("type", "")).startswith("List["),
+            fields=tuple(str(f) for f in data.get("fields", ())),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {
             "kind": self.kind,
@@ -90,6 +112,14 @@ class ParameterKinds:
     @property
     def best(self) -> InferredKind | None:
         return self.kinds[0] if self.kinds else None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ParameterKinds:
+        return cls(
+            str(data["name"]),
+            bool(data["required"]),
+            tuple(InferredKind.from_dict(k) for k in data.get("kinds", ())),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -139,6 +169,18 @@ class ToolKinds:
     def output(self) -> InferredKind | None:
         """The best output kind, or None."""
         return self.outputs[0] if self.outputs else None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ToolKinds:
+        """The kinds ``to_dict`` wrote (an entry's ``kinds``); ``ValueError``, ``KeyError`` or
+        ``TypeError`` when ``data`` is not of that shape."""
+        record = data.get("output_record")
+        return cls(
+            inputs=tuple(ParameterKinds.from_dict(p) for p in data.get("inputs", ())),
+            groups=tuple(InferredKind.from_dict(g) for g in data.get("groups", ())),
+            outputs=tuple(InferredKind.from_dict(o) for o in data.get("outputs", ())),
+            output_record=None if record is None else RecordShape.from_dict(record),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
