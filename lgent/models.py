@@ -65,12 +65,18 @@ class Execution(StrEnum):
 
 
 class RelationType(StrEnum):
+    """How the entry holding a relation stands to its target: ``successor_to`` (replaced it),
+    ``depends_on``, ``forged_by`` (was made by it), ``implements``, ``similar_to``, ``part_of``
+    (a tool of a server, an operation of an API), and ``feeds``: what this artifact returns can
+    be passed to the target (an OpenAPI 3 response ``link`` to another operation)."""
+
     SUCCESSOR_TO = "successor_to"
     DEPENDS_ON = "depends_on"
     FORGED_BY = "forged_by"
     IMPLEMENTS = "implements"
     SIMILAR_TO = "similar_to"
     PART_OF = "part_of"
+    FEEDS = "feeds"
 
 
 def _check_text(value: str, *, multiline: bool) -> str:

@@ -60,7 +60,7 @@ census counted, as the only property of an output: ``properties`` 447, ``Results
 ``result`` 128, ``value`` 98, ``data`` 31, ``results`` 21, ``Return`` 17, ``items`` 16."""
 MAX_PARAMETERS = 60
 """Parameters (and record fields) read per schema; the rest are left out."""
-MAX_RECORD_DEPTH = 2
+MAX_RECORD_DEPTH = 1
 """Levels of nested records whose fields are described."""
 LOCATORS = ("URL", "Path")
 """Kinds that say where a value is; found as the object of a fetching verb, they are inputs."""
