@@ -267,6 +267,7 @@ def show(
                 "health": answer.health,
                 "successors": list(answer.successors),
                 "callable": answer.callable,
+                "inferred_kinds": [k.model_dump(mode="json") for k in answer.kinds],
             }
         )
     else:

@@ -8,6 +8,7 @@ loaded from another host.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +20,15 @@ from fastapi.staticfiles import StaticFiles
 from lgent.http.graph import neighbourhood, render_svg
 from lgent.http.links import artifact_href
 from lgent.models import CatalogEntry
-from lgent.serving import ArtifactAnswer, artifact_answer, owner, signature
+from lgent.serving import (
+    ArtifactAnswer,
+    ShownKind,
+    artifact_answer,
+    evidence_text,
+    owner,
+    signature,
+    slot_text,
+)
 
 if TYPE_CHECKING:
     from lgent.lgent import LGent
@@ -79,6 +88,20 @@ def facts(entry: CatalogEntry, held: set[str] | None = None) -> list[tuple[str, 
     return [(label, value) for label, value in rows if value]
 
 
+def kinds_html(shown: Sequence[ShownKind]) -> str:
+    """The inferred kinds, one per line with its confidence and its evidence listed below it
+    (escaped HTML; empty when none were inferred)."""
+    items = []
+    for item in shown:
+        said = [escape(evidence_text(e, item.kind)) for e in item.evidence]
+        verb = "takes" if item.slot == "input" else "gives"
+        items.append(
+            f"<li>{verb} <code>{escape(slot_text(item))}</code>"
+            f'<ul class="muted">{"".join(f"<li>{e}</li>" for e in said)}</ul></li>'
+        )
+    return f'<ul id="kinds" class="kinds">{"".join(items)}</ul>' if items else ""
+
+
 def render_artifact(answer: ArtifactAnswer, svg: str, held: set[str] | None = None) -> str:
     entry = answer.entry
     verdict = escape(answer.health)
@@ -94,6 +117,7 @@ def render_artifact(answer: ArtifactAnswer, svg: str, held: set[str] | None = No
         for v in answer.versions
     )
     rows = "".join(_row(label, value) for label, value in facts(entry, held))
+    rows += _row("value kinds", kinds_html(answer.kinds))
     title = escape(entry.name)
     also = "" if entry.name == entry.id else f' <span class="muted">{escape(entry.id)}</span>'
     return f"""<!doctype html>

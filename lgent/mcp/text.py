@@ -20,6 +20,7 @@ from lgent.serving import (
     ListPage,
     PathsAnswer,
     SearchPage,
+    kinds_line,
     one_line,
     owner,
     score_part,
@@ -132,6 +133,8 @@ def artifact_text(answer: ArtifactAnswer) -> str:
     lines = entry_lines(answer.entry)
     lines.append("versions: " + ", ".join(answer.versions))
     lines.append("health: " + answer.health)
+    if answer.kinds:
+        lines.append("inferred kinds: " + kinds_line(answer.kinds))
     if answer.callable is not None:
         lines.append("callable: " + compact_json(answer.callable))
     return "\n".join(lines)

@@ -1,6 +1,7 @@
 """What the MCP server, the HTTP API and the CLI share, in one place so that they say the same
 things the same way: the answer models (``answers``), what a result says of itself (``cards``),
-the answers made from an open home (``pages``) and a serving process's tuning (``process``)."""
+the answers made from an open home (``pages``), inferred value kinds in words (``kinds``) and a
+serving process's tuning (``process``)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ from lgent.serving.cards import (
     suggestion,
     unmeasured,
     why,
+)
+from lgent.serving.kinds import (
+    ShownEvidence,
+    ShownKind,
+    evidence_text,
+    kinds_line,
+    shown_kinds,
+    slot_text,
 )
 from lgent.serving.pages import (
     LIST_FILTERS,
@@ -83,6 +92,8 @@ __all__ = [
     "RegisterAnswer",
     "RemoveAnswer",
     "SearchPage",
+    "ShownEvidence",
+    "ShownKind",
     "SimilarAnswer",
     "artifact_answer",
     "card",
@@ -92,9 +103,11 @@ __all__ = [
     "compatible_answer",
     "depth_warnings",
     "doctor",
+    "evidence_text",
     "freeze_heap",
     "get_entry",
     "health",
+    "kinds_line",
     "lineage_answer",
     "list_page",
     "one_line",
@@ -106,7 +119,9 @@ __all__ = [
     "result_card",
     "score_part",
     "search_page",
+    "shown_kinds",
     "signature",
+    "slot_text",
     "successors_of",
     "suggestion",
     "unmeasured",

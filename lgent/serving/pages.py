@@ -39,6 +39,7 @@ from lgent.serving.answers import (
     SearchPage,
 )
 from lgent.serving.cards import card, reading, result_card, suggestion
+from lgent.serving.kinds import shown_kinds
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
@@ -173,6 +174,7 @@ async def artifact_answer(
         health=Health.of(entry).verdict(successors),
         successors=successors,
         callable=entry.callable_definition(),
+        kinds=shown_kinds(entry),
     )
 
 
