@@ -781,6 +781,10 @@ class ScoreBreakdown(BaseModel):
     recency: float
     usage: float
     version: float
+    fit: float = 1.0
+    """How well the candidate's types fit the requirement (1: declared types; else the
+    confidence and specificity of the inferred kinds it matched by), weighed in the version's
+    place when its success is unmeasured (``weights["fit"]``)."""
     total: float
     weights: dict[str, float]
 

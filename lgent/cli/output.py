@@ -22,7 +22,15 @@ from rich.table import Table
 from rich.text import Text
 
 from lgent.models import BrainHit, CatalogEntry, QueryResult, QueryType, Resolution
-from lgent.serving import QueryPage, one_line, result_card, score_part, signature, unmeasured
+from lgent.serving import (
+    QueryPage,
+    one_line,
+    result_card,
+    score_part,
+    signature,
+    unmeasured,
+    weighed_parts,
+)
 
 
 def stdout() -> Console:
@@ -294,7 +302,7 @@ def print_resolution(resolution: Resolution) -> None:
     missing = unmeasured(best)
     parts = " + ".join(
         f"{part} {score_part(score, part, missing)}×{score.weights[part]}"
-        for part in ("success", "recency", "usage", "version")
+        for part in weighed_parts(score)
     )
     say(
         console,

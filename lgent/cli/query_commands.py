@@ -324,7 +324,16 @@ def lineage(
 @handles_errors
 def compatible(
     ctx: typer.Context,
-    artifact_id: Annotated[str, typer.Argument(metavar="ID")],
+    artifact_id: Annotated[str | None, typer.Argument(metavar="[ID]")] = None,
+    have: Annotated[
+        str | None,
+        typer.Option(
+            "--have",
+            metavar="TYPES",
+            help="Instead of an ID: what can run with these types (comma-separated, e.g. "
+            "URL,Date): artifacts whose every input one of them satisfies.",
+        ),
+    ] = None,
     upstream: Annotated[
         bool,
         typer.Option(
@@ -337,7 +346,13 @@ def compatible(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Artifacts whose types fit before or after this one."""
+    """Artifacts whose types fit before or after this one, or that can run with --have."""
+    if (artifact_id is None) == (have is None):
+        raise typer.BadParameter("give an ID or --have TYPES (not both)", param_hint="ID")
+    if have is not None:
+        _runnable(ctx, [h.strip() for h in have.split(",") if h.strip()], limit, as_json)
+        return
+    assert artifact_id is not None
     direction: Literal["downstream", "upstream"] = "upstream" if upstream else "downstream"
 
     async def run(lg: LGent) -> tuple[CatalogEntry, list[Any], dict[str, CatalogEntry]]:
@@ -371,4 +386,26 @@ def compatible(
         output.say(
             console,
             f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  ({output.escape_text(verdict)})",
+        )
+
+
+def _runnable(ctx: typer.Context, have: list[str], limit: int, as_json: bool) -> None:
+    """``compatible --have``: what can run with the given types."""
+
+    async def run(lg: LGent) -> list[Any]:
+        return await lg.runnable(have, limit=limit)
+
+    found = with_lgent(ctx, run)
+    if as_json:
+        output.print_json([dataclasses.asdict(info) for info in found])
+        return
+    console = output.stdout()
+    given = ", ".join(have)
+    output.say(console, f"{len(found)} artifact(s) can run with {output.escape_text(given)}:")
+    for info in found:
+        needs = ", ".join(info.needs)
+        output.say(
+            console,
+            f"  [bold]{output.escape_text(info.id)}[/]  needs {output.escape_text(needs)}"
+            f" -> {output.escape_text(info.output_type or '-')}",
         )

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from lgent.errors import TypeLatticeError
+from lgent.graph.sides import Sides
 from lgent.health import USABLE, Health
 from lgent.models import CatalogEntry, SearchFilters, Status
 from lgent.typeexpr import canonical
@@ -38,6 +39,9 @@ class ArtifactInfo:
     last_used: datetime | None = None
     version: str = "0.1.0"
     contracts: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    """Every type it must be given to run (``sides.Sides.needs``); its ``input_type`` is the
+    first port composition links it by."""
 
     @property
     def usable(self) -> bool:
@@ -55,6 +59,9 @@ class Fitness(NamedTuple):
     last_used: datetime | None
     version: str
     contracts: tuple[str, ...]
+    fit: float = 1.0
+    """How well it fits the requirement it was found for, in (0, 1]: 1 for declared types,
+    else the confidence and specificity of the inferred kinds it was matched by."""
 
 
 _Packed = tuple[
@@ -71,6 +78,7 @@ _Packed = tuple[
     datetime | None,  # last used
     str,  # version
     tuple[str, ...],  # contracts
+    tuple[str, ...],  # needs
 ]
 _STATUS = {s.value: s for s in Status}
 
@@ -90,6 +98,7 @@ def _pack(info: ArtifactInfo) -> _Packed:
         info.last_used,
         info.version,
         tuple(info.contracts),
+        tuple(info.needs),
     )
 
 
@@ -147,8 +156,16 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
         return filters.matches(row[2], row[1], row[3], row[4])
 
 
-def artifact_info(entry: CatalogEntry) -> ArtifactInfo:
-    """What the graph remembers of ``entry`` (its types in canonical form when well formed)."""
+def artifact_info(entry: CatalogEntry, sides: Sides | None = None) -> ArtifactInfo:
+    """What the graph remembers of ``entry``: its first ports as its input and output types
+    (``sides``; default: its declared types, in canonical form when well formed)."""
+    if sides is None:
+        takes, gives = canonical_or_none(entry.input_type), canonical_or_none(entry.output_type)
+        needs: tuple[str, ...] = () if takes is None else (takes,)
+    else:
+        takes = None if sides.input is None else sides.input.type
+        gives = None if sides.output is None else sides.output.type
+        needs = sides.needs
     return ArtifactInfo(
         entry.id,
         entry.name,
@@ -157,17 +174,18 @@ def artifact_info(entry: CatalogEntry) -> ArtifactInfo:
         entry.author,
         entry.execution.value if entry.execution else None,
         Health.of(entry).score,
-        _canonical_or_none(entry.input_type),
-        _canonical_or_none(entry.output_type),
+        takes,
+        gives,
         entry.success_rate,
         entry.usage_count,
         entry.last_used,
         entry.version,
         entry.contracts,
+        needs,
     )
 
 
-def _canonical_or_none(text: str | None) -> str | None:
+def canonical_or_none(text: str | None) -> str | None:
     if not text:
         return None
     try:
@@ -181,4 +199,5 @@ __all__ = [
     "ArtifactTable",
     "Fitness",
     "artifact_info",
+    "canonical_or_none",
 ]

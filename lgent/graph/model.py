@@ -19,17 +19,38 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
 from lgent.graph import paths
-from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
+from lgent.graph.artifacts import (
+    ArtifactInfo,
+    ArtifactTable,
+    Fitness,
+    artifact_info,
+    canonical_or_none,
+)
 from lgent.graph.composition import CompositionIndex
 from lgent.graph.lineage import LineageGraph, LineageHit, bfs
 from lgent.graph.names import NameIndex, normalized
+from lgent.graph.ports import (
+    PORT_SEP,
+    Ports,
+    artifact_groups,
+    artifact_members,
+    artifact_of,
+    distinct_paths,
+    distinct_signatures,
+)
+from lgent.graph.sides import Port, sides_of
 from lgent.graph.signatures import CompositionPath, Direction, PathSearch, Ranked, Signature
+from lgent.graph.type_words import type_words, words_of_text
 from lgent.graph.types import TypeLattice
+from lgent.limits import MAX_LIMIT
 from lgent.models import CatalogEntry, SearchFilters, TypeDecl
 from lgent.typeexpr import canonical
 
 CANCEL_EVERY = 1000
 """A build asks whether to stop (and gives way to queries) every this many entries."""
+BROAD_KIND = 3
+"""A type with this many subtypes or more is broad (``Text``): an inferred port of it counts
+0.6, one of a type with fewer subtypes 0.85, one of a leaf type 1."""
 
 
 class CatalogGraph:
@@ -47,6 +68,7 @@ class CatalogGraph:
         self._composition = CompositionIndex(self._lattice)
         self._info = ArtifactTable()
         self._names = NameIndex()
+        self._ports = Ports()
         self._index_type_names()
 
     # -- building --------------------------------------------------------------------------
@@ -111,25 +133,64 @@ class CatalogGraph:
 
     def _add(self, entry: CatalogEntry) -> None:
         """Index ``entry`` (its names and relations are indexed by the caller: in bulk by
-        ``build``)."""
-        info = artifact_info(entry)
+        ``build``): one signature per (input, output) port pair (``sides.py``)."""
+        sides = sides_of(
+            entry,
+            canonical_or_none(entry.input_type),
+            canonical_or_none(entry.output_type),
+            self._lattice.is_primitive,
+        )
+        info = artifact_info(entry, sides)
         self._info.add(info)
-        # a malformed type matches nothing; problems() lists it
-        with contextlib.suppress(TypeLatticeError):
-            self._composition.add(
-                Signature(entry.id, info.input_type, info.output_type, info.usable, info.health)
-            )
+        made: list[tuple[str, float]] = []
+        for n, (takes, gives) in enumerate(sides.pairs()):
+            port_id = entry.id if n == 0 else f"{entry.id}{PORT_SEP}{n}"
+            fit = self._fit(takes) * self._fit(gives)
+            # a malformed type matches nothing; problems() lists it
+            with contextlib.suppress(TypeLatticeError):
+                self._composition.add(
+                    Signature(
+                        port_id,
+                        None if takes is None else takes.type,
+                        None if gives is None else gives.type,
+                        info.usable,
+                        info.health * fit,
+                    )
+                )
+                made.append((port_id, fit))
+        self._ports.set(entry.id, made)
+
+    def _fit(self, port: Port | None) -> float:
+        """How much an inferred port counts: its confidence times the specificity of its
+        type (a kind with many subkinds, such as ``Text``, says less); 1 for a declared one."""
+        if port is None or port.declared:
+            return 1.0
+        return port.confidence * self._specificity(port.type)
+
+    def _specificity(self, type_name: str) -> float:
+        found = self._specific.get(type_name)
+        if found is None:
+            try:
+                below = len(self._lattice.subtypes(type_name)) - 1  # itself is listed
+            except TypeLatticeError:
+                below = 0
+            found = 1.0 if below <= 0 else 0.85 if below < BROAD_KIND else 0.6
+            self._specific[type_name] = found
+        return found
 
     def _remove(self, artifact_id: str) -> None:
         info = self._info.remove(artifact_id)
         if info is not None:
             self._names.remove(artifact_id, info.name)
             self._lineage.remove_relations_of(artifact_id)
-            self._composition.remove(artifact_id)
+            for port_id in self._ports.pop(artifact_id):
+                self._composition.remove(port_id)
 
     def _index_type_names(self) -> None:
         self._type_names = {t.lower(): t for t in self._lattice.types()}
         self._type_names["any"] = "Any"
+        self._type_words = type_words(self._lattice.types())
+        self._specific: dict[str, float] = {}
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
@@ -167,8 +228,10 @@ class CatalogGraph:
 
     def _type_name(self, text: str) -> str | None:
         direct = self._type_names.get(text.lower())
-        if direct is not None or "[" not in text:
+        if direct is not None:
             return direct
+        if "[" not in text:  # plain words: "a web page URL" names WebPageURL
+            return self._type_words.get(words_of_text(text))
         try:
             expr = canonical(text)
         except TypeLatticeError:
@@ -242,9 +305,16 @@ class CatalogGraph:
             return self._info.admits(artifact_id, filters)
 
     def signature(self, artifact_id: str) -> Signature | None:
-        """The artifact's signature in the composition index (None: no type, or unknown)."""
+        """The artifact's signature in the composition index, by its first ports (None: no
+        type, or unknown)."""
         with self._lock:
             return self._composition.get(artifact_id)
+
+    def signatures_of(self, artifact_id: str) -> list[Signature]:
+        """Every signature the artifact is registered with, one per port pair, best first."""
+        with self._lock:
+            found = (self._composition.get(p) for p in self._ports.of(artifact_id))
+            return [s for s in found if s is not None]
 
     def undeclared_side(self, artifact_id: str, direction: Direction) -> str | None:
         """Why nothing composes with ``artifact_id`` in ``direction`` when it declares no type
@@ -276,21 +346,38 @@ class CatalogGraph:
 
     def matching(self, takes: str | None, gives: str | None, *, only: bool = False) -> list[Ranked]:
         """The artifacts whose input accepts ``takes`` and whose output fits ``gives``, grouped
-        (see ``CompositionIndex.matching``)."""
+        (see ``CompositionIndex.matching``; an artifact once per group, at its best port)."""
         with self._lock:
-            return self._composition.matching(takes, gives, only=only)
+            return artifact_groups(self._composition.matching(takes, gives, only=only))
 
     def neighbours(self, target: Signature, direction: Direction) -> list[Ranked]:
-        """The groups of artifacts that can follow (downstream) or precede ``target``."""
+        """The groups of artifacts that can follow (downstream) or precede ``target`` through
+        any of its ports."""
         with self._lock:
-            return self._composition.neighbours(target, direction)
+            found: list[Ranked] = []
+            for sig in self._port_signatures(target):
+                found += self._composition.neighbours(sig, direction)
+            return artifact_groups(found)
+
+    def _port_signatures(self, target: Signature) -> list[Signature]:
+        ports = [self._composition.get(p) for p in self._ports.of(target.id)]
+        found = [s for s in ports if s is not None]
+        return found if found and target.id in self._info else [target]
 
     def type_candidates(self, input_type: str, output_type: str) -> list[Fitness]:
         """Artifacts (usable or not) whose input accepts ``input_type`` and whose output fits
-        ``output_type``, in no particular order (the resolver ranks them by its own score)."""
+        ``output_type``, in no particular order (the resolver ranks them by its own score),
+        each with the fit of its best port that does."""
         with self._lock:
-            found = self._composition.fitting_ids(input_type, output_type)
-            return [self._info.fitness(i) for i in found if i in self._info]
+            best: dict[str, float] = {}
+            for port_id in self._composition.fitting_ids(input_type, output_type):
+                artifact = artifact_of(port_id)
+                best[artifact] = max(best.get(artifact, 0.0), self._ports.fit(port_id))
+            return [
+                self._info.fitness(i)._replace(fit=fit)
+                for i, fit in best.items()
+                if i in self._info
+            ]
 
     def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
         """Artifacts (usable or not) whose input accepts ``type_name``, healthiest first."""
@@ -306,9 +393,10 @@ class CatalogGraph:
     ) -> list[ArtifactInfo]:
         with self._lock:
             sigs = self._composition.find_compatible(
-                pseudo, direction, include_unusable=True, limit=limit, chain=False
+                pseudo, direction, include_unusable=True, limit=None, chain=False
             )
-            return [self._info[s.id] for s in sigs if s.id in self._info]
+            found = distinct_signatures(sigs)
+            return [self._info[s.id] for s in found[:limit] if s.id in self._info]
 
     # -- composition -----------------------------------------------------------------------
 
@@ -317,8 +405,9 @@ class CatalogGraph:
         read as ``type_name`` reads them, and an unknown one is a ``TypeLatticeError``."""
         with self._lock:
             source, target = self.require_type(search.source), self.require_type(search.target)
-            checked = dataclasses.replace(search, source=source, target=target)
-            return paths.find_paths(self._composition, checked)
+            wider = min(search.k * 3, MAX_LIMIT) if self._ports.any() else search.k
+            checked = dataclasses.replace(search, source=source, target=target, k=wider)
+            return distinct_paths(paths.find_paths(self._composition, checked), search.k)
 
     def members(
         self,
@@ -331,13 +420,15 @@ class CatalogGraph:
     ) -> Iterator[tuple[str, CompositionPath]]:
         """Every artifact on a pipeline from ``source`` to ``target`` with its best pipeline,
         lazily (``lgent.graph.paths.members``); iterate it inside ``reading()``."""
-        return paths.members(
-            self._composition,
-            source,
-            target,
-            max_length,
-            include_unusable=include_unusable,
-            known=known,
+        return artifact_members(
+            paths.members(
+                self._composition,
+                source,
+                target,
+                max_length,
+                include_unusable=include_unusable,
+                known=known,
+            )
         )
 
     def find_compatible(
@@ -354,14 +445,49 @@ class CatalogGraph:
         ``chain=False`` links through primitive types too (as plain subtyping would)."""
         with self._lock:
             self._require_artifact(artifact_id)
-            return self._composition.find_compatible(
-                artifact_id, direction, include_unusable=include_unusable, limit=limit, chain=chain
-            )
+            found: list[Signature] = []
+            for port_id in self._ports.of(artifact_id):
+                if port_id in self._composition:
+                    found += self._composition.find_compatible(
+                        port_id, direction, include_unusable=include_unusable, chain=chain
+                    )
+            if artifact_id not in self._composition and not found:
+                raise NotFoundError(artifact_id)  # as the index says of an untyped artifact
+            found.sort(key=lambda s: (-s.health, artifact_of(s.id)))
+            return distinct_signatures(found, leave_out=artifact_id)[:limit]
 
     def signatures(self) -> list[Signature]:
-        """Every artifact's signature in the composition index, by id."""
+        """Every artifact's signature in the composition index (by its first ports), by id."""
         with self._lock:
-            return self._composition.signatures()
+            return [s for s in self._composition.signatures() if PORT_SEP not in s.id]
+
+    def runnable_with(self, have: Sequence[str], limit: int | None = 50) -> list[ArtifactInfo]:
+        """Artifacts every need of which one of the ``have`` types satisfies (a subtype of it):
+        what can run with what the caller has. Those that use more of what was given first,
+        then the healthiest, then by id; artifacts that need nothing are left out. A ``have``
+        is read as ``type_name`` reads it (``TypeLatticeError`` when it names no type)."""
+        with self._lock:
+            given = [self.require_type(h) for h in have]
+            candidates: set[str] = set()
+            for h in given:
+                for group in self._composition.matching(h, None):
+                    candidates.update(artifact_of(i) for i in group.ids)
+            found: list[tuple[int, float, str]] = []
+            for artifact_id in candidates:
+                info = self._info.get(artifact_id)
+                if info is None or not info.needs:
+                    continue
+                used = {h for n in info.needs for h in given if self._fits(h, n)}
+                if all(any(self._fits(h, n) for h in given) for n in info.needs):
+                    found.append((-len(used), -info.health, artifact_id))
+            found.sort()
+            return [self._info[i] for _, _, i in found[:limit]]
+
+    def _fits(self, given: str, need: str) -> bool:
+        try:
+            return self._lattice.is_subtype(given, need)
+        except TypeLatticeError:
+            return False
 
     # -- lineage ---------------------------------------------------------------------------
 

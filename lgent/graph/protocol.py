@@ -5,6 +5,7 @@ for a query), so no catch-up changes the graph between them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from lgent.graph.artifacts import ArtifactInfo, Fitness
@@ -67,6 +68,10 @@ class GraphReader(Protocol):
 
     def signatures(self) -> list[Signature]:
         """Every artifact's signature, by id."""
+        ...
+
+    def runnable_with(self, have: Sequence[str], limit: int | None = 50) -> list[ArtifactInfo]:
+        """Artifacts whose every need one of the ``have`` types satisfies."""
         ...
 
     def lineage_of(

@@ -25,6 +25,7 @@ from lgent.serving import (
     score_part,
     signature,
     unmeasured,
+    weighed_parts,
 )
 
 MAX_REJECTED = 5
@@ -143,7 +144,7 @@ def resolve_text(resolution: Resolution) -> str:
     missing = unmeasured(best)
     parts = ", ".join(
         f"{name} {score_part(score, name, missing)}x{weights[name]:g}"
-        for name in ("success", "recency", "usage", "version")
+        for name in weighed_parts(score)
     )
     req = resolution.requirement
     lines = [

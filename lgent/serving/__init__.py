@@ -35,6 +35,7 @@ from lgent.serving.cards import (
     signature,
     suggestion,
     unmeasured,
+    weighed_parts,
     why,
 )
 from lgent.serving.pages import (
@@ -111,5 +112,6 @@ __all__ = [
     "suggestion",
     "unmeasured",
     "warm_up",
+    "weighed_parts",
     "why",
 ]

@@ -18,6 +18,7 @@ from lgent.runtime.doors import Doors
 from lgent.validation import as_int, as_model, as_text, as_texts, bad
 
 if TYPE_CHECKING:
+    from lgent.graph.artifacts import ArtifactInfo
     from lgent.graph.lineage import LineageHit
     from lgent.graph.protocol import GraphReader
     from lgent.graph.signatures import CompositionPath, Signature
@@ -88,6 +89,16 @@ class GraphVerbs:
         return await self.with_graph(
             lambda g: g.find_compatible(artifact_id, direction, limit, include_unusable)
         )
+
+    async def runnable(self, have: Sequence[str], *, limit: int = 50) -> list[ArtifactInfo]:
+        """What can run with what the caller has: artifacts whose every need (every input type,
+        inferred kinds included) one of the ``have`` types satisfies, those using more of what
+        was given first (``lgent compatible --have URL,Date``)."""
+        given = as_texts(have, "have")
+        if not given:
+            raise bad("have", "name at least one type you have", have)
+        as_int(limit, "limit", 1, limits.MAX_LIMIT)
+        return await self.with_graph(lambda g: g.runnable_with(given, limit))
 
     async def lineage(
         self, artifact_id: str, *, depth: int | None = None
