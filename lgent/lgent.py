@@ -224,6 +224,25 @@ class LGent(CatalogVerbs, GraphVerbs):
         names = list(self.registry.names if brains is None else brains)
         return [await self.doors.read(self.brains.slot(name).catch_up_now) for name in names]
 
+    async def build(self, *, complete: bool = False) -> dict[str, str]:
+        """Bring the brains current, each brain's state said (``lgent load`` says so after a
+        load): the quick ones are built or caught up now; a slow one (embedding) only when
+        ``complete``, else its entry says what is left, about how long it takes and who builds
+        it (the first query that needs it, when the build is short; else ``lgent reindex``)."""
+        number = await self.change_number()
+        said: dict[str, str] = {}
+        for spec in self.registry:
+            slot = self.brains.slot(spec.name)
+            await self.doors.read(slot.opened)
+            if slot.change_number >= number:
+                said[spec.name] = "current"
+            elif spec.hints.slow_build and not complete:
+                said[spec.name] = await self.doors.read(self.brains.pending_note, spec.name, number)
+            else:
+                report = await self.doors.read(slot.catch_up_now)
+                said[spec.name] = f"{report.action.replace('_', ' ')} to change {report.to_change}"
+        return said
+
     async def reindex(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
         """Rebuild the named brains' indexes (default: every registered brain) from the catalog."""
         names = list(self.registry.names if brains is None else brains)

@@ -23,6 +23,7 @@ from lgent.cli.shell import (
     INTERRUPTED,
     FollowOpt,
     JsonOpt,
+    WaitOpt,
     app,
     brain_names,
     check_choice,
@@ -66,14 +67,17 @@ def load(
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
     follow_symlinks: FollowOpt = False,
+    wait: WaitOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Load a file or folder, each file in the format its content shows.
+    """Load a file or folder, each file in the format its content shows, and build the indexes.
 
     Native catalog files load atomically (every record, or none); an ecosystem source is synced:
     added, updated, retired and unchanged artifacts are reported, and a source that cannot be
-    read is left out and named."""
-    _load_and_report(ctx, path, None, dry_run, as_json, follow_symlinks)
+    read is left out and named. The keyword and graph indexes are built at once; a long
+    semantic build is left to `lgent reindex` or `lgent serve` (it says how long it takes)
+    unless --wait."""
+    _load_and_report(ctx, path, None, dry_run, as_json, follow_symlinks, wait)
 
 
 @app.command("import")
@@ -154,6 +158,7 @@ def _load_and_report(
     dry_run: bool,
     as_json: bool,
     follow_symlinks: bool = False,
+    wait: bool = False,
 ) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -185,10 +190,13 @@ def _load_and_report(
             )
         )
         try:
-            return await asyncio.shield(job)
+            report = await asyncio.shield(job)
         except asyncio.CancelledError:  # Ctrl-C: the reading stops; a commit begun finishes
             interrupted.set()
             return await job
+        if not dry_run and report.result is not None:
+            report.indexes = await lg.build(complete=wait)
+        return report
 
     try:
         with bar:
@@ -241,6 +249,8 @@ def _print_load_report(report: Any, as_json: bool) -> None:
         output.say(
             console, f"[yellow]... and {len(report.warnings) - 20} more warnings (see --json)[/]"
         )
+    for brain, state in report.indexes.items():
+        output.say(console, f"{brain} index: {output.escape_text(state)}")
 
 
 @app.command()

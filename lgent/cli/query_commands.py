@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 from lgent.cli.shell import (
     JsonOpt,
+    WaitOpt,
     app,
     brain_names,
     check_choice,
@@ -63,6 +64,7 @@ def query(
         ),
     ] = 0,
     explain: Annotated[bool, typer.Option(help="Print each result's explanation tree.")] = False,
+    wait: WaitOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Ask every brain that can help, fuse the answers, explain them, and suggest more.
@@ -85,7 +87,7 @@ def query(
         )
         return await query_page(lg, asked, offset=offset, explain=True)
 
-    page = with_lgent(ctx, run)
+    page = with_lgent(ctx, run, wait=wait)
     if as_json:
         output.print_json(page.model_dump(mode="json"))
     else:
@@ -213,6 +215,7 @@ def search(
     execution: Annotated[
         list[str] | None, typer.Option(help="Only local, cloud or hybrid.")
     ] = None,
+    wait: WaitOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Search one brain directly, with its own scores, matched fields and highlights.
@@ -242,7 +245,7 @@ def search(
         await require_artifacts(ctx, lg)
         return await lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
 
-    result = with_lgent(ctx, run)
+    result = with_lgent(ctx, run, wait=wait)
     if as_json:
         output.print_json(
             {

@@ -454,6 +454,8 @@ class SemanticBrain:
             extra["cache"] = self._cache.note
         if self._unsaved:
             extra["unsaved_changes"] = self._unsaved
+        if self._change_number < 0:  # how far a build (here or elsewhere) has come
+            extra["cached_vectors"] = len(self._cache)
         return BrainStatus(
             self.name,
             self._change_number >= 0,
