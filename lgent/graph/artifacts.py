@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from lgent.errors import TypeLatticeError
+from lgent.graph.facts import ArtifactFacts
 from lgent.graph.sides import Sides
-from lgent.health import USABLE, Health
-from lgent.models import CatalogEntry, SearchFilters, Status
-from lgent.typeexpr import canonical
+from lgent.health import USABLE
+from lgent.models import SearchFilters, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,42 +155,26 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
         return filters.matches(row[2], row[1], row[3], row[4])
 
 
-def artifact_info(entry: CatalogEntry, sides: Sides | None = None) -> ArtifactInfo:
-    """What the graph remembers of ``entry``: its first ports as its input and output types
-    (``sides``; default: its declared types, in canonical form when well formed)."""
-    if sides is None:
-        takes, gives = canonical_or_none(entry.input_type), canonical_or_none(entry.output_type)
-        needs: tuple[str, ...] = () if takes is None else (takes,)
-    else:
-        takes = None if sides.input is None else sides.input.type
-        gives = None if sides.output is None else sides.output.type
-        needs = sides.needs
+def artifact_info(facts: ArtifactFacts, sides: Sides) -> ArtifactInfo:
+    """What the graph remembers of the artifact ``facts`` describes: its first ports as its
+    input and output types, and its needs (``sides``)."""
     return ArtifactInfo(
-        entry.id,
-        entry.name,
-        entry.status,
-        entry.entity_type.value,
-        entry.author,
-        entry.execution.value if entry.execution else None,
-        Health.of(entry).score,
-        takes,
-        gives,
-        entry.success_rate,
-        entry.usage_count,
-        entry.last_used,
-        entry.version,
-        entry.contracts,
-        needs,
+        facts.id,
+        facts.name,
+        Status(facts.status),
+        facts.entity_type,
+        facts.author,
+        facts.execution,
+        facts.health,
+        None if sides.input is None else sides.input.type,
+        None if sides.output is None else sides.output.type,
+        facts.success_rate,
+        facts.usage_count,
+        facts.last_used_at,
+        facts.version,
+        facts.contracts,
+        sides.needs,
     )
-
-
-def canonical_or_none(text: str | None) -> str | None:
-    if not text:
-        return None
-    try:
-        return canonical(text)
-    except TypeLatticeError:
-        return text
 
 
 __all__ = [
@@ -199,5 +182,4 @@ __all__ = [
     "ArtifactTable",
     "Fitness",
     "artifact_info",
-    "canonical_or_none",
 ]

@@ -19,14 +19,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
 from lgent.graph import paths
-from lgent.graph.artifacts import (
-    ArtifactInfo,
-    ArtifactTable,
-    Fitness,
-    artifact_info,
-    canonical_or_none,
-)
+from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
 from lgent.graph.composition import CompositionIndex
+from lgent.graph.facts import ArtifactFacts, facts_of
 from lgent.graph.lineage import LineageGraph, LineageHit, bfs
 from lgent.graph.names import NameIndex, normalized
 from lgent.graph.ports import (
@@ -63,12 +58,14 @@ class CatalogGraph:
         self._reset([])
 
     def _reset(self, types: Sequence[TypeDecl]) -> None:
+        self._declarations = tuple(types)
         self._lattice = _lattice(types)
         self._lineage = LineageGraph()
         self._composition = CompositionIndex(self._lattice)
         self._info = ArtifactTable()
         self._names = NameIndex()
         self._ports = Ports()
+        self._facts: dict[str, ArtifactFacts] = {}
         self._index_type_names()
 
     # -- building --------------------------------------------------------------------------
@@ -87,13 +84,24 @@ class CatalogGraph:
     ) -> None:
         """Replace the graph with ``entries`` and ``types``. ``cancelled()`` is asked every
         ``CANCEL_EVERY`` entries (true: ``BuildStoppedError``, the graph is left unbuilt)."""
+        self.build_from(map(facts_of, entries), types, change_number, cancelled)
+
+    def build_from(
+        self,
+        facts: Iterable[ArtifactFacts],
+        types: Sequence[TypeDecl],
+        change_number: int,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """``build`` from what the graph keeps of each entry (``facts``, as ``facts()`` gives
+        them): no entry is read or validated again."""
         with self._lock:
             self._reset(types)
             self._change_number = -1
-            declared: dict[str, list[tuple[str, str]]] = {}
-            for n, entry in enumerate(entries, start=1):
-                self._add(entry)
-                declared[entry.id] = _relations(entry)
+            declared: dict[str, tuple[tuple[str, str], ...]] = {}
+            for n, fact in enumerate(facts, start=1):
+                self._add(fact)
+                declared[fact.id] = fact.relations
                 if n % CANCEL_EVERY == 0 and cancelled():
                     self._reset(types)
                     raise BuildStoppedError(f"the graph build stopped after {n} entries")
@@ -106,6 +114,16 @@ class CatalogGraph:
             self._composition.warm()
             self._change_number = change_number
 
+    def declarations(self) -> list[TypeDecl]:
+        """The type declarations the lattice was made of."""
+        with self._lock:
+            return list(self._declarations)
+
+    def facts(self) -> list[ArtifactFacts]:
+        """What the graph keeps of every artifact, by id (``build_from`` rebuilds it)."""
+        with self._lock:
+            return [self._facts[i] for i in sorted(self._facts)]
+
     def apply(
         self,
         upserts: Sequence[CatalogEntry],
@@ -115,36 +133,38 @@ class CatalogGraph:
     ) -> None:
         """Apply a batch of catalog changes (``types``: the whole type list when one changed);
         each entry costs what its own names, relations and type group cost, never a pass over
-        the catalog (new type declarations rebuild the lattice and the type tables, which are
-        as large as the type vocabulary)."""
+        the catalog (new type declarations rebuild the lattice, the type tables and every
+        artifact's ports, which depend on which types are primitive)."""
         with self._lock:
             if types is not None:
+                self._declarations = tuple(types)
+                kept = [f for i, f in self._facts.items() if i not in {e.id for e in upserts}]
                 self._lattice = _lattice(types)
                 self._composition.set_lattice(self._lattice)
                 self._index_type_names()
+                for fact in kept:  # ports again, under the new lattice
+                    self._drop_ports(fact.id)
+                    self._add(fact)
             for artifact_id in removals:
                 self._remove(artifact_id)
             for entry in upserts:
+                fact = facts_of(entry)
                 self._remove(entry.id)
-                self._add(entry)
-                self._lineage.set_relations(entry.id, _relations(entry))
+                self._add(fact)
+                self._lineage.set_relations(entry.id, list(fact.relations))
                 self._names.add(entry.id, entry.name)
             self._change_number = change_number
 
-    def _add(self, entry: CatalogEntry) -> None:
-        """Index ``entry`` (its names and relations are indexed by the caller: in bulk by
-        ``build``): one signature per (input, output) port pair (``sides.py``)."""
-        sides = sides_of(
-            entry,
-            canonical_or_none(entry.input_type),
-            canonical_or_none(entry.output_type),
-            self._lattice.is_primitive,
-        )
-        info = artifact_info(entry, sides)
+    def _add(self, fact: ArtifactFacts) -> None:
+        """Index ``fact`` (its names and relations are indexed by the caller: in bulk by
+        ``build_from``): one signature per (input, output) port pair (``sides.py``)."""
+        sides = sides_of(fact, self._lattice.is_primitive)
+        info = artifact_info(fact, sides)
+        self._facts[fact.id] = fact
         self._info.add(info)
         made: list[tuple[str, float]] = []
         for n, (takes, gives) in enumerate(sides.pairs()):
-            port_id = entry.id if n == 0 else f"{entry.id}{PORT_SEP}{n}"
+            port_id = fact.id if n == 0 else f"{fact.id}{PORT_SEP}{n}"
             fit = self._fit(takes) * self._fit(gives)
             # a malformed type matches nothing; problems() lists it
             with contextlib.suppress(TypeLatticeError):
@@ -158,7 +178,7 @@ class CatalogGraph:
                     )
                 )
                 made.append((port_id, fit))
-        self._ports.set(entry.id, made)
+        self._ports.set(fact.id, made)
 
     def _fit(self, port: Port | None) -> float:
         """How much an inferred port counts: its confidence times the specificity of its
@@ -180,11 +200,15 @@ class CatalogGraph:
 
     def _remove(self, artifact_id: str) -> None:
         info = self._info.remove(artifact_id)
+        self._facts.pop(artifact_id, None)
         if info is not None:
             self._names.remove(artifact_id, info.name)
             self._lineage.remove_relations_of(artifact_id)
-            for port_id in self._ports.pop(artifact_id):
-                self._composition.remove(port_id)
+            self._drop_ports(artifact_id)
+
+    def _drop_ports(self, artifact_id: str) -> None:
+        for port_id in self._ports.pop(artifact_id):
+            self._composition.remove(port_id)
 
     def _index_type_names(self) -> None:
         self._type_names = {t.lower(): t for t in self._lattice.types()}

@@ -138,8 +138,7 @@ def _members_among(
     r = routes
     shortest = r.before[rows, None] + 1 + r.after[None, cols]
     bounds = np.minimum(r.before_health[rows, None], r.after_health[None, cols])
-    table = index.best_usable if usable else index.best_all
-    best = table[np.ix_(rows, cols)]
+    best = index.best_among(rows, cols, usable=bool(usable))
     bound = np.minimum(bounds, best)
     wanted = (shortest <= r.max_length) & (best >= 0.0)
     cells = (

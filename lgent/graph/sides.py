@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from lgent.models import CatalogEntry
+    from lgent.graph.facts import ArtifactFacts
 
 MAX_PORT_PAIRS = 6
 """The most (input, output) pairs one artifact is registered with."""
@@ -72,46 +72,26 @@ def _sureness(pair: tuple[Port | None, Port | None]) -> float:
     return min(p.confidence for p in pair if p is not None) if any(pair) else 0.0
 
 
-def sides_of(
-    entry: CatalogEntry,
-    canonical: str | None,
-    canonical_out: str | None,
-    is_primitive: Callable[[str], bool],
-) -> Sides:
-    """The ports of ``entry``; ``canonical`` / ``canonical_out`` are its declared types in
-    canonical form (None: none declared); ``is_primitive(type)`` says which declared types give
-    way to inferred kinds."""
-    kinds = entry.tool_kinds() if entry.kinds is not None else None
+def sides_of(facts: ArtifactFacts, is_primitive: Callable[[str], bool]) -> Sides:
+    """The ports of the artifact ``facts`` describes; ``is_primitive(type)`` says which declared
+    types give way to inferred kinds."""
+    declared, declared_out = facts.input_type, facts.output_type
     inputs: list[Port] = []
     outputs: list[Port] = []
     needs: list[str] = []
-    in_primitive = canonical is not None and _safely(is_primitive, canonical)
-    out_primitive = canonical_out is not None and _safely(is_primitive, canonical_out)
-    declared_in = canonical is not None and not in_primitive
-    declared_out = canonical_out is not None and not out_primitive
-    if canonical is not None:
-        inputs.append(Port(canonical, primitive=in_primitive))
-        needs.append(canonical)
-    if canonical_out is not None:
-        outputs.append(Port(canonical_out, primitive=out_primitive))
-    if kinds is not None:
-        inferred_in = [k for k in kinds.needs if k.kind not in NOT_INPUTS]
-        if not declared_in:
-            needs = [k.type_expr for k in inferred_in]
-            inputs = [Port(k.type_expr, k.confidence, False) for k in inferred_in] + inputs
-        else:
-            known = {p.type for p in inputs}
-            inputs += [
-                Port(k.type_expr, k.confidence, False)
-                for k in inferred_in
-                if k.type_expr not in known
-            ]
-        inferred_out = [Port(k.type_expr, k.confidence, False) for k in kinds.outputs]
-        if not declared_out:
-            outputs = inferred_out + outputs
-        else:
-            known = {p.type for p in outputs}
-            outputs += [p for p in inferred_out if p.type not in known]
+    in_primitive = declared is not None and _safely(is_primitive, declared)
+    out_primitive = declared_out is not None and _safely(is_primitive, declared_out)
+    if declared is not None:
+        inputs.append(Port(declared, primitive=in_primitive))
+        needs.append(declared)
+    if declared_out is not None:
+        outputs.append(Port(declared_out, primitive=out_primitive))
+    inferred_in = [Port(t, c, False) for t, c in facts.inferred_needs]
+    inferred_out = [Port(t, c, False) for t, c in facts.inferred_outputs]
+    if inferred_in and (declared is None or in_primitive):
+        needs = [p.type for p in inferred_in]
+    inputs += [p for p in inferred_in if p.type not in {q.type for q in inputs}]
+    outputs += [p for p in inferred_out if p.type not in {q.type for q in outputs}]
     return Sides(tuple(_unique(inputs)), tuple(_unique(outputs)), tuple(dict.fromkeys(needs)))
 
 
