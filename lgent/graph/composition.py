@@ -195,6 +195,29 @@ class CompositionIndex:
         for sig in signatures:
             self.add(sig)
 
+    _CACHES = {
+        "_ranked": dict,
+        "_accept": lambda: None,
+        "_rows": dict,
+        "_fits": dict,
+        "_groups": dict,
+        "_children": dict,
+        "_bounds": dict,
+        "_reaches": dict,
+        "_sparse": dict,
+        "_chainable": lambda: None,
+        "_with_any": lambda: None,
+    }
+    """The tables derived from the others, rebuilt when first needed (not kept in an image)."""
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._CACHES}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        for name, empty in self._CACHES.items():
+            setattr(self, name, empty())
+
     # ----------------------------------------------------------------------------- state
 
     @property

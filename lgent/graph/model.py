@@ -57,6 +57,16 @@ class CatalogGraph:
         self._change_number = -1
         self._reset([])
 
+    def __getstate__(self) -> dict[str, object]:
+        """What ``lgent.graph.image`` keeps: everything but the lock (caches are dropped by the
+        parts that hold them)."""
+        with self._lock:
+            return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+
     def _reset(self, types: Sequence[TypeDecl]) -> None:
         self._declarations = tuple(types)
         self._lattice = _lattice(types)

@@ -61,6 +61,15 @@ class NameIndex:
         index._grams = None
         return index
 
+    def __getstate__(self) -> dict[str, object]:
+        """The key tables (the trigram index is built again when first needed)."""
+        return {"_by_id": self._by_id, "_by_name": self._by_name}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._grams = None
+        self._grams_lock = threading.Lock()
+
     @property
     def _keys_index(self) -> TrigramIndex:
         """The trigram index of every key, built in bulk the first time it is needed."""

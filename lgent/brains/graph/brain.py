@@ -32,7 +32,7 @@ from lgent.brains.graph.query import (
     parse_graph_query,
     unknown_names,
 )
-from lgent.brains.graph.store import GraphStore, Snapshot
+from lgent.brains.graph.store import GraphStore, Opened
 from lgent.graph.model import CatalogGraph
 from lgent.models import CatalogEntry, SearchFilters, TypeDecl
 
@@ -69,11 +69,13 @@ class GraphBrain:
             self._open(self.store)
 
     def _open(self, store: GraphStore) -> None:
-        loaded = store.load()
-        if isinstance(loaded, Snapshot):
-            self.graph.build_from(loaded.facts, loaded.types, loaded.change_number)
-        else:
-            self.detail = loaded
+        opened = store.load()
+        if not isinstance(opened, Opened):
+            self.detail = opened
+            return
+        self.graph = opened.graph
+        if opened.from_facts and not store.read_only:
+            self._unsaved = True  # an image this code reads is written at close
 
     def _save(self, *, due: bool = True) -> None:
         """Write the snapshot (when ``due``; otherwise only once ``SAVE_EVERY_S`` has passed)."""
@@ -83,10 +85,7 @@ class GraphBrain:
         if not due and time.monotonic() - self._saved_at < SAVE_EVERY_S:
             self._unsaved = True
             return
-        with self.graph.reading():
-            declarations, facts = self.graph.declarations(), self.graph.facts()
-            change_number = self.graph.change_number
-        store.save(declarations, facts, change_number)
+        store.save(self.graph)
         self._unsaved = False
         self._saved_at = time.monotonic()
 
@@ -123,7 +122,7 @@ class GraphBrain:
         if not self._unsaved or self.store is None:
             return
         on_disk = self.store.manifest()
-        if on_disk is None or on_disk["change_number"] < self.graph.change_number:
+        if on_disk is None or on_disk["change_number"] <= self.graph.change_number:
             self._save()
 
     def catalog_graph(self) -> CatalogGraph:

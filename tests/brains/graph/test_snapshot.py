@@ -5,22 +5,27 @@ opens its graph without reading a catalog entry."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lgent import LGent
+from lgent.brains import integrity
 from lgent.brains.base import ChangeSet
+from lgent.brains.graph import store as graph_store
 from lgent.brains.graph.brain import GraphBrain
 from lgent.brains.graph.store import MANIFEST, GraphStore
 from lgent.brains.semantic.embedders import HashingEmbedder
+from lgent.graph import image as graph_image
 from lgent.graph import model as graph_model
 from lgent.graph.signatures import PathSearch
 from lgent.models import CatalogEntry
-from tests.brains.graph.test_brain_incremental import TYPES, entries, snapshot
+from tests.brains.graph.test_brain_incremental import TYPES, change, entries, snapshot
 from tests.examples import examples
 from tests.graph.test_kind_ports import GEOCODE, JSON, TRANSCRIPT, VOCABULARY, WEATHER, WRITE
 
@@ -35,12 +40,28 @@ def built(folder: Path | None, catalog: list[CatalogEntry], number: int = 1) -> 
 
 
 @settings(max_examples=examples(60), deadline=None)
-@given(st.lists(entries(), max_size=8, unique_by=lambda e: e.id))
-def test_a_reopened_brain_equals_the_one_that_saved(catalog: list[CatalogEntry]) -> None:
+@given(
+    st.lists(entries(), max_size=8, unique_by=lambda e: e.id),
+    st.lists(change, max_size=4),
+)
+def test_a_reopened_brain_equals_the_one_that_saved(
+    catalog: list[CatalogEntry], changes: list[tuple[str, Any]]
+) -> None:
+    """Also after changes applied to both (the reopened one rebuilds its caches lazily)."""
     with tempfile.TemporaryDirectory() as folder:
         saved = built(Path(folder), catalog, 7)
         reopened = GraphBrain(Path(folder))
         assert reopened.change_number == 7
+        assert snapshot(reopened) == snapshot(saved)
+        for number, (kind, value) in enumerate(changes, start=8):
+            upserts, removals = ([value], []) if kind == "upsert" else ([], [value])
+            change_set = (
+                ChangeSet([], [], value, number)
+                if kind == "types"
+                else ChangeSet(upserts, removals, None, number)
+            )
+            saved.apply_changes(change_set)
+            reopened.apply_changes(change_set)
         assert snapshot(reopened) == snapshot(saved)
 
 
@@ -59,11 +80,37 @@ def test_a_damaged_snapshot_is_not_served(tmp_path: Path) -> None:
     built(tmp_path, [KIND_TOOLS[0]])
     manifest = GraphStore(tmp_path).manifest()
     assert manifest is not None
-    data = tmp_path / manifest["snapshot"]
+    data = tmp_path / manifest["facts"]
     data.write_bytes(data.read_bytes().replace(b"geocode", b"geoc0de"))
     reopened = GraphBrain(tmp_path)
     assert reopened.change_number == -1
     assert "damaged" in reopened.status().detail and data.name in reopened.status().detail
+
+
+def test_an_image_of_other_code_is_not_read_but_the_facts_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an upgrade the graph is built from the facts (no catalog entry read) and an image
+    the new code reads is written at close."""
+    saved = GraphBrain(tmp_path)
+    saved.build(KIND_TOOLS, [*TYPES, *KIND_TYPES], 3)
+    path = tmp_path / MANIFEST
+    manifest = json.loads(path.read_text())
+    manifest["image_code"] = "written-by-older-code"
+    path.write_text(json.dumps(integrity.sealed(manifest)))
+    monkeypatch.setattr(graph_image, "graph_from", _refuse_image)
+    monkeypatch.setattr(graph_store, "graph_from", _refuse_image)
+    reopened = GraphBrain(tmp_path)
+    assert reopened.change_number == 3 and snapshot(reopened) == snapshot(saved)
+    reopened.close()
+    rewritten = GraphStore(tmp_path).manifest()
+    assert rewritten is not None and rewritten["image_code"] == graph_image.code_fingerprint()
+    monkeypatch.undo()
+    assert snapshot(GraphBrain(tmp_path)) == snapshot(saved)
+
+
+def _refuse_image(image: bytes) -> None:
+    raise AssertionError("an image of other code was read")
 
 
 def test_a_snapshot_of_another_format_is_not_served(tmp_path: Path) -> None:
@@ -99,6 +146,7 @@ def test_changes_are_saved_at_close_unless_a_newer_snapshot_is_there(tmp_path: P
     reopened = GraphBrain(tmp_path)
     assert reopened.change_number == 5 and len(reopened.graph) == len(KIND_TOOLS)
     assert len(list(tmp_path.glob("graph-*.json"))) <= 3  # superseded snapshots are removed
+    assert len(list(tmp_path.glob("graph-*.image"))) <= 3
 
 
 def test_a_fresh_brain_does_not_read_the_snapshot(tmp_path: Path) -> None:
