@@ -73,6 +73,10 @@ class FusionSettings:
     feedback_depth: int = 10
     feedback_share: float = 0.3
     feedback_min_words: int = 3
+    parts_first: bool = True
+    """``PARTS_FIRST`` (``lgent/fusion/owners.py``): on a plain-language query that does not ask
+    for servers or APIs, an artifact with parts (a server, an API) ranks below every result
+    without, and its tools say whose they are."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)

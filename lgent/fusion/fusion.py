@@ -31,6 +31,7 @@ from lgent.fusion.grammar import restrict_to_grammar
 from lgent.fusion.interpret import respond
 from lgent.fusion.length import long_requests
 from lgent.fusion.lineage import lineage_order
+from lgent.fusion.owners import parts_first
 from lgent.fusion.plan import plan_brains
 from lgent.fusion.results import make_results
 from lgent.fusion.rrf import fuse_rankings
@@ -57,6 +58,7 @@ STEPS: tuple[Step, ...] = (
     leader_ties,  # LEADER_TIES: the others order the leader's equal scores
     weak_matches,  # WEAK_MATCHES: say when nothing is close
     lineage_order,  # superseded results noted and moved below their successor
+    parts_first,  # PARTS_FIRST: tools above the servers and APIs they belong to
     make_results,  # the page shown, explained
     suggestions,  # serendipity
     respond,  # the response, its warnings and its interpretation

@@ -160,6 +160,21 @@ class Children:
     group: _Group
 
 
+_TABLE_CACHES = (
+    "_ranked",
+    "_rows",
+    "_fits",
+    "_groups",
+    "_children",
+    "_bounds",
+    "_reaches",
+    "_sparse",
+)
+"""The mappings derived from the tables, filled when first needed."""
+_ARRAY_CACHES = ("_accept", "_chainable", "_with_any")
+"""The derived arrays (None until first needed)."""
+
+
 class CompositionIndex:
     """Signatures indexed by type for fast compatibility and path queries; updated one signature
     at a time. Watches ``lattice.version`` and rebuilds its type tables when the lattice changes.
@@ -195,28 +210,18 @@ class CompositionIndex:
         for sig in signatures:
             self.add(sig)
 
-    _CACHES = {
-        "_ranked": dict,
-        "_accept": lambda: None,
-        "_rows": dict,
-        "_fits": dict,
-        "_groups": dict,
-        "_children": dict,
-        "_bounds": dict,
-        "_reaches": dict,
-        "_sparse": dict,
-        "_chainable": lambda: None,
-        "_with_any": lambda: None,
-    }
-    """The tables derived from the others, rebuilt when first needed (not kept in an image)."""
-
     def __getstate__(self) -> dict[str, object]:
-        return {k: v for k, v in self.__dict__.items() if k not in self._CACHES}
+        """The tables (what ``_TABLE_CACHES`` and ``_ARRAY_CACHES`` name is rebuilt when first
+        needed, and left out of an image)."""
+        dropped = {*_TABLE_CACHES, *_ARRAY_CACHES}
+        return {k: v for k, v in self.__dict__.items() if k not in dropped}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        for name, empty in self._CACHES.items():
-            setattr(self, name, empty())
+        for name in _TABLE_CACHES:
+            setattr(self, name, {})
+        for name in _ARRAY_CACHES:
+            setattr(self, name, None)
 
     # ----------------------------------------------------------------------------- state
 

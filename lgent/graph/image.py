@@ -45,7 +45,7 @@ def graph_from(image: bytes) -> CatalogGraph:
     enabled = gc.isenabled()
     gc.disable()  # hundreds of thousands of small objects: no collection halfway through
     try:
-        graph = pickle.loads(image)  # noqa: S301 - the home's own checksummed file
+        graph = pickle.loads(image)
     except Exception as err:  # any unpickling failure means the same: not an image
         raise ValueError(f"not a graph image ({type(err).__name__}: {err!s:.120})") from err
     finally:

@@ -550,6 +550,25 @@ class CatalogGraph:
                 "parts": list(bfs(artifact_id, g.incoming("part_of"), 1)),
             }
 
+    def wholes(self, ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """For each of ``ids`` that is part of another artifact (a tool of a server, an
+        operation of an API): that artifact's id and how many parts it has."""
+        with self._lock:
+            up, down = self._lineage.outgoing("part_of"), self._lineage.incoming("part_of")
+            found: dict[str, tuple[str, int]] = {}
+            for artifact_id in ids:
+                for _, whole in up(artifact_id):
+                    found[artifact_id] = (whole, sum(1 for _ in down(whole)))
+                    break
+            return found
+
+    def part_counts(self, ids: Sequence[str]) -> dict[str, int]:
+        """Of ``ids``, those other artifacts are part of, with how many parts each has."""
+        with self._lock:
+            down = self._lineage.incoming("part_of")
+            counts = {i: sum(1 for _ in down(i)) for i in ids}
+            return {i: n for i, n in counts.items() if n}
+
     def latest(self, artifact_id: str) -> str:
         """The newest usable generation of ``artifact_id`` along successor links (itself if
         none)."""

@@ -103,11 +103,7 @@ class NameIndex:
                 if owners != artifact_id:
                     continue
                 del table[key]
-                if (
-                    self._grams is not None
-                    and key not in self._by_id
-                    and key not in self._by_name
-                ):
+                if self._grams is not None and key not in self._by_id and key not in self._by_name:
                     self._grams.remove(key)
             elif artifact_id in owners:
                 rest = tuple(o for o in owners if o != artifact_id)

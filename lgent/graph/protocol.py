@@ -80,6 +80,14 @@ class GraphReader(Protocol):
 
     def successor_of(self, artifact_id: str) -> str | None: ...
 
+    def wholes(self, ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """For each of ``ids`` part of another artifact: that one's id and its number of parts."""
+        ...
+
+    def part_counts(self, ids: Sequence[str]) -> dict[str, int]:
+        """Of ``ids``, those other artifacts are part of, with their numbers of parts."""
+        ...
+
     def undeclared_side(self, artifact_id: str, direction: Direction) -> str | None: ...
 
     def prepare(self) -> None:

@@ -36,7 +36,6 @@ from lgent.brains.graph.store import GraphStore, Opened
 from lgent.graph.model import CatalogGraph
 from lgent.models import CatalogEntry, SearchFilters, TypeDecl
 
-
 SAVE_EVERY_S = 30.0
 """While changes come in, the snapshot is saved at most this often (and at close)."""
 
