@@ -55,6 +55,9 @@ class Status(StrEnum):
     EXPERIMENTAL = "experimental"
     DEPRECATED = "deprecated"
     RETIRED = "retired"
+    DRAFT = "draft"
+    """Not published yet: seen only by writers and readers scoped for drafts (``lgent.scopes``)
+    until promoted (``LGent.promote``)."""
 
 
 class Execution(StrEnum):

@@ -284,7 +284,7 @@ def list_(
         typer.Option("--type", help="agent, tool, prompt, pipeline, dataset, model, other."),
     ] = None,
     status: Annotated[
-        str | None, typer.Option(help="active, experimental, deprecated, retired.")
+        str | None, typer.Option(help="active, experimental, deprecated, retired, draft.")
     ] = None,
     author: Annotated[str | None, typer.Option(help="Exact author.")] = None,
     input_type: Annotated[str | None, typer.Option("--input", help="Exact input type.")] = None,
