@@ -453,6 +453,9 @@ class SearchFilters(_Model):
     status: tuple[Status, ...] = ()
     author: tuple[str, ...] = ()
     execution: tuple[Execution, ...] = ()
+    ids: frozenset[str] | None = None
+    """Only these artifacts may be hits (a reader's scope and listing filters, computed by
+    the facade: ``lgent.scopes``); None: any."""
 
     @field_validator("entity_type", "status", "author", "execution", mode="before")
     @classmethod
@@ -473,7 +476,13 @@ class SearchFilters(_Model):
 
     def admits(self, entry: CatalogEntry) -> bool:
         """True when ``entry`` passes every filter."""
-        return self.matches(entry.entity_type, entry.status, entry.author, entry.execution)
+        return self.allows(entry.id) and self.matches(
+            entry.entity_type, entry.status, entry.author, entry.execution
+        )
+
+    def allows(self, artifact_id: str) -> bool:
+        """Whether ``ids`` lets ``artifact_id`` be a hit."""
+        return self.ids is None or artifact_id in self.ids
 
     def matches(
         self, entity_type: str, status: str, author: str | None, execution: str | None
@@ -495,7 +504,8 @@ class SearchFilters(_Model):
 
     @property
     def empty(self) -> bool:
-        return not (self.entity_type or self.status or self.author or self.execution)
+        attributes = self.entity_type or self.status or self.author or self.execution
+        return not attributes and self.ids is None
 
 
 class BrainHit(BaseModel):

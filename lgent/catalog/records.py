@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from lgent.errors import CatalogCorruptError, QueryError
+from lgent.ids import namespace_of
 from lgent.models import CatalogEntry, EntityType, Status, StoredText
 
 ChangeKind = Literal["entry", "type"]
@@ -146,9 +147,8 @@ class ArtifactFacts:
 
     @property
     def namespace(self) -> str:
-        """What the id holds before its first ``/`` (``slack.com`` for ``slack.com/chat``);
-        an id without one is its own namespace (a server and its tools share one)."""
-        return self.id.split("/", 1)[0]
+        """The id's namespace (``lgent.ids.namespace_of``)."""
+        return namespace_of(self.id)
 
 
 @dataclass(frozen=True, slots=True)

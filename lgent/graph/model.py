@@ -328,6 +328,7 @@ class CatalogGraph:
         *,
         include_unusable: bool = False,
         known: Sequence[CompositionPath] = (),
+        allowed: Callable[[str], bool] | None = None,
     ) -> Iterator[tuple[str, CompositionPath]]:
         """Every artifact on a pipeline from ``source`` to ``target`` with its best pipeline,
         lazily (``lgent.graph.paths.members``); iterate it inside ``reading()``."""
@@ -338,6 +339,7 @@ class CatalogGraph:
             max_length,
             include_unusable=include_unusable,
             known=known,
+            allowed=allowed,
         )
 
     def find_compatible(

@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lgent.errors import (
+    AccessDeniedError,
     CatalogError,
     CatalogUnreachableError,
     ConstraintError,
@@ -50,6 +51,7 @@ log = logging.getLogger("lgent.http")
 # Most specific first: the first class an error is an instance of gives its status.
 STATUS: tuple[tuple[type[LGentError], int], ...] = (
     (NotFoundError, 404),
+    (AccessDeniedError, 403),
     (CatalogUnreachableError, 503),
     (DiskFullError, 507),
     (QueryError, 400),  # QuerySyntaxError, ConstraintError and plain QueryError
