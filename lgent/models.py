@@ -647,6 +647,9 @@ class QueryResponse(BaseModel):
     warnings: tuple[str, ...] = ()
     change_number: int = 0
     cached: bool = False
+    matched: tuple[str, ...] = Field(default=(), exclude=True)
+    """Every artifact the fused answer holds, in its order (``total_matches`` of them): what
+    a query's facets count (``LGent.facets(among=...)``). Never serialized."""
 
     _capped = field_validator("warnings")(classmethod(lambda cls, v: cap_warnings(v)))
 

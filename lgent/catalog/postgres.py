@@ -43,9 +43,9 @@ from lgent.catalog.records import (
     Finding,
     Owner,
     Snapshot,
+    change_sum,
     content_hash,
     entry_values,
-    change_sum,
     row_sum,
 )
 from lgent.catalog.sql_reads import POSTGRES, SqlReads, damaged_finding

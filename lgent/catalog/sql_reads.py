@@ -19,9 +19,9 @@ from typing import Any, ClassVar, Literal
 
 from lgent.catalog.records import (
     CHANGE_CHECKED,
-    ArtifactFacts,
     ENTRY_CHECKED,
     TYPE_CHECKED,
+    ArtifactFacts,
     Change,
     EntryFilter,
     Finding,
@@ -326,9 +326,7 @@ class SqlReads:
         if not self.legacy:
             for row in rows:
                 checked_change_row(self.location, row)
-        return [
-            Change(int(r[0]), r[1], r[2], r[3], r[4], str(r[5]), r[6], r[7]) for r in rows
-        ]
+        return [Change(int(r[0]), r[1], r[2], r[3], r[4], str(r[5]), r[6], r[7]) for r in rows]
 
     def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
         """The source that wrote the latest version of each id that exists (``Owner``;

@@ -203,7 +203,8 @@ def _status(raw: str, t: str) -> Constraint | None:
         status = Status(m.group("v"))
     except ValueError:
         raise ConstraintError(
-            raw, f"unknown status {m.group('v')!r} (active, experimental, deprecated, retired, draft)"
+            raw,
+            f"unknown status {m.group('v')!r} (active, experimental, deprecated, retired, draft)",
         ) from None
     return Constraint(
         raw, "status", f"status {status.value}", lambda e: e.status == status, (status.value,)

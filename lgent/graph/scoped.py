@@ -66,7 +66,9 @@ class ScopedGraph:
         return both and self.graph.compose_check(first, second)
 
     def type_candidates(self, input_type: str, output_type: str) -> list[Fitness]:
-        return [f for f in self.graph.type_candidates(input_type, output_type) if self.allowed(f.id)]
+        return [
+            f for f in self.graph.type_candidates(input_type, output_type) if self.allowed(f.id)
+        ]
 
     def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
         found = [a for a in self.graph.accepting(type_name) if self.allowed(a.id)]

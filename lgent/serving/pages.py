@@ -29,6 +29,8 @@ from lgent.serving.answers import (
     DoctorAnswer,
     DoctorCheck,
     HealthAnswer,
+    HistoryAnswer,
+    HistoryRow,
     LineageAnswer,
     LineageLink,
     ListPage,
@@ -42,7 +44,7 @@ from lgent.serving.cards import card, reading, result_card, suggestion
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
-    from lgent.catalog.records import BatchResult
+    from lgent.catalog.records import BatchResult, Change
     from lgent.graph.protocol import GraphReader
     from lgent.graph.signatures import CompositionPath
     from lgent.lgent import LGent
@@ -111,10 +113,23 @@ def _next_offset(response: QueryResponse, offset: int) -> int | None:
     return end if end < min(response.total_matches, PAGE_DEPTH) else None
 
 
-async def search_page(lg: LGent, arguments: QueryArguments, *, offset: int = 0) -> SearchPage:
+async def search_page(
+    lg: LGent,
+    arguments: QueryArguments,
+    *,
+    offset: int = 0,
+    facets: Sequence[str] = (),
+    top: int = 10,
+    filters: Mapping[str, str] | None = None,
+) -> SearchPage:
     """The same page as ``query_page``, as cards (each result's reasons come from its
-    explanation, which is then left out)."""
+    explanation, which is then left out), with the counts of ``facets`` over every match of
+    the query (``top`` values each); ``filters``: the facet values ``lg`` is filtered by, said
+    in the page."""
+    from lgent.serving.browse import facets_of
+
     response = await _page_of(lg, arguments, offset)
+    counted = await facets_of(lg, None, facets, top, among=response.matched)
     return SearchPage(
         query=response.query,
         query_type=response.query_type,
@@ -128,6 +143,8 @@ async def search_page(lg: LGent, arguments: QueryArguments, *, offset: int = 0) 
         constraints=response.constraints,
         warnings=depth_warnings(response, offset),
         search_time_ms=response.search_time_ms,
+        filters=dict(filters or {}),
+        facets=counted,
     )
 
 
@@ -196,6 +213,18 @@ async def list_page(
         offset=offset,
         next_offset=end if end < total else None,
         results=tuple(card(e, successors=successors.get(e.id, ())) for e in entries),
+    )
+
+
+def history_answer(artifact_id: str, changes: Sequence[Change]) -> HistoryAnswer:
+    return HistoryAnswer(
+        artifact_id=artifact_id,
+        changes=tuple(
+            HistoryRow(
+                seq=c.seq, at=c.at, op=c.op, version=c.version, status=c.status, writer=c.writer
+            )
+            for c in changes
+        ),
     )
 
 

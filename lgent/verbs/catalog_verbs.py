@@ -25,7 +25,6 @@ from lgent.ids import stable_id
 from lgent.models import CatalogEntry, TypeDecl
 from lgent.runtime.brain_pool import BrainPool
 from lgent.runtime.doors import Doors
-from lgent.verbs.access_verbs import AccessVerbs
 from lgent.validation import (
     as_entries,
     as_model,
@@ -35,6 +34,7 @@ from lgent.validation import (
     check_offset,
     check_version,
 )
+from lgent.verbs.access_verbs import AccessVerbs
 
 if TYPE_CHECKING:
     from lgent.catalog.loaders import Progress
@@ -57,7 +57,7 @@ class CatalogVerbs(AccessVerbs):
             raise AccessDeniedError(
                 self.scope.name,
                 f"{name} may not load or import: that needs a scope that writes every "
-                "namespace (write = [\"*\"]); nothing was written",
+                'namespace (write = ["*"]); nothing was written',
             )
 
     def _written(self, result: BatchResult, changes: int) -> None:

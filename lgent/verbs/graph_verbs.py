@@ -19,10 +19,10 @@ from lgent.runtime.doors import Doors
 from lgent.validation import as_int, as_model, as_text, as_texts, bad
 
 if TYPE_CHECKING:
-    from lgent.models import CatalogEntry
     from lgent.graph.lineage import LineageHit
     from lgent.graph.protocol import GraphReader
     from lgent.graph.signatures import CompositionPath, Signature
+    from lgent.models import CatalogEntry
 
 T = TypeVar("T")
 
