@@ -193,15 +193,23 @@ async def artifact_answer(
     )
 
 
-LIST_FILTERS = ("entity_type", "status", "author", "input_type", "output_type")
+LIST_FILTERS = ("entity_type", "status", "author", "input_type", "output_type", "tag", "source")
 
 
 async def list_page(
-    lg: LGent, filters: Mapping[str, str | None], *, offset: int = 0, limit: int = 50
+    lg: LGent,
+    filters: Mapping[str, str | None],
+    *,
+    offset: int = 0,
+    limit: int = 50,
+    facets: Sequence[str] = (),
+    top: int = 10,
 ) -> ListPage:
     """Artifacts (latest versions) whose fields equal every given filter, ``limit`` from
-    ``offset``; ``total`` counts them all."""
+    ``offset``; ``total`` counts them all; ``facets``: the counts of those facets' values over
+    all of them (each what ``total`` would be with that value added)."""
     from lgent.catalog.records import EntryFilter
+    from lgent.serving.browse import facets_of
 
     chosen = EntryFilter(**{k: v for k, v in filters.items() if k in LIST_FILTERS and v})
     entries = await lg.list_entries(chosen, limit=limit, offset=offset)
@@ -213,6 +221,7 @@ async def list_page(
         offset=offset,
         next_offset=end if end < total else None,
         results=tuple(card(e, successors=successors.get(e.id, ())) for e in entries),
+        facets=await facets_of(lg, chosen, facets, top),
     )
 
 
