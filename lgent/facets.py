@@ -10,7 +10,7 @@ The facets and the listing filter each names: ``kind`` (``entity_type``), ``sour
 API spec, server or writer that wrote it: ``Owner.key``), ``owner`` (its ``author``, the owner a
 card shows), ``status``, ``tag`` (a keyword), ``input`` and ``output`` (its input and output
 kinds). A facet's count for a value is the number of artifacts the same listing filter with
-that value added would list (``tests/test_facets_shared.py`` checks it against the stores' SQL
+that value added would list (``tests/ecosystem/test_facets_shared.py`` checks it against the stores' SQL
 on the whole shared ecosystem).
 """
 

@@ -378,18 +378,29 @@ def build_http_app(
         author: Annotated[str | None, Query(max_length=limits.MAX_NAME_LENGTH)] = None,
         input_type: Annotated[str | None, Query(max_length=limits.MAX_TYPE_NAME_LENGTH)] = None,
         output_type: Annotated[str | None, Query(max_length=limits.MAX_TYPE_NAME_LENGTH)] = None,
+        tag: FacetParam = None,
+        source: FacetParam = None,
+        facets: FacetNames = None,
+        top: Annotated[int, Query(ge=1, le=100, description="Values per facet.")] = 10,
         offset: Offset = 0,
         limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 50,
     ) -> Response:
-        """Artifacts (latest versions) whose fields equal every filter given, in id order."""
+        """Artifacts (latest versions) whose fields equal every filter given (``tag``: one of
+        its keywords; ``source``: what wrote it, ``kind:name``), in id order; ``facets``
+        counts those facets' values over all of them."""
         filters = {
             "entity_type": kind.value if kind else None,
             "status": status.value if status else None,
             "author": author,
             "input_type": input_type,
             "output_type": output_type,
+            "tag": tag,
+            "source": source,
         }
-        return _json(await list_page(me, filters, offset=offset, limit=limit))
+        page = await list_page(
+            me, filters, offset=offset, limit=limit, facets=_facet_names(facets), top=top
+        )
+        return _json(page)
 
     @app.get("/stats", tags=["catalog"])
     async def stats(

@@ -210,7 +210,7 @@ class RequestGuard:
             if scheme.lower() != "bearer" or not given.strip():
                 return None
             return self.security.scope_of(given.strip())
-        if scope.get("method", "GET") in READ_METHODS:
+        if not self.is_write(scope):  # a cookie never writes: a write sends its token
             cookie = _cookie(headers.get("cookie", ""), COOKIE)
             if cookie:
                 return self.security.scope_of(cookie)
@@ -219,8 +219,11 @@ class RequestGuard:
         return self.security.anonymous()
 
     def needs_token(self, scope: Scope_) -> bool:
-        if self.security.token_for_reads:
-            return True
+        return self.security.token_for_reads or self.is_write(scope)
+
+    @staticmethod
+    def is_write(scope: Scope_) -> bool:
+        """A request that changes the catalog (``POST`` or ``DELETE`` under ``/artifacts``)."""
         path = str(scope.get("path", ""))
         writes = path == "/artifacts" or path.startswith("/artifacts/")
         return writes and scope.get("method", "GET") not in READ_METHODS
