@@ -218,7 +218,8 @@ warning. A box "+N more" counts neighbours not drawn.</p></section>
 def render_parts(entry: CatalogEntry, cards: Sequence[Card], offset: int, total: int) -> str:
     """The page of an API's operations or a server's tools."""
     origin = entry.origin
-    kind = "tools" if origin is not None and origin.launch else "operations"
+    role = origin.role if origin is not None else ""
+    kind = {"server": "tools", "api": "operations", "agent": "skills"}.get(role, "parts")
     href = artifact_href(entry.id)
     return _listing(
         "parts", f"Its {kind}", cards, offset, total, PARTS_PAGE, href, {"parts": offset}

@@ -31,7 +31,7 @@
   }
 
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: "LR", nodesep: 18, ranksep: 46, edgesep: 14, marginx: 10, marginy: 10 });
+  g.setGraph({ rankdir: "LR", nodesep: 16, ranksep: 56, edgesep: 14, marginx: 10, marginy: 10 });
   for (const node of data.nodes) {
     let lines;
     if (node.card) lines = [cut(node.card.name), cut(node.card.signature)];
@@ -63,15 +63,55 @@
   }, defs);
   el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#57606a" }, marker);
 
-  const edges = el("g", { class: "edges" }, svg);
+  // Edges are drawn orthogonally through dagre's waypoints (its label and dummy points, one per
+  // layer an edge crosses): horizontal inside a layer, at the y that dagre kept free for the
+  // edge there, and vertical only in the gaps between layers, where no box or label stands.
+  // So no edge passes through a box or a label it does not belong to.
+  const columns = new Map(); // a layer's x -> the half-width of its widest box or label
+  const widen = (x, half) => {
+    const key = Math.round(x);
+    columns.set(key, Math.max(columns.get(key) || 0, half));
+  };
+  for (const id of g.nodes()) widen(g.node(id).x, g.node(id).width / 2);
   for (const e of g.edges()) {
     const laid = g.edge(e);
-    const d = laid.points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)},${p.y.toFixed(1)}`);
+    widen(laid.x, laid.width / 2);
+    for (const p of laid.points.slice(1, -1)) widen(p.x, 0);
+  }
+  const half = (x) => columns.get(Math.round(x)) || 0;
+
+  function route(e, k) {
+    const from = g.node(e.v);
+    const to = g.node(e.w);
+    const middle = g.edge(e).points.slice(1, -1);
+    const stops = [{ x: from.x, y: from.y }, ...middle, { x: to.x, y: to.y }];
+    const spread = ((k % 5) - 2) * 5;
+    const out = [];
+    for (let i = 0; i + 1 < stops.length; i++) {
+      const a = stops[i];
+      const b = stops[i + 1];
+      const right = b.x >= a.x ? 1 : -1;
+      const leave = a.x + right * (i === 0 ? from.width / 2 : 0);
+      const arrive = b.x - right * (i + 2 === stops.length ? to.width / 2 : 0);
+      const gapA = a.x + right * half(a.x);
+      const gapB = b.x - right * half(b.x);
+      const gap = (gapA + gapB) / 2 + spread * Math.min(1, Math.abs(gapB - gapA) / 40);
+      if (i === 0) out.push([leave, a.y]);
+      out.push([gap, a.y], [gap, b.y], [arrive, b.y]);
+    }
+    return out;
+  }
+
+  const edges = el("g", { class: "edges" }, svg);
+  g.edges().forEach((e, k) => {
+    const laid = g.edge(e);
+    const n = e.name;
+    const d = route(e, k).map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`);
     el("path", {
       class: "edge", d: d.join(" "), fill: "none", stroke: "#8c959f", "stroke-width": 1.3,
-      "marker-end": "url(#arrow)", "data-source": e.v, "data-target": e.w,
+      "marker-end": "url(#arrow)", "data-source": e.v, "data-target": e.w, "data-edge": n,
     }, edges);
-    const label = el("g", { class: "edge-label" }, edges);
+    const label = el("g", { class: "edge-label", "data-edge": n }, edges);
     el("rect", {
       x: (laid.x - laid.width / 2).toFixed(1), y: (laid.y - laid.height / 2).toFixed(1),
       width: laid.width, height: laid.height, rx: 3, fill: "#ffffff", stroke: "none",
@@ -80,7 +120,7 @@
       x: laid.x.toFixed(1), y: (laid.y + 4).toFixed(1), "text-anchor": "middle", fill: "#57606a",
     }, label);
     text.textContent = laid.edge.label;
-  }
+  });
 
   const nodes = el("g", { class: "nodes" }, svg);
   for (const id of g.nodes()) {
