@@ -94,7 +94,7 @@ def history(
     for column in ("seq", "at", "op", "version", "status", "writer"):
         table.add_column(column)
     for row in rows:
-        writer = row["writer"] or "local"
+        writer = str(row["writer"] or "local")
         table.add_row(
             *(str(row[k] or "") for k in ("seq", "at", "op", "version", "status")), writer
         )

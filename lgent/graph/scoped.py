@@ -79,10 +79,11 @@ class ScopedGraph:
         return found if limit is None else found[:limit]
 
     def find_paths(self, search: PathSearch) -> list[CompositionPath]:
-        allowed = self.allowed
-        if search.allowed is not None:
-            outer = search.allowed
-            allowed = lambda i: outer(i) and i in self.within  # noqa: E731
+        outer = search.allowed
+
+        def allowed(artifact_id: str) -> bool:
+            return artifact_id in self.within and (outer is None or outer(artifact_id))
+
         return self.graph.find_paths(dataclasses.replace(search, allowed=allowed))
 
     def find_compatible(

@@ -115,9 +115,9 @@ class AccessVerbs:
     def _listed(self, table: FactTable, filters: EntryFilter | None) -> list[str]:
         """The ids this view lists with ``filters``, in id order."""
         seen = table.within(self.scope, self.view_filters)
-        ids = table.facts.keys() if seen is None else seen
+        ids: Iterable[str] = table.facts.keys() if seen is None else seen
         if filters is not None and filters.given():
-            ids = [i for i in ids if filters.admits(table.facts[i])]
+            return sorted(i for i in ids if filters.admits(table.facts[i]))
         return sorted(ids)
 
     def _among(self, table: FactTable, ids: Sequence[str]) -> list[str]:
