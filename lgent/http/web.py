@@ -26,7 +26,6 @@ from fastapi import FastAPI, Query
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from lgent.catalog.records import Change
 from lgent.errors import NotFoundError, TypeLatticeError
 from lgent.http.callers import Caller
 from lgent.http.graph import neighbourhood
@@ -34,7 +33,17 @@ from lgent.http.html import not_found, page
 from lgent.http.links import artifact_href
 from lgent.lgent import LGent
 from lgent.models import CatalogEntry
-from lgent.serving import ArtifactAnswer, Card, artifact_answer, cards_of, owner, signature
+from lgent.serving import (
+    ArtifactAnswer,
+    Card,
+    HistoryRow,
+    artifact_answer,
+    cards_of,
+    history_answer,
+    owner,
+    signature,
+    type_sides,
+)
 
 STATIC = Path(__file__).parent / "static"
 PARTS_PAGE = 25
@@ -65,7 +74,7 @@ def add_web_page(app: FastAPI, lg: LGent) -> None:
         held = await me.get_many([r.target for r in entry.relations])
         part_ids = await _parts(me, entry.id)
         shown = await cards_of(me, part_ids[parts : parts + PARTS_PAGE])
-        history = await me.history(entry.id)
+        history = history_answer(entry.id, await me.history(entry.id)).changes
         body = render_artifact(answer, set(held), history)
         if part_ids:
             body += render_parts(entry, shown, parts, len(part_ids))
@@ -82,7 +91,7 @@ def add_web_page(app: FastAPI, lg: LGent) -> None:
         me: Caller, type_name: str, producers: Offset = 0, consumers: Offset = 0
     ) -> HTMLResponse:
         try:
-            name, made_by, taken_by = await me.with_graph(lambda g: _type_sides(g, type_name))
+            name, made_by, taken_by = await type_sides(me, type_name)
         except TypeLatticeError as err:
             return not_found(str(err))
         body = f'<h1 id="type-name">{escape(name)} <span class="muted">type</span></h1>'
@@ -105,18 +114,6 @@ async def _parts(lg: LGent, artifact_id: str) -> list[str]:
     """Every part of ``artifact_id`` (an API's operations, a server's tools) the view sees."""
     groups = await lg.lineage(artifact_id, depth=1)
     return sorted({h.id for h in groups.get("parts", ())})
-
-
-def _type_sides(graph: object, text: str) -> tuple[str, list[str], list[str]]:
-    from lgent.graph.protocol import GraphReader
-
-    assert isinstance(graph, GraphReader)
-    name = graph.type_name(text)
-    if name is None:
-        raise TypeLatticeError(graph.unknown_type_message(text))
-    made_by = [a.id for a in graph.producing(name)]
-    taken_by = [a.id for a in graph.accepting(name)]
-    return name, made_by, taken_by
 
 
 def _row(label: str, value: str) -> str:
@@ -164,7 +161,7 @@ def facts(entry: CatalogEntry, held: set[str] | None = None) -> list[tuple[str, 
     return [(label, value) for label, value in rows if value]
 
 
-def render_history(changes: Sequence[Change]) -> str:
+def render_history(changes: Sequence[HistoryRow]) -> str:
     rows = "".join(
         f"<tr><td>{c.seq}</td><td>{escape(c.at[:19].replace('T', ' '))}</td>"
         f"<td>{escape(c.op)} {escape(c.version or 'every version')}</td>"
@@ -179,7 +176,7 @@ def render_history(changes: Sequence[Change]) -> str:
 
 
 def render_artifact(
-    answer: ArtifactAnswer, held: set[str] | None = None, history: Sequence[Change] = ()
+    answer: ArtifactAnswer, held: set[str] | None = None, history: Sequence[HistoryRow] = ()
 ) -> str:
     """The body of an artifact's page (without its parts list and graph data)."""
     entry = answer.entry

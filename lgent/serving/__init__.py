@@ -26,7 +26,7 @@ from lgent.serving.answers import (
     SimilarAnswer,
     WhoAmI,
 )
-from lgent.serving.browse import browse_page, browsing, facet_filter, facets_of
+from lgent.serving.browse import browse_page, browsing, facet_filter
 from lgent.serving.cards import (
     DESCRIPTION_CHARS,
     READINGS,
@@ -41,6 +41,7 @@ from lgent.serving.cards import (
     unmeasured,
     why,
 )
+from lgent.serving.facet_counts import facets_of
 from lgent.serving.pages import (
     LIST_FILTERS,
     PAGE_DEPTH,
@@ -61,6 +62,7 @@ from lgent.serving.pages import (
     register_answer,
     search_page,
     successors_of,
+    type_sides,
 )
 from lgent.serving.process import (
     freeze_heap,
@@ -122,6 +124,7 @@ __all__ = [
     "signature",
     "successors_of",
     "suggestion",
+    "type_sides",
     "unmeasured",
     "warm_up",
     "why",

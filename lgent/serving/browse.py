@@ -9,9 +9,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from lgent.catalog.records import EntryFilter
-from lgent.facets import DEFAULT_TOP, FACET_FIELDS, Facet, check_facet_names
+from lgent.facets import DEFAULT_TOP, FACET_FIELDS, check_facet_names
 from lgent.serving.answers import SearchPage
 from lgent.serving.cards import card
+from lgent.serving.facet_counts import facets_of
+from lgent.serving.pages import successors_of
 
 if TYPE_CHECKING:
     from lgent.lgent import LGent
@@ -42,8 +44,6 @@ async def browse_page(
     """A page of what ``lg`` lists with the facet ``values`` (id order), with the counts of
     ``facets`` over all of it: each count is what the page's ``total`` would be with that value
     added to ``values``."""
-    from lgent.serving.pages import successors_of
-
     check_facet_names(values)
     chosen = facet_filter(values)
     entries = await lg.list_entries(chosen, limit=limit, offset=offset)
@@ -64,16 +64,3 @@ async def browse_page(
         filters=dict(values),
         facets=counted,
     )
-
-
-async def facets_of(
-    lg: LGent,
-    filters: EntryFilter | None,
-    names: Sequence[str],
-    top: int = DEFAULT_TOP,
-    among: Sequence[str] | None = None,
-) -> dict[str, Facet]:
-    """``lg.facets`` of ``names`` ({} when none are asked for)."""
-    if not names:
-        return {}
-    return await lg.facets(filters, names=names, top=top, among=among)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from lgent import limits
-from lgent.errors import LGentError, NotFoundError, QueryError
+from lgent.errors import LGentError, NotFoundError, QueryError, TypeLatticeError
 from lgent.health import Health
 from lgent.ids import stable_id
 from lgent.models import CatalogEntry, QueryResponse, Status
@@ -41,6 +41,7 @@ from lgent.serving.answers import (
     SearchPage,
 )
 from lgent.serving.cards import card, reading, result_card, suggestion
+from lgent.serving.facet_counts import facets_of
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
@@ -126,8 +127,6 @@ async def search_page(
     explanation, which is then left out), with the counts of ``facets`` over every match of
     the query (``top`` values each); ``filters``: the facet values ``lg`` is filtered by, said
     in the page."""
-    from lgent.serving.browse import facets_of
-
     response = await _page_of(lg, arguments, offset)
     counted = await facets_of(lg, None, facets, top, among=response.matched)
     return SearchPage(
@@ -160,6 +159,19 @@ async def successors_of(lg: LGent, entries: Iterable[CatalogEntry]) -> dict[str,
         return {i: (s,) for i, s in found.items() if s is not None}
 
     return await lg.with_graph(look_up)
+
+
+async def type_sides(lg: LGent, text: str) -> tuple[str, list[str], list[str]]:
+    """The type ``text`` names, the artifacts that produce it and those that consume it (as
+    ``lg`` sees the catalog), healthiest first; ``TypeLatticeError`` for an unknown type."""
+
+    def sides(graph: GraphReader) -> tuple[str, list[str], list[str]]:
+        name = graph.type_name(text)
+        if name is None:
+            raise TypeLatticeError(graph.unknown_type_message(text))
+        return name, [a.id for a in graph.producing(name)], [a.id for a in graph.accepting(name)]
+
+    return await lg.with_graph(sides)
 
 
 async def close_ids(lg: LGent, text: str, n: int = 3) -> list[str]:
@@ -209,7 +221,6 @@ async def list_page(
     ``offset``; ``total`` counts them all; ``facets``: the counts of those facets' values over
     all of them (each what ``total`` would be with that value added)."""
     from lgent.catalog.records import EntryFilter
-    from lgent.serving.browse import facets_of
 
     chosen = EntryFilter(**{k: v for k, v in filters.items() if k in LIST_FILTERS and v})
     entries = await lg.list_entries(chosen, limit=limit, offset=offset)
