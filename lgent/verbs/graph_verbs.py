@@ -39,13 +39,20 @@ class GraphVerbs:
 
         async def visible(self) -> frozenset[str] | None: ...  # AccessVerbs
 
+        def within(self) -> frozenset[str] | None: ...  # AccessVerbs
+
     def catalog_graph(self) -> GraphReader:
         """The catalog graph, current (sync, not pinned: prefer ``with_graph``)."""
         keeper = self.registry.graph_keeper
         brain = self.brains.current(keeper) if keeper is not None else None
         if not isinstance(brain, KeepsGraph):
             raise QueryError("no registered brain keeps the catalog graph")
-        return brain.catalog_graph()
+        within = self.within()
+        if within is None:
+            return brain.catalog_graph()
+        from lgent.graph.scoped import ScopedGraph
+
+        return ScopedGraph(brain.catalog_graph(), within)
 
     async def with_graph(self, fn: Callable[[GraphReader], T]) -> T:
         """``fn(graph)`` on a worker thread with the brain that keeps the catalog graph pinned:
