@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
@@ -169,9 +169,6 @@ class FactTable:
             return frozenset(ids)
         return frozenset(i for i in ids if filters.admits(self.facts[i]))
 
-    def sorted_ids(self, ids: Iterable[str]) -> list[str]:
-        return sorted(ids)
-
     def of(self, ids: Iterable[str]) -> Iterable[ArtifactFacts]:
         return (self.facts[i] for i in ids if i in self.facts)
 
@@ -222,9 +219,6 @@ class Facts:
                 facts[artifact_id] = facts_of(entry, owners.get(artifact_id, Owner("unknown")))
         return FactTable(changes[-1].seq, dict(sorted(facts.items())))
 
-
-Restriction = Callable[[], frozenset[str] | None]
-"""What a view of a home restricts its reads to, computed when asked (None: nothing)."""
 
 __all__ = [
     "DEFAULT_TOP",
