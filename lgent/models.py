@@ -56,6 +56,9 @@ class Status(StrEnum):
     EXPERIMENTAL = "experimental"
     DEPRECATED = "deprecated"
     RETIRED = "retired"
+    DRAFT = "draft"
+    """Not published yet: seen only by writers and readers scoped for drafts (``lgent.scopes``)
+    until promoted (``LGent.promote``)."""
 
 
 class Execution(StrEnum):
@@ -560,6 +563,9 @@ class SearchFilters(_Model):
     status: tuple[Status, ...] = ()
     author: tuple[str, ...] = ()
     execution: tuple[Execution, ...] = ()
+    ids: frozenset[str] | None = None
+    """Only these artifacts may be hits (a reader's scope and listing filters, computed by
+    the facade: ``lgent.scopes``); None: any."""
 
     @field_validator("entity_type", "status", "author", "execution", mode="before")
     @classmethod
@@ -580,7 +586,13 @@ class SearchFilters(_Model):
 
     def admits(self, entry: CatalogEntry) -> bool:
         """True when ``entry`` passes every filter."""
-        return self.matches(entry.entity_type, entry.status, entry.author, entry.execution)
+        return self.allows(entry.id) and self.matches(
+            entry.entity_type, entry.status, entry.author, entry.execution
+        )
+
+    def allows(self, artifact_id: str) -> bool:
+        """Whether ``ids`` lets ``artifact_id`` be a hit."""
+        return self.ids is None or artifact_id in self.ids
 
     def matches(
         self, entity_type: str, status: str, author: str | None, execution: str | None
@@ -602,7 +614,8 @@ class SearchFilters(_Model):
 
     @property
     def empty(self) -> bool:
-        return not (self.entity_type or self.status or self.author or self.execution)
+        attributes = self.entity_type or self.status or self.author or self.execution
+        return not attributes and self.ids is None
 
 
 class BrainHit(BaseModel):
@@ -744,6 +757,9 @@ class QueryResponse(BaseModel):
     warnings: tuple[str, ...] = ()
     change_number: int = 0
     cached: bool = False
+    matched: tuple[str, ...] = Field(default=(), exclude=True)
+    """Every artifact the fused answer holds, in its order (``total_matches`` of them): what
+    a query's facets count (``LGent.facets(among=...)``). Never serialized."""
 
     _capped = field_validator("warnings")(classmethod(lambda cls, v: cap_warnings(v)))
 

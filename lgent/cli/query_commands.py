@@ -16,10 +16,12 @@ from lgent.serving import PAGE_DEPTH
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
+    from lgent.facets import Facet
     from lgent.lgent import LGent
     from lgent.models import CatalogEntry, SearchResult
     from lgent.serving import QueryPage
 
+from lgent.cli.access_commands import FacetsOpt, facet_names, facets_table
 from lgent.cli.shell import (
     JsonOpt,
     WaitOpt,
@@ -65,9 +67,11 @@ def query(
     ] = 0,
     explain: Annotated[bool, typer.Option(help="Print each result's explanation tree.")] = False,
     wait: WaitOpt = False,
+    facets: FacetsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Ask every brain that can help, fuse the answers, explain them, and suggest more.
+    """Ask every brain that can help, fuse the answers, explain them, and suggest more;
+    --facets counts the values of those facets over every match.
 
     The total does not depend on --limit: the query is answered for its first 100 results and
     the page is cut from them. Words starting with one '-' that are no option are query text
@@ -80,18 +84,27 @@ def query(
         steps = tuple(p.strip() for p in (pipeline or "").split(",") if p.strip())
         context = QueryContext(user_history=tuple(history or ()), current_pipeline=steps)
 
-    async def run(lg: LGent) -> QueryPage:
+    names = facet_names(facets)
+
+    async def run(lg: LGent) -> tuple[QueryPage, dict[str, Facet]]:
         await require_artifacts(ctx, lg)
         asked = QueryArguments.check(
             query=text, constraints=tuple(constraint or ()), context=context, limit=limit
         )
-        return await query_page(lg, asked, offset=offset, explain=True)
+        page = await query_page(lg, asked, offset=offset, explain=True)
+        counted = await lg.facets(names=names, among=page.matched) if names else {}
+        return page, counted
 
-    page = with_lgent(ctx, run, wait=wait)
+    page, counted = with_lgent(ctx, run, wait=wait)
     if as_json:
-        output.print_json(page.model_dump(mode="json"))
+        data = page.model_dump(mode="json")
+        if names:
+            data["facets"] = {n: f.model_dump(mode="json") for n, f in counted.items()}
+        output.print_json(data)
     else:
         output.print_response(page, explain=explain)
+        if counted:
+            output.stdout().print(facets_table(counted))
 
 
 @app.command()

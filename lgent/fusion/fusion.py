@@ -79,16 +79,28 @@ class QueryFusion:
         runners: Mapping[str, Runner[Any]] | None = None,
         unavailable: Mapping[str, str] | None = None,
         steps: Sequence[Step] = STEPS,
+        within: frozenset[str] | None = None,
     ) -> None:
         """``brains``: how to reach the brains of this query (each registered in ``registry``),
         or the open brains by name, with those that could not be opened in ``unavailable`` and
         the reason. ``snapshot(ids)`` gives the catalog change number and those ids' latest
         entries, read together; results are only ever artifacts the catalog holds at that
         number. ``run`` runs a sync call off the event loop; ``runners`` may give a brain its
-        own. ``steps``: the steps a query goes through (``STEPS``)."""
+        own. ``steps``: the steps a query goes through (``STEPS``). ``within``: the only
+        artifacts the query may see (a reader's scope, ``lgent.scopes``; None: all)."""
         access = brains if not isinstance(brains, Mapping) else FixedBrains(brains, unavailable)
+        if within is not None:
+            catalog, seen = snapshot, within
+            snapshot = lambda ids: catalog([i for i in ids if i in seen])  # noqa: E731
         self.context = FusionContext(
-            access, registry, snapshot, settings, run, dict(runners or {}), dict(unavailable or {})
+            access,
+            registry,
+            snapshot,
+            settings,
+            run,
+            dict(runners or {}),
+            dict(unavailable or {}),
+            within,
         )
         self.steps = tuple(steps)
 

@@ -152,7 +152,7 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
             return False
         if filters is None or filters.empty:
             return True
-        return filters.matches(row[2], row[1], row[3], row[4])
+        return filters.allows(artifact_id) and filters.matches(row[2], row[1], row[3], row[4])
 
 
 def artifact_info(facts: ArtifactFacts, sides: Sides) -> ArtifactInfo:

@@ -440,7 +440,9 @@ class CatalogGraph:
         with self._lock:
             source, target = self.require_type(search.source), self.require_type(search.target)
             wider = min(search.k * 3, MAX_LIMIT) if self._ports.any() else search.k
-            checked = dataclasses.replace(search, source=source, target=target, k=wider)
+            checked = dataclasses.replace(
+                search, source=source, target=target, k=wider, allowed=_of_ports(search.allowed)
+            )
             return distinct_paths(paths.find_paths(self._composition, checked), search.k)
 
     def members(
@@ -451,6 +453,7 @@ class CatalogGraph:
         *,
         include_unusable: bool = False,
         known: Sequence[CompositionPath] = (),
+        allowed: Callable[[str], bool] | None = None,
     ) -> Iterator[tuple[str, CompositionPath]]:
         """Every artifact on a pipeline from ``source`` to ``target`` with its best pipeline,
         lazily (``lgent.graph.paths.members``); iterate it inside ``reading()``."""
@@ -462,6 +465,7 @@ class CatalogGraph:
                 max_length,
                 include_unusable=include_unusable,
                 known=known,
+                allowed=_of_ports(allowed),
             )
         )
 
@@ -596,6 +600,13 @@ class CatalogGraph:
 def _relations(entry: CatalogEntry) -> list[tuple[str, str]]:
     """The ``(relation, target)`` pairs ``entry`` declares."""
     return [(r.type.value, r.target) for r in entry.relations]
+
+
+def _of_ports(allowed: Callable[[str], bool] | None) -> Callable[[str], bool] | None:
+    """``allowed``, which reads artifact ids, over the composition index's port ids."""
+    if allowed is None:
+        return None
+    return lambda port_id: allowed(artifact_of(port_id))
 
 
 def _lattice(types: Sequence[TypeDecl]) -> TypeLattice:

@@ -12,6 +12,8 @@ from lgent.serving.answers import (
     DoctorAnswer,
     DoctorCheck,
     HealthAnswer,
+    HistoryAnswer,
+    HistoryRow,
     LineageAnswer,
     LineageLink,
     ListPage,
@@ -22,7 +24,9 @@ from lgent.serving.answers import (
     RemoveAnswer,
     SearchPage,
     SimilarAnswer,
+    WhoAmI,
 )
+from lgent.serving.browse import browse_page, browsing, facet_filter
 from lgent.serving.cards import (
     DESCRIPTION_CHARS,
     READINGS,
@@ -38,6 +42,7 @@ from lgent.serving.cards import (
     weighed_parts,
     why,
 )
+from lgent.serving.facet_counts import facets_of
 from lgent.serving.pages import (
     LIST_FILTERS,
     PAGE_DEPTH,
@@ -50,6 +55,7 @@ from lgent.serving.pages import (
     doctor,
     get_entry,
     health,
+    history_answer,
     lineage_answer,
     list_page,
     paths_answer,
@@ -57,6 +63,7 @@ from lgent.serving.pages import (
     register_answer,
     search_page,
     successors_of,
+    type_sides,
 )
 from lgent.serving.process import (
     freeze_heap,
@@ -75,6 +82,8 @@ __all__ = [
     "DoctorAnswer",
     "DoctorCheck",
     "HealthAnswer",
+    "HistoryAnswer",
+    "HistoryRow",
     "LineageAnswer",
     "LineageLink",
     "ListPage",
@@ -85,7 +94,10 @@ __all__ = [
     "RemoveAnswer",
     "SearchPage",
     "SimilarAnswer",
+    "WhoAmI",
     "artifact_answer",
+    "browse_page",
+    "browsing",
     "card",
     "cards_of",
     "check_page",
@@ -93,9 +105,12 @@ __all__ = [
     "compatible_answer",
     "depth_warnings",
     "doctor",
+    "facet_filter",
+    "facets_of",
     "freeze_heap",
     "get_entry",
     "health",
+    "history_answer",
     "lineage_answer",
     "list_page",
     "one_line",
@@ -110,6 +125,7 @@ __all__ = [
     "signature",
     "successors_of",
     "suggestion",
+    "type_sides",
     "unmeasured",
     "warm_up",
     "weighed_parts",
