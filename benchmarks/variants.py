@@ -38,6 +38,7 @@ ATOMS = {
     "fbshare": "fusion.feedback_share (WORD_FEEDBACK)",
     "fbwords": "fusion.feedback_min_words (WORD_FEEDBACK)",
     "fbdepth": "fusion.feedback_depth (WORD_FEEDBACK)",
+    "parts": "fusion.parts_first: 0 turns PARTS_FIRST off",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -65,6 +66,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             entry = ENTRY_TEXTS[value]
         elif name == "long":
             fusion["long_requests"] = value == "1"
+        elif name == "parts":
+            fusion["parts_first"] = value == "1"
         elif name == "share":
             fusion["long_request_share"] = float(value)
         elif name == "words":

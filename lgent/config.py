@@ -15,6 +15,7 @@ from lgent.models import QueryType
 
 if TYPE_CHECKING:
     from lgent.brains.registry import BrainRegistry
+    from lgent.scopes import Tokens
 
 S = TypeVar("S")
 
@@ -73,6 +74,10 @@ class FusionSettings:
     feedback_depth: int = 10
     feedback_share: float = 0.3
     feedback_min_words: int = 3
+    parts_first: bool = True
+    """``PARTS_FIRST`` (``lgent/fusion/owners.py``): on a plain-language query that does not ask
+    for servers or APIs, an artifact with parts (a server, an API) ranks below every result
+    without, and its tools say whose they are."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)
@@ -292,6 +297,27 @@ class HttpSettings:
                 )
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AccessSettings:
+    """``[access]``: the named tokens (``[access.tokens.<name>]``, each with the SHA-256 of its
+    secret and its read and write scopes) and what a caller without a token gets
+    (``anonymous``: ``read``, ``none`` or a token's name); ``lgent.scopes`` states the rule."""
+
+    tokens: Mapping[str, Any] = field(default_factory=dict)
+    anonymous: str = "read"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.anonymous, str):
+            raise SettingsError(f"access.anonymous: must be a string, got {self.anonymous!r}")
+        self.parsed()  # every token checked when the settings are read
+
+    def parsed(self) -> Tokens:
+        """The tokens as ``lgent.scopes.Tokens``."""
+        from lgent.scopes import tokens_of
+
+        return tokens_of(self.tokens, self.anonymous)
+
+
 def redact(url: str) -> str:
     """A catalog URL (or libpq key=value string) without its password, for messages: the one in
     ``user:password@``, and any ``password=`` parameter. A malformed URL is redacted too."""
@@ -334,6 +360,7 @@ class Settings:
     catalog: CatalogSettings = field(default_factory=CatalogSettings)
     load: LoadSettings = field(default_factory=LoadSettings)
     http: HttpSettings = field(default_factory=HttpSettings)
+    access: AccessSettings = field(default_factory=AccessSettings)
     brains: Mapping[str, Any] = field(default_factory=dict)
     """Each brain's own section (``[keyword]``, ``[semantic]``...), by brain name, of the type
     its ``BrainSpec.settings`` declares; a brain with no section here gets that type's
@@ -443,4 +470,5 @@ _SECTION_TYPES: dict[str, type] = {
     "catalog": CatalogSettings,
     "load": LoadSettings,
     "http": HttpSettings,
+    "access": AccessSettings,
 }

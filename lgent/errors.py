@@ -21,6 +21,7 @@
     ├── DiskFullError             the disk is full: nothing was written, nothing committed lost
     ├── ModelUnavailableError     the embedding model or its dependencies cannot be loaded
     ├── DependencyError           no artifact satisfies a type requirement
+    ├── AccessDeniedError         the caller's scope does not allow this write (``lgent.scopes``)
     └── SettingsError             a bad key or value in settings / lgent.toml
 
 Backend errors (sqlite3, tantivy, faiss, pydantic) are converted at the boundary with
@@ -280,6 +281,15 @@ class DependencyError(LGentError):
 
     def __init__(self, message: str, candidates: list[Any] | None = None) -> None:
         self.candidates = candidates or []
+        super().__init__(message)
+
+
+class AccessDeniedError(LGentError):
+    """The caller's scope (``lgent.scopes``: the token it called with) does not allow this write;
+    nothing was written. ``scope`` names the token."""
+
+    def __init__(self, scope: str, message: str) -> None:
+        self.scope = scope
         super().__init__(message)
 
 

@@ -44,4 +44,10 @@ def stable_id(artifact_id: str) -> str:
     return normalise_id(artifact_id) or artifact_id
 
 
-__all__ = ["ID_RE", "is_valid_id", "normalise_id", "stable_id"]
+def namespace_of(artifact_id: str) -> str:
+    """What ``artifact_id`` holds before its first ``/`` (``slack.com`` for ``slack.com/chat``);
+    an id without one is its own namespace, so a server and its tools share one."""
+    return artifact_id.split("/", 1)[0]
+
+
+__all__ = ["ID_RE", "is_valid_id", "namespace_of", "normalise_id", "stable_id"]

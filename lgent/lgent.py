@@ -25,6 +25,7 @@ from lgent.catalog.protocol import Catalog
 from lgent.catalog.records import Finding
 from lgent.config import Settings, load_settings
 from lgent.errors import QueryError
+from lgent.facets import Facts
 from lgent.home import Home
 from lgent.models import (
     BrainHit,
@@ -109,6 +110,7 @@ class LGent(CatalogVerbs, GraphVerbs):
             self.registry, self.brains, self.doors, store, self.catalog_note
         )
         self.responses = ResponseCache(self.settings.cache)
+        self.facts = Facts(store)
         self._follower: Follower | None = None
 
     @classmethod
@@ -209,7 +211,10 @@ class LGent(CatalogVerbs, GraphVerbs):
 
     def close(self) -> None:
         """Stop the follower and the background indexers (a long build stops at its next
-        batch, keeping the batches written), close the brains and the catalog."""
+        batch, keeping the batches written), close the brains and the catalog. A view
+        (``scoped``, ``filtered``) closes nothing: the home it views stays open."""
+        if self.is_view:
+            return
         if self._follower is not None:
             self._follower.stop()
         self.brains.closing = True
@@ -223,6 +228,25 @@ class LGent(CatalogVerbs, GraphVerbs):
         """Bring the named brains (default: every registered one) current with the catalog."""
         names = list(self.registry.names if brains is None else brains)
         return [await self.doors.read(self.brains.slot(name).catch_up_now) for name in names]
+
+    async def build(self, *, complete: bool = False) -> dict[str, str]:
+        """Bring the brains current, each brain's state said (``lgent load`` says so after a
+        load): the quick ones are built or caught up now; a slow one (embedding) only when
+        ``complete``, else its entry says what is left, about how long it takes and who builds
+        it (the first query that needs it, when the build is short; else ``lgent reindex``)."""
+        number = await self.change_number()
+        said: dict[str, str] = {}
+        for spec in self.registry:
+            slot = self.brains.slot(spec.name)
+            await self.doors.read(slot.opened)
+            if slot.change_number >= number:
+                said[spec.name] = "current"
+            elif spec.hints.slow_build and not complete:
+                said[spec.name] = await self.doors.read(self.brains.pending_note, spec.name, number)
+            else:
+                report = await self.doors.read(slot.catch_up_now)
+                said[spec.name] = f"{report.action.replace('_', ' ')} to change {report.to_change}"
+        return said
 
     async def reindex(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
         """Rebuild the named brains' indexes (default: every registered brain) from the catalog."""
@@ -301,6 +325,9 @@ class LGent(CatalogVerbs, GraphVerbs):
         if filters is not None:
             filters = as_model(filters, SearchFilters, "filters")
         self.registry.spec(brain)
+        within = await self.visible()
+        if within is not None:
+            filters = (filters or SearchFilters()).model_copy(update={"ids": within})
         asked = BrainQuery(text=query, limit=limit, filters=filters, strict=not lenient)
         return await self._direct.search(brain, asked)
 
@@ -310,10 +337,14 @@ class LGent(CatalogVerbs, GraphVerbs):
         artifact_id = (await self.get(as_text(artifact_id, "artifact_id"))).id
         from lgent.brains.semantic.brain import SemanticBrain
 
+        within = await self.visible()
+
         def similar(brain: Brain) -> list[BrainHit]:
             if not isinstance(brain, SemanticBrain):
                 raise QueryError(f"the brain named 'semantic' is a {type(brain).__name__}")
-            return brain.find_similar(artifact_id, limit)
+            if within is None:
+                return brain.find_similar(artifact_id, limit)
+            return brain.find_similar(artifact_id, limit, within)
 
         return await self.doors.pinned("semantic", similar, await self.change_number())
 

@@ -56,6 +56,9 @@ class Status(StrEnum):
     EXPERIMENTAL = "experimental"
     DEPRECATED = "deprecated"
     RETIRED = "retired"
+    DRAFT = "draft"
+    """Not published yet: seen only by writers and readers scoped for drafts (``lgent.scopes``)
+    until promoted (``LGent.promote``)."""
 
 
 class Execution(StrEnum):
@@ -566,6 +569,9 @@ class SearchFilters(_Model):
     status: tuple[Status, ...] = ()
     author: tuple[str, ...] = ()
     execution: tuple[Execution, ...] = ()
+    ids: frozenset[str] | None = None
+    """Only these artifacts may be hits (a reader's scope and listing filters, computed by
+    the facade: ``lgent.scopes``); None: any."""
 
     @field_validator("entity_type", "status", "author", "execution", mode="before")
     @classmethod
@@ -586,7 +592,13 @@ class SearchFilters(_Model):
 
     def admits(self, entry: CatalogEntry) -> bool:
         """True when ``entry`` passes every filter."""
-        return self.matches(entry.entity_type, entry.status, entry.author, entry.execution)
+        return self.allows(entry.id) and self.matches(
+            entry.entity_type, entry.status, entry.author, entry.execution
+        )
+
+    def allows(self, artifact_id: str) -> bool:
+        """Whether ``ids`` lets ``artifact_id`` be a hit."""
+        return self.ids is None or artifact_id in self.ids
 
     def matches(
         self, entity_type: str, status: str, author: str | None, execution: str | None
@@ -608,7 +620,8 @@ class SearchFilters(_Model):
 
     @property
     def empty(self) -> bool:
-        return not (self.entity_type or self.status or self.author or self.execution)
+        attributes = self.entity_type or self.status or self.author or self.execution
+        return not attributes and self.ids is None
 
 
 class BrainHit(BaseModel):
@@ -750,6 +763,9 @@ class QueryResponse(BaseModel):
     warnings: tuple[str, ...] = ()
     change_number: int = 0
     cached: bool = False
+    matched: tuple[str, ...] = Field(default=(), exclude=True)
+    """Every artifact the fused answer holds, in its order (``total_matches`` of them): what
+    a query's facets count (``LGent.facets(among=...)``). Never serialized."""
 
     _capped = field_validator("warnings")(classmethod(lambda cls, v: cap_warnings(v)))
 
@@ -787,6 +803,10 @@ class ScoreBreakdown(BaseModel):
     recency: float
     usage: float
     version: float
+    fit: float = 1.0
+    """How well the candidate's types fit the requirement (1: declared types; else the
+    confidence and specificity of the inferred kinds it matched by), weighed in the version's
+    place when its success is unmeasured (``weights["fit"]``)."""
     total: float
     weights: dict[str, float]
 

@@ -25,8 +25,6 @@ ANY = "Any"
 MAX_NESTING = 16
 """Deepest bracket nesting accepted (``List[List[...]]``)."""
 
-_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NAME_CHARS = _NAME_START | frozenset("0123456789.-")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 """A type name, wherever one appears inside a type expression."""
 
@@ -77,13 +75,11 @@ class _Parser:
 
     def name(self) -> str:
         self.skip_ws()
-        start = self.pos
-        if not self.peek() or self.peek() not in _NAME_START:
+        found = NAME_RE.match(self.text, self.pos)
+        if found is None:
             raise _error(self.text, self.pos, "a type name")
-        self.pos += 1
-        while self.pos < len(self.text) and self.text[self.pos] in _NAME_CHARS:
-            self.pos += 1
-        return self.text[start : self.pos]
+        self.pos = found.end()
+        return found.group()
 
     def expr(self, depth: int) -> TypeExpr:
         name = self.name()
@@ -116,12 +112,15 @@ def parse_type(text: str) -> TypeExpr:
     return _parse(text)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1 << 16)
 def _parse(text: str) -> TypeExpr:
+    """(Cached: an imported catalog brings thousands of type names, each parsed many times.)"""
     if len(text) > MAX_TYPE_NAME_LENGTH:
         raise TypeLatticeError(
             f"type expression of {len(text)} characters is longer than {MAX_TYPE_NAME_LENGTH}"
         )
+    if NAME_RE.fullmatch(text):  # a plain name, most types
+        return TypeExpr(text)
     parser = _Parser(text)
     expr = parser.expr(0)
     parser.skip_ws()

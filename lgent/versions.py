@@ -27,6 +27,9 @@ SEMVER_RE = re.compile(
     r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
     r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
 )
+UNVERSIONED = "unversioned"
+"""The version of an imported artifact whose source gives none (free text: it sorts below every
+real version, so the first real one a later import brings is the latest)."""
 _PHASES = {"a": "alpha", "b": "beta", "rc": "rc"}
 _DIGITS = re.compile(r"(\d+)")
 

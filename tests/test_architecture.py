@@ -25,6 +25,8 @@ SHELL_MAY_USE = (
     "lgent.serving",  # the answer models the MCP and HTTP shells share
     "lgent.validation",  # the query arguments every surface validates with
     "lgent.ids",  # the stable id rule (the MCP router names servers by it)
+    "lgent.scopes",  # the one rule of who sees and writes what, every surface applies
+    "lgent.facets",  # the facets every surface counts, and their answer models
     *SHELLS,  # `lgent serve` starts the MCP and HTTP servers
 )
 

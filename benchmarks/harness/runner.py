@@ -51,7 +51,7 @@ the repository root:
 | Semantic brain | `python -m benchmarks.semantic_bench` | `--size` |
 | Fusion and resolver | `python -m benchmarks.fusion_bench` | `--size` |
 | Query-time embedder | `python -m benchmarks.embedder_bench` | `--texts`, `--rounds`, `--st-onnx-python` |
-| Importing the ecosystem | `python -m benchmarks.ecosystem_bench` | reads `../shared/ecosystem` or `$LGENT_ECOSYSTEM_DATA` |
+| Importing the ecosystem | `python -m benchmarks.ecosystem_bench` | `--runs`; reads `../shared/ecosystem` or `$LGENT_ECOSYSTEM_DATA` |
 | Queries during writes | `python -m benchmarks.write_load` | `--clients`, `--entries`, `--loads` |
 | Big builds | `python -m benchmarks.build_bench` | `--size`, `--resume`, `--ready-within`, `--synthetic` |
 | Cold CLI calls | `python -m benchmarks.cold_cli` | `--runs` |

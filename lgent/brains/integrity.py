@@ -99,10 +99,15 @@ def verify(directory: Path, manifest: Mapping[str, Any]) -> list[str]:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, flush it to disk and rename it into
     place; a full disk is a ``DiskFullError``."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """``atomic_write_text`` for bytes."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.write(text)
+        with tmp.open("wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -98,6 +98,9 @@ class Hints:
     own_thread: bool = False
     slow_build: bool = False
     quick_reads: bool = False
+    build_rate: float | None = None
+    """About how many entries a second a build indexes on 2 cores (for the time a long build
+    is said to take; None: not said)."""
 
 
 @dataclass(frozen=True, slots=True)

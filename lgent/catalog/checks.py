@@ -35,6 +35,9 @@ class BatchReport:
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
     """True when nothing was written: the counts say what the load would do."""
+    indexes: dict[str, str] = field(default_factory=dict)
+    """Each brain's index after the load, when they were brought current (``LGent.build``):
+    ``current``, ``rebuilt to change N``, or how far a long build is and how to finish it."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +52,7 @@ class BatchReport:
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "rejected": [{"path": p, "reason": r} for p, r in self.rejected],
             "warnings": self.warnings,
+            **({"indexes": self.indexes} if self.indexes else {}),
         }
 
 

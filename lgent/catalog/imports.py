@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.protocol import Catalog
 from lgent.catalog.reconcile import commit_loaded
-from lgent.catalog.records import BatchResult
+from lgent.catalog.records import BatchResult, Owner
 from lgent.config import LoadSettings
 from lgent.models import CatalogEntry, TypeDecl
 
@@ -20,11 +20,18 @@ if TYPE_CHECKING:
 
 
 def commit_checked(
-    store: Catalog, entries: Sequence[CatalogEntry], types: Sequence[TypeDecl]
+    store: Catalog,
+    entries: Sequence[CatalogEntry],
+    types: Sequence[TypeDecl],
+    *,
+    owner: Owner | None = None,
+    writer: str | None = None,
 ) -> BatchResult:
-    """Check a batch of entries and types against the catalog, then commit it whole."""
+    """Check a batch of entries and types against the catalog, then commit it whole, each
+    entry credited to ``owner`` (default: a writer) and each change to ``writer``."""
     check_batch(store, entries, types)
-    return store.register_batch(entries, types)
+    owners = None if owner is None else {e.id: owner for e in entries}
+    return store.register_batch(entries, types, owners=owners, writer=writer)
 
 
 def load_path(

@@ -43,6 +43,7 @@ from lgent.catalog.records import (
     Finding,
     Owner,
     Snapshot,
+    change_sum,
     content_hash,
     entry_values,
     row_sum,
@@ -58,8 +59,10 @@ from lgent.errors import (
 from lgent.models import CatalogEntry, TypeDecl, now_utc
 from lgent.versions import Version
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 LEGACY_SCHEMA = 1
+UNNAMED_SCHEMA = 2
+"""Before the change log named its writer and status (upgraded on a writable open)."""
 CHANNEL = "lgent_changes"
 """The ``NOTIFY`` channel; the payload is ``<schema>:<change number>``."""
 CONNECT_TIMEOUT_S = 5
@@ -104,7 +107,9 @@ CREATE TABLE IF NOT EXISTS changes (
     key TEXT COLLATE "C" NOT NULL,
     version TEXT,
     at TEXT NOT NULL,
-    row_sum TEXT
+    row_sum TEXT,
+    writer TEXT,
+    status TEXT
 );
 CREATE INDEX IF NOT EXISTS changes_key ON changes (key, seq)
 """
@@ -115,7 +120,7 @@ ENTRY_COLUMNS = (
 )
 """Every column of an entry row, in the order ``Delta.entries`` carries them."""
 TYPE_COLUMNS = "name, data, content_hash, row_sum"
-CHANGE_COLUMNS = "seq, kind, op, key, version, at, row_sum"
+CHANGE_COLUMNS = "seq, kind, op, key, version, at, writer, status, row_sum"
 
 _UPGRADE_COLUMNS = (
     ("entries", "owner_kind"),
@@ -124,9 +129,11 @@ _UPGRADE_COLUMNS = (
     ("types", "row_sum"),
     ("changes", "row_sum"),
 )
+_NAMING_COLUMNS = (("changes", "writer"), ("changes", "status"))
+"""What schema version 3 added to version 2: who wrote each change, and the status."""
 
-ChangeRow = tuple[int, str, str, str, str | None, str, str | None]
-"""A change log row: seq, kind, op, key, version, at, row_sum."""
+ChangeRow = tuple[int, str, str, str, str | None, str, str | None, str | None, str | None]
+"""A change log row: seq, kind, op, key, version, at, writer, status, row_sum."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,22 +229,27 @@ class PostgresCatalog(SqlReads):
             raise CatalogError(f"{self.location}: cannot create the catalog tables: {err}") from err
 
     def _upgrade(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
-        """Schema version 1 -> 2 (the owner and checksum columns, every row summed as it stands,
-        its owner unknown), in one transaction holding the change log's lock, so writers wait
-        and the first process to open the catalog for writing does it once."""
+        """Schema version 1 or 2 -> 3 (from 1: the owner and checksum columns, every row summed
+        as it stands, its owner unknown; from both: the change log's writer and status), in one
+        transaction holding the change log's lock, so writers wait and the first process to
+        open the catalog for writing does it once."""
         query = "SELECT value FROM meta WHERE key = 'schema_version'"
+        older = (str(LEGACY_SCHEMA), str(UNNAMED_SCHEMA))
         try:
             row = conn.execute(query).fetchone()
-            if row is None or row[0] != str(LEGACY_SCHEMA):
+            if row is None or row[0] not in older:
                 return
             with conn.transaction():
                 conn.execute("LOCK TABLE changes IN EXCLUSIVE MODE")
                 row = conn.execute(query).fetchone()
-                if row is None or row[0] != str(LEGACY_SCHEMA):
+                if row is None or row[0] not in older:
                     return
-                for table, column in _UPGRADE_COLUMNS:
+                if row[0] == str(LEGACY_SCHEMA):
+                    for table, column in _UPGRADE_COLUMNS:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} TEXT")
+                    _sum_all(conn)
+                for table, column in _NAMING_COLUMNS:
                     conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} TEXT")
-                _sum_all(conn)
                 conn.execute(
                     "UPDATE meta SET value = %s WHERE key = 'schema_version'",
                     (str(SCHEMA_VERSION),),
@@ -260,7 +272,8 @@ class PostgresCatalog(SqlReads):
             ) from err
         found = rows.get("schema_version")
         self.legacy = found == str(LEGACY_SCHEMA) and self.read_only
-        if found != str(SCHEMA_VERSION) and not self.legacy:
+        self.unnamed = found == str(UNNAMED_SCHEMA) and self.read_only
+        if found != str(SCHEMA_VERSION) and not (self.legacy or self.unnamed):
             raise CatalogCorruptError(
                 f"{self.location}: catalog schema version {found or 'missing'} is not supported "
                 f"(this L-gent reads version {SCHEMA_VERSION})"
@@ -317,22 +330,35 @@ class PostgresCatalog(SqlReads):
     class _Log:
         """The change rows one write appends, numbered after the last committed one."""
 
-        def __init__(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+        def __init__(
+            self, conn: psycopg.Connection[tuple[Any, ...]], writer: str | None = None
+        ) -> None:
             row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM changes").fetchone()
             self.last = int(row[0]) if row else 0
+            self.writer = writer
             self.rows: list[ChangeRow] = []
 
-        def add(self, kind: ChangeKind, op: ChangeOp, key: str, version: str | None) -> None:
+        def add(
+            self,
+            kind: ChangeKind,
+            op: ChangeOp,
+            key: str,
+            version: str | None,
+            writer: str | None = None,
+            status: str | None = None,
+        ) -> None:
             self.last += 1
-            values = (self.last, kind, op, key, version, now_utc().isoformat())
-            self.rows.append((*values, row_sum(values)))
+            who = self.writer if writer is None else writer
+            values = (self.last, kind, op, key, version, now_utc().isoformat(), who, status)
+            self.rows.append((*values, change_sum(values)))
 
         def write(self, conn: psycopg.Connection[tuple[Any, ...]], schema: str) -> None:
             if not self.rows:
                 return
             with conn.cursor() as cur:
                 cur.executemany(
-                    f"INSERT INTO changes ({CHANGE_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    f"INSERT INTO changes ({CHANGE_COLUMNS}) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     self.rows,
                 )
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{schema}:{self.last}"))
@@ -370,12 +396,13 @@ class PostgresCatalog(SqlReads):
         types: Iterable[TypeDecl] = (),
         *,
         owners: Mapping[str, Owner] | None = None,
+        writer: str | None = None,
     ) -> BatchResult:
         """Upsert entries and type declarations in one transaction (see ``CatalogStore``)."""
         entries, types = list(entries), list(types)  # a bad record fails before anything is written
         result = BatchResult()
         with self._write() as conn:
-            log = self._Log(conn)
+            log = self._Log(conn, writer)
             self._upsert_types(conn, types, result, log)
             self._upsert_entries(conn, entries, owners or {}, result, log)
             log.write(conn, self._schema)
@@ -462,7 +489,7 @@ class PostgresCatalog(SqlReads):
             known.add(entry.id)
             self._repaired(entry.id, entry.version)
             rows.append((*values, row_sum(values), now_utc().isoformat()))
-            log.add("entry", "upsert", entry.id, entry.version)
+            log.add("entry", "upsert", entry.id, entry.version, status=entry.status.value)
         with conn.cursor() as cur:
             cur.executemany(
                 f"""INSERT INTO entries ({ENTRY_SUMMED}, row_sum, registered_at)
@@ -480,8 +507,11 @@ class PostgresCatalog(SqlReads):
             )
         self._refresh_latest(conn, ids)
 
-    def remove(self, artifact_id: str, version: str | None = None) -> int:
-        """Remove an artifact (every version, or just ``version``). Returns the rows removed."""
+    def remove(
+        self, artifact_id: str, version: str | None = None, *, writer: str | None = None
+    ) -> int:
+        """Remove an artifact (every version, or just ``version``). Returns the rows removed;
+        ``writer`` is named in the change row."""
         with self._write() as conn:
             if version is None:
                 cursor = conn.execute("DELETE FROM entries WHERE id = %s", (artifact_id,))
@@ -492,7 +522,7 @@ class PostgresCatalog(SqlReads):
             if cursor.rowcount == 0:
                 raise NotFoundError(artifact_id, version)
             self._refresh_latest(conn, [artifact_id])
-            log = self._Log(conn)
+            log = self._Log(conn, writer)
             log.add("entry", "remove", artifact_id, version)
             log.write(conn, self._schema)
             return cursor.rowcount
@@ -675,7 +705,17 @@ def _failure(
 
 
 def _change_row(row: tuple[Any, ...]) -> ChangeRow:
-    return (int(row[0]), str(row[1]), str(row[2]), str(row[3]), row[4], str(row[5]), row[6])
+    return (
+        int(row[0]),
+        str(row[1]),
+        str(row[2]),
+        str(row[3]),
+        row[4],
+        str(row[5]),
+        row[6],
+        row[7],
+        row[8],
+    )
 
 
 def _sum_all(conn: psycopg.Connection[tuple[Any, ...]]) -> None:

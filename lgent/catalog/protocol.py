@@ -24,6 +24,9 @@ runs against every backend unchanged) must keep these promises:
 8. **Owners.** Each entry version records the source that wrote it (``records.Owner``), given
    per id to ``register_batch`` (default: a writer); a batch whose claim the ownership rule
    refuses (``lgent.catalog.ownership``) is an ``OwnershipError`` and writes nothing.
+9. **Writers.** Each change row names the token that wrote it (``writer``, given to
+   ``register_batch`` and ``remove``; None: the home's own user) and, for an entry upserted,
+   its status; ``history(id)`` gives an artifact's rows, so a draft's promotion is on record.
 """
 
 from __future__ import annotations
@@ -31,7 +34,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Owner, Snapshot
+from lgent.catalog.records import (
+    ArtifactFacts,
+    BatchResult,
+    Change,
+    EntryFilter,
+    Finding,
+    Owner,
+    Snapshot,
+)
 from lgent.models import CatalogEntry, TypeDecl
 
 
@@ -52,13 +63,18 @@ class Catalog(Protocol):
         types: Iterable[TypeDecl] = (),
         *,
         owners: Mapping[str, Owner] | None = None,
+        writer: str | None = None,
     ) -> BatchResult:
         """Upsert entries and type declarations atomically (promise 1), each entry credited
-        to ``owners[id]`` (default: a writer; promise 8)."""
+        to ``owners[id]`` (default: a writer; promise 8), each change naming ``writer``
+        (promise 9)."""
         ...
 
-    def remove(self, artifact_id: str, version: str | None = None) -> int:
-        """Remove an artifact (every version, or one); the rows removed. NotFoundError if none."""
+    def remove(
+        self, artifact_id: str, version: str | None = None, *, writer: str | None = None
+    ) -> int:
+        """Remove an artifact (every version, or one); the rows removed. NotFoundError if none.
+        The change row names ``writer`` (promise 9)."""
         ...
 
     def remove_type(self, name: str) -> None: ...
@@ -117,6 +133,11 @@ class Catalog(Protocol):
 
     def count(self, filters: EntryFilter | None = None) -> int: ...
 
+    def facts(self) -> list[ArtifactFacts]:
+        """Every artifact's ``ArtifactFacts`` (latest versions), by id; a damaged row is left
+        out (promise 7). What facets count and scopes decide on (``lgent.facets``)."""
+        ...
+
     def types(self) -> list[TypeDecl]:
         """Every type declaration, by name."""
         ...
@@ -127,6 +148,10 @@ class Catalog(Protocol):
 
     def changes_since(self, seq: int) -> list[Change]:
         """Changes after ``seq``, oldest first (promise 3)."""
+        ...
+
+    def history(self, artifact_id: str) -> list[Change]:
+        """The change rows about one artifact, oldest first (promise 9)."""
         ...
 
     def stats(self) -> dict[str, Any]:

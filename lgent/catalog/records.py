@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from lgent.errors import CatalogCorruptError, QueryError
+from lgent.ids import namespace_of
 from lgent.models import CatalogEntry, EntityType, Status, StoredText
 
 ChangeKind = Literal["entry", "type"]
@@ -41,6 +42,13 @@ class Owner:
         may change or retire what it wrote."""
         return self.kind in ("import", "server")
 
+    @property
+    def key(self) -> str:
+        """The owner as one string, ``kind:name`` (``import:/srv/specs/slack.json``,
+        ``writer:alice``, ``unknown:``): the *source* facets count and scopes match
+        (``lgent.scopes``)."""
+        return f"{self.kind}:{self.name}"
+
     def __str__(self) -> str:
         if self.kind == "file":
             return f"catalog file {self.name}"
@@ -68,13 +76,20 @@ UNKNOWN_OWNER = Owner("unknown")
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One row of the change log: an entry or type that was upserted or removed."""
+    """One row of the change log: an entry or type that was upserted or removed, when
+    (``at``, ISO 8601), by whom (``writer``: the name of the token that wrote it, None for the
+    home's own user, the library or the CLI without one) and, for an entry upserted, the
+    status its version was written with (a draft's promotion shows as the same version
+    written again as active)."""
 
     seq: int
     kind: ChangeKind
     op: ChangeOp
     key: str
     version: str | None
+    at: str = ""
+    writer: str | None = None
+    status: str | None = None
 
 
 @dataclass(slots=True)
@@ -104,18 +119,50 @@ class BatchResult:
         }
 
 
-ENTRY_FILTER_FIELDS = ("entity_type", "status", "author", "input_type", "output_type")
+ENTRY_FILTER_FIELDS = (
+    "entity_type",
+    "status",
+    "author",
+    "input_type",
+    "output_type",
+    "tag",
+    "source",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactFacts:
+    """What listing, facets and scopes read of an artifact's latest version: its id, kind,
+    status, author (the *owner* a card shows), types, keywords (its *tags*) and ``source``
+    (``Owner.key``: the file, API spec, server or writer that wrote it)."""
+
+    id: str
+    entity_type: str
+    status: str
+    author: str | None
+    input_type: str | None
+    output_type: str | None
+    tags: tuple[str, ...]
+    source: str
+
+    @property
+    def namespace(self) -> str:
+        """The id's namespace (``lgent.ids.namespace_of``)."""
+        return namespace_of(self.id)
 
 
 @dataclass(frozen=True, slots=True)
 class EntryFilter:
-    """Structured filters for listing: every given field must match exactly (latest versions)."""
+    """Structured filters for listing: every given field must match exactly (latest versions);
+    ``tag``: one of the artifact's keywords is it; ``source``: its owner's ``Owner.key``."""
 
     entity_type: EntityType | str | None = None
     status: Status | str | None = None
     author: str | None = None
     input_type: str | None = None
     output_type: str | None = None
+    tag: str | None = None
+    source: str | None = None
 
     def __post_init__(self) -> None:
         """Kinds and statuses are read in any case and must be known; the rest are strings
@@ -131,7 +178,7 @@ class EntryFilter:
                     f"filter {name}: unknown value {value!r} (one of {', '.join(known)})"
                 )
             object.__setattr__(self, name, found)
-        for name in ("author", "input_type", "output_type"):
+        for name in ("author", "input_type", "output_type", "tag", "source"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise QueryError(f"filter {name}: expected a string, got {type(value).__name__}")
@@ -161,6 +208,16 @@ class EntryFilter:
         """The fields that are set, as plain strings, in ``ENTRY_FILTER_FIELDS`` order."""
         values = {name: getattr(self, name) for name in ENTRY_FILTER_FIELDS}
         return {name: str(value) for name, value in values.items() if value is not None}
+
+    def admits(self, facts: ArtifactFacts) -> bool:
+        """The filter on an artifact's facts, as the stores' SQL applies it."""
+        for name, value in self.given().items():
+            if name == "tag":
+                if value not in facts.tags:
+                    return False
+            elif getattr(facts, name) != value:
+                return False
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +251,17 @@ newer version changes, nor ``registered_at``, which no answer reads)."""
 ENTRY_CHECKED = ENTRY_SUMMED + ", row_sum"
 """What a verified read of an entry row selects: the summed columns and the sum."""
 TYPE_CHECKED = "name, data, content_hash, row_sum"
-CHANGE_CHECKED = "seq, kind, op, key, version, at, row_sum"
+CHANGE_CHECKED = "seq, kind, op, key, version, at, writer, status, row_sum"
+"""What a verified read of a change row selects (``change_sum`` covers all but the sum)."""
+
+
+def change_sum(values: Sequence[object]) -> str:
+    """The checksum of a change row's ``seq, kind, op, key, version, at, writer, status``:
+    ``writer`` and ``status`` (schema version 3) are summed when either is set, so a row written
+    before them keeps its sum, and one that had them cannot lose them unseen."""
+    if values[6] is None and values[7] is None:
+        return row_sum(values[:6])
+    return row_sum(values[:8])
 
 
 def entry_values(entry: CatalogEntry, owner: Owner, data: str, digest: str) -> tuple[Any, ...]:
@@ -242,7 +309,7 @@ def checked_type_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
 
 def checked_change_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
     """``row`` (``CHANGE_CHECKED``) when its sum matches, else ``CatalogCorruptError``."""
-    if row_sum(row[:-1]) != row[-1]:
+    if change_sum(row[:-1]) != row[-1]:
         raise CatalogCorruptError(
             f"{location}: change log row {row[0]} fails its checksum (damaged or edited in "
             "place); run lgent doctor, and restore the catalog from a backup"

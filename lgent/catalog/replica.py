@@ -28,7 +28,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from lgent.catalog.records import BatchResult, Change, EntryFilter, Finding, Owner, Snapshot
+from lgent.catalog.records import (
+    ArtifactFacts,
+    BatchResult,
+    Change,
+    EntryFilter,
+    Finding,
+    Owner,
+    Snapshot,
+)
 from lgent.catalog.store import CatalogStore
 from lgent.errors import CatalogError, CatalogUnreachableError, LGentError
 from lgent.models import CatalogEntry, TypeDecl
@@ -77,14 +85,16 @@ class Mirror(CatalogStore):
         return str(rows[0][0]) if rows else None
 
     def last_change(self) -> ChangeRow | None:
-        """The mirror's last change row (seq, kind, op, key, version, at)."""
+        """The mirror's last change row (seq, kind, op, key, version, at, writer, status,
+        row_sum)."""
         rows = self._read(
-            "SELECT seq, kind, op, key, version, at, row_sum FROM changes ORDER BY seq DESC LIMIT 1"
+            "SELECT seq, kind, op, key, version, at, writer, status, row_sum FROM changes "
+            "ORDER BY seq DESC LIMIT 1"
         )
         if not rows:
             return None
         r = rows[0]
-        return (int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4], str(r[5]), r[6])
+        return (int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4], str(r[5]), r[6], r[7], r[8])
 
     @contextmanager
     def _applying(self) -> Iterator[sqlite3.Connection]:
@@ -145,8 +155,8 @@ class Mirror(CatalogStore):
                     delta.types,
                 )
                 conn.executemany(
-                    "INSERT INTO changes (seq, kind, op, key, version, at, row_sum) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO changes (seq, kind, op, key, version, at, writer, status, "
+                    "row_sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     changes,
                 )
                 conn.execute(
@@ -298,11 +308,16 @@ class ReplicaCatalog:
         types: Iterable[TypeDecl] = (),
         *,
         owners: Mapping[str, Owner] | None = None,
+        writer: str | None = None,
     ) -> BatchResult:
-        return self._write(lambda: self.primary.register_batch(entries, types, owners=owners))
+        return self._write(
+            lambda: self.primary.register_batch(entries, types, owners=owners, writer=writer)
+        )
 
-    def remove(self, artifact_id: str, version: str | None = None) -> int:
-        return self._write(lambda: self.primary.remove(artifact_id, version))
+    def remove(
+        self, artifact_id: str, version: str | None = None, *, writer: str | None = None
+    ) -> int:
+        return self._write(lambda: self.primary.remove(artifact_id, version, writer=writer))
 
     def remove_type(self, name: str) -> None:
         self._write(lambda: self.primary.remove_type(name))
@@ -354,6 +369,9 @@ class ReplicaCatalog:
     ) -> Iterator[CatalogEntry]:
         return self.mirror.iter_latest(batch_size, skip_damaged=skip_damaged)
 
+    def facts(self) -> list[ArtifactFacts]:
+        return self.mirror.facts()
+
     def count(self, filters: EntryFilter | None = None) -> int:
         return self.mirror.count(filters)
 
@@ -365,6 +383,9 @@ class ReplicaCatalog:
 
     def changes_since(self, seq: int) -> list[Change]:
         return self.mirror.changes_since(seq)
+
+    def history(self, artifact_id: str) -> list[Change]:
+        return self.mirror.history(artifact_id)
 
     def stats(self) -> dict[str, Any]:
         return self.mirror.stats()

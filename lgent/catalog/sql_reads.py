@@ -21,6 +21,7 @@ from lgent.catalog.records import (
     CHANGE_CHECKED,
     ENTRY_CHECKED,
     TYPE_CHECKED,
+    ArtifactFacts,
     Change,
     EntryFilter,
     Finding,
@@ -37,10 +38,13 @@ from lgent.versions import Version
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
-    """How one database spells a query parameter and true."""
+    """How one database spells a query parameter, true, "one of the keywords is" and "the
+    keywords as a JSON array"."""
 
     param: str
     true: str
+    has_tag: str
+    tags_json: str
 
     @property
     def latest(self) -> str:
@@ -50,19 +54,42 @@ class Dialect:
     def where(self, filters: EntryFilter | None) -> tuple[str, list[Any]]:
         """The SQL condition (and its parameters) for an ``EntryFilter``."""
         given = (filters or EntryFilter()).given()
-        condition = " AND ".join(f"{column} = {self.param}" for column in given)
+        condition = " AND ".join(self._condition(column) for column in given)
         return condition or self.true, list(given.values())
 
+    def _condition(self, column: str) -> str:
+        if column == "tag":
+            return self.has_tag
+        if column == "source":
+            return f"{SOURCE_SQL} = {self.param}"
+        return f"{column} = {self.param}"
 
-SQLITE = Dialect(param="?", true="1")
-POSTGRES = Dialect(param="%s", true="TRUE")
+
+SOURCE_SQL = "(COALESCE(owner_kind, 'unknown') || ':' || COALESCE(owner_name, ''))"
+"""An entry row's ``Owner.key``."""
+SQLITE = Dialect(
+    param="?",
+    true="1",
+    has_tag="EXISTS (SELECT 1 FROM json_each(data, '$.keywords') WHERE json_each.value = ?)",
+    tags_json="json_extract(data, '$.keywords')",
+)
+POSTGRES = Dialect(
+    param="%s",
+    true="TRUE",
+    has_tag="(data::jsonb -> 'keywords') ? %s",
+    tags_json="(data::jsonb -> 'keywords')::text",
+)
 
 
 _LEGACY_ENTRY = ENTRY_CHECKED.replace(
     "owner_kind, owner_name, row_sum", "NULL AS owner_kind, NULL AS owner_name, NULL AS row_sum"
 )
 _LEGACY_TYPE = TYPE_CHECKED.replace("row_sum", "NULL AS row_sum")
-_LEGACY_CHANGE = CHANGE_CHECKED.replace("row_sum", "NULL AS row_sum")
+_LEGACY_CHANGE = CHANGE_CHECKED.replace(
+    "writer, status, row_sum", "NULL AS writer, NULL AS status, NULL AS row_sum"
+)
+_UNNAMED_CHANGE = CHANGE_CHECKED.replace("writer, status", "NULL AS writer, NULL AS status")
+"""A change row of schema version 2 (opened read-only): no writer or status columns yet."""
 DATA = 9
 """The position of ``data`` in a row of ``ENTRY_CHECKED``."""
 
@@ -73,6 +100,8 @@ class SqlReads:
     DIALECT: ClassVar[Dialect]
     legacy: bool = False
     """The catalog has the legacy schema (no checksums, no owners): rows are read unverified."""
+    unnamed: bool = False
+    """The change log has no writer and status columns (schema version 2, opened read-only)."""
     _damaged: set[tuple[str, str]]
 
     @property
@@ -218,6 +247,35 @@ class SqlReads:
                     yield decode_entry(checked[DATA])
             last = rows[-1][0]
 
+    def facts(self) -> list[ArtifactFacts]:
+        """What listing, facets and scopes read of every artifact's latest version, by id (a
+        row that fails its checksum is left out, as index builds leave it out)."""
+        d = self.DIALECT
+        rows = self._read(
+            f"SELECT {self._entry_columns()}, {d.tags_json} FROM entries WHERE {d.latest} "
+            "ORDER BY id"
+        )
+        found = []
+        for row in rows:
+            checked = self._intact(row[:-1], True)
+            if checked is None:
+                continue
+            tags = json.loads(row[-1]) if row[-1] else []
+            owner = Owner.of_columns(checked[11], checked[12])
+            found.append(
+                ArtifactFacts(
+                    checked[0],
+                    checked[3],
+                    checked[4],
+                    checked[5],
+                    checked[6],
+                    checked[7],
+                    tuple(t for t in tags if isinstance(t, str)),
+                    owner.key,
+                )
+            )
+        return found
+
     def count(self, filters: EntryFilter | None = None) -> int:
         d = self.DIALECT
         where, params = d.where(filters)
@@ -241,15 +299,34 @@ class SqlReads:
 
     def changes_since(self, seq: int) -> list[Change]:
         """Changes after change number ``seq``, oldest first."""
-        columns = _LEGACY_CHANGE if self.legacy else CHANGE_CHECKED
         rows = self._read(
-            f"SELECT {columns} FROM changes WHERE seq > {self.DIALECT.param} ORDER BY seq",
+            f"SELECT {self._change_columns()} FROM changes WHERE seq > {self.DIALECT.param} "
+            "ORDER BY seq",
             (seq,),
         )
+        return self._changes(rows)
+
+    def history(self, artifact_id: str) -> list[Change]:
+        """The change log's rows about one artifact, oldest first: each version written (with
+        its status and writer) and each removal."""
+        p = self.DIALECT.param
+        rows = self._read(
+            f"SELECT {self._change_columns()} FROM changes WHERE kind = 'entry' AND key = {p} "
+            "ORDER BY seq",
+            (artifact_id,),
+        )
+        return self._changes(rows)
+
+    def _change_columns(self) -> str:
+        if self.legacy:
+            return _LEGACY_CHANGE
+        return _UNNAMED_CHANGE if self.unnamed else CHANGE_CHECKED
+
+    def _changes(self, rows: Sequence[Sequence[Any]]) -> list[Change]:
         if not self.legacy:
             for row in rows:
                 checked_change_row(self.location, row)
-        return [Change(int(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
+        return [Change(int(r[0]), r[1], r[2], r[3], r[4], str(r[5]), r[6], r[7]) for r in rows]
 
     def owners(self, artifact_ids: Sequence[str]) -> dict[str, Owner]:
         """The source that wrote the latest version of each id that exists (``Owner``;
@@ -284,7 +361,7 @@ class SqlReads:
         for table, columns, check in (
             ("entries", ENTRY_CHECKED, checked_entry_row),
             ("types", TYPE_CHECKED, checked_type_row),
-            ("changes", CHANGE_CHECKED, checked_change_row),
+            ("changes", self._change_columns(), checked_change_row),
         ):
             for row in self._read(f"SELECT {columns} FROM {table}"):
                 try:

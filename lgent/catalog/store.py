@@ -36,6 +36,7 @@ from lgent.catalog.records import (
     Finding,
     Owner,
     Snapshot,
+    change_sum,
     content_hash,
     entry_values,
     row_sum,
@@ -54,10 +55,13 @@ from lgent.errors import (
 from lgent.models import CatalogEntry, TypeDecl, now_utc
 from lgent.versions import Version
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 LEGACY_SCHEMA = 1
 """The schema before row checksums and owners: upgraded on a writable open, read as it is
 (unverified) read-only."""
+UNNAMED_SCHEMA = 2
+"""The schema before the change log named its writer and status: upgraded on a writable open,
+read read-only with neither."""
 WRITE_WAIT_SECONDS = 600.0
 """How long a write waits behind another process's before it gives up."""
 BUSY_SLICE = 1.0
@@ -104,7 +108,9 @@ CREATE TABLE IF NOT EXISTS changes (
     key TEXT NOT NULL,
     version TEXT,
     at TEXT NOT NULL,
-    row_sum TEXT
+    row_sum TEXT,
+    writer TEXT,
+    status TEXT
 );
 """
 
@@ -116,6 +122,8 @@ _UPGRADE_COLUMNS = (
     ("changes", "row_sum"),
 )
 """The columns schema version 2 added to version 1 (``CatalogStore._upgrade``)."""
+_NAMING_COLUMNS = (("changes", "writer"), ("changes", "status"))
+"""The columns schema version 3 added to version 2: who wrote each change, and the status."""
 
 
 class CatalogStore(SqlReads):
@@ -153,7 +161,9 @@ class CatalogStore(SqlReads):
                 assert self.path is not None
                 _refuse_empty(self.path)
                 self._conn = _connect_read_only(self.path)
-                self.legacy = self._check_schema(self._conn) == LEGACY_SCHEMA
+                found_read_only = self._check_schema(self._conn)
+                self.legacy = found_read_only == LEGACY_SCHEMA
+                self.unnamed = found_read_only == UNNAMED_SCHEMA
                 return
             if self.path is not None:
                 self._create_if_missing(self.path)
@@ -169,7 +179,7 @@ class CatalogStore(SqlReads):
             self._conn.execute("PRAGMA foreign_keys = ON")
             if self.path is None:
                 self._init_schema()
-            elif found == LEGACY_SCHEMA:
+            elif found in (LEGACY_SCHEMA, UNNAMED_SCHEMA):
                 self._upgrade()
         except sqlite3.DatabaseError as err:
             self._close_quietly()
@@ -247,7 +257,8 @@ class CatalogStore(SqlReads):
                 "away and load the catalog files again"
             )
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if row is None or row[0] not in (str(SCHEMA_VERSION), str(LEGACY_SCHEMA)):
+        readable = (str(SCHEMA_VERSION), str(UNNAMED_SCHEMA), str(LEGACY_SCHEMA))
+        if row is None or row[0] not in readable:
             found = "missing" if row is None else row[0]
             raise CatalogCorruptError(
                 f"{self.location}: catalog schema version {found} is not supported "
@@ -256,17 +267,22 @@ class CatalogStore(SqlReads):
         return int(row[0])
 
     def _upgrade(self) -> None:
-        """Schema version 1 -> 2 in one transaction: add the owner and checksum columns and
-        sum every row as it stands (its owner is unknown). Another process may have upgraded
-        the file meanwhile: then nothing is done."""
+        """Schema version 1 or 2 -> 3 in one transaction: from 1, add the owner and checksum
+        columns and sum every row as it stands (its owner is unknown); from either, add the
+        change log's writer and status columns (unknown for the changes before; a change row's
+        sum covers them only when set, so the rows keep their sums). Another process may have
+        upgraded the file meanwhile: then nothing is done."""
         with self._write() as conn:
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if row is not None and row[0] == str(SCHEMA_VERSION):
                 return
             try:
-                for table, column in _UPGRADE_COLUMNS:
+                if row is not None and row[0] == str(LEGACY_SCHEMA):
+                    for table, column in _UPGRADE_COLUMNS:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+                    _sum_all(conn)
+                for table, column in _NAMING_COLUMNS:
                     conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
-                _sum_all(conn)
                 conn.execute(
                     "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
                 )
@@ -342,17 +358,24 @@ class CatalogStore(SqlReads):
 
     @staticmethod
     def _log(
-        conn: sqlite3.Connection, kind: ChangeKind, op: ChangeOp, key: str, version: str | None
+        conn: sqlite3.Connection,
+        kind: ChangeKind,
+        op: ChangeOp,
+        key: str,
+        version: str | None,
+        writer: str | None = None,
+        status: str | None = None,
     ) -> None:
         at = now_utc().isoformat()
         cursor = conn.execute(
-            "INSERT INTO changes (kind, op, key, version, at) VALUES (?, ?, ?, ?, ?)",
-            (kind, op, key, version, at),
+            "INSERT INTO changes (kind, op, key, version, at, writer, status) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (kind, op, key, version, at, writer, status),
         )
         seq = cursor.lastrowid
         conn.execute(
             "UPDATE changes SET row_sum = ? WHERE seq = ?",
-            (row_sum((seq, kind, op, key, version, at)), seq),
+            (change_sum((seq, kind, op, key, version, at, writer, status)), seq),
         )
 
     @staticmethod
@@ -380,6 +403,7 @@ class CatalogStore(SqlReads):
         types: Iterable[TypeDecl] = (),
         *,
         owners: Mapping[str, Owner] | None = None,
+        writer: str | None = None,
     ) -> BatchResult:
         """Upsert entries and type declarations in one atomic transaction.
 
@@ -387,7 +411,8 @@ class CatalogStore(SqlReads):
         id and version with new content replaces that version; identical content is a no-op.
         ``owners``: the source writing each entry id (default ``WRITER``); a claim the
         ownership rule refuses (``lgent.catalog.ownership``) is an ``OwnershipError`` and
-        nothing of the batch is written.
+        nothing of the batch is written. ``writer``: the token that writes, named in each
+        change row (None: the home's own user).
         """
         result = BatchResult()
         entries = list(entries)
@@ -395,11 +420,11 @@ class CatalogStore(SqlReads):
             try:
                 self._check_owners(conn, entries, owners or {})
                 for decl in types:
-                    self._upsert_type(conn, decl, result)
+                    self._upsert_type(conn, decl, result, writer)
                 touched: set[str] = set()
                 for entry in entries:
                     owner = (owners or {}).get(entry.id, WRITER)
-                    self._upsert_entry(conn, entry, owner, result)
+                    self._upsert_entry(conn, entry, owner, result, writer)
                     touched.add(entry.id)
                 for artifact_id in touched:
                     self._refresh_latest(conn, artifact_id)
@@ -432,7 +457,12 @@ class CatalogStore(SqlReads):
             raise refused[0]
 
     def _upsert_entry(
-        self, conn: sqlite3.Connection, entry: CatalogEntry, owner: Owner, result: BatchResult
+        self,
+        conn: sqlite3.Connection,
+        entry: CatalogEntry,
+        owner: Owner,
+        result: BatchResult,
+        writer: str | None,
     ) -> None:
         record = entry.to_record()
         digest = content_hash(record)
@@ -470,10 +500,12 @@ class CatalogStore(SqlReads):
             ),
         )
         (result.updated if exists else result.added).append(entry.id)
-        self._log(conn, "entry", "upsert", entry.id, entry.version)
+        self._log(conn, "entry", "upsert", entry.id, entry.version, writer, entry.status.value)
         self._repaired(entry.id, entry.version)
 
-    def _upsert_type(self, conn: sqlite3.Connection, decl: TypeDecl, result: BatchResult) -> None:
+    def _upsert_type(
+        self, conn: sqlite3.Connection, decl: TypeDecl, result: BatchResult, writer: str | None
+    ) -> None:
         record = decl.to_record()
         digest = content_hash(record)
         data = json.dumps(record, ensure_ascii=False)
@@ -491,10 +523,13 @@ class CatalogStore(SqlReads):
             (*values, row_sum(values)),
         )
         (result.types_updated if row is not None else result.types_added).append(decl.type)
-        self._log(conn, "type", "upsert", decl.type, None)
+        self._log(conn, "type", "upsert", decl.type, None, writer)
 
-    def remove(self, artifact_id: str, version: str | None = None) -> int:
-        """Remove an artifact (every version, or just ``version``). Returns the rows removed."""
+    def remove(
+        self, artifact_id: str, version: str | None = None, *, writer: str | None = None
+    ) -> int:
+        """Remove an artifact (every version, or just ``version``). Returns the rows removed;
+        ``writer`` is named in the change row."""
         with self._write() as conn:
             if version is None:
                 cursor = conn.execute("DELETE FROM entries WHERE id = ?", (artifact_id,))
@@ -505,7 +540,7 @@ class CatalogStore(SqlReads):
             if cursor.rowcount == 0:
                 raise NotFoundError(artifact_id, version)
             self._refresh_latest(conn, artifact_id)
-            self._log(conn, "entry", "remove", artifact_id, version)
+            self._log(conn, "entry", "remove", artifact_id, version, writer)
             return cursor.rowcount
 
     def remove_type(self, name: str) -> None:

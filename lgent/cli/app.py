@@ -21,10 +21,17 @@ from lgent.cli.serve import serve
 if TYPE_CHECKING:
     pass
 
-from lgent.cli import catalog_commands, query_commands
+from lgent.cli import access_commands, catalog_commands, query_commands
 from lgent.cli.shell import app, handles_errors
 
-__all__ = ["app", "catalog_commands", "console_main", "main", "query_commands"]
+__all__ = [
+    "access_commands",
+    "app",
+    "catalog_commands",
+    "console_main",
+    "main",
+    "query_commands",
+]
 
 app.command()(handles_errors(serve))
 

@@ -16,13 +16,16 @@ from lgent.cli.context import global_options
 from lgent.errors import LoadStoppedError
 
 if TYPE_CHECKING:
+    from lgent.facets import Facet
     from lgent.lgent import LGent
     from lgent.models import CatalogEntry
 
+from lgent.cli.access_commands import FacetsOpt, facet_names, facets_table
 from lgent.cli.shell import (
     INTERRUPTED,
     FollowOpt,
     JsonOpt,
+    WaitOpt,
     app,
     brain_names,
     check_choice,
@@ -66,14 +69,17 @@ def load(
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
     follow_symlinks: FollowOpt = False,
+    wait: WaitOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Load a file or folder, each file in the format its content shows.
+    """Load a file or folder, each file in the format its content shows, and build the indexes.
 
     Native catalog files load atomically (every record, or none); an ecosystem source is synced:
     added, updated, retired and unchanged artifacts are reported, and a source that cannot be
-    read is left out and named."""
-    _load_and_report(ctx, path, None, dry_run, as_json, follow_symlinks)
+    read is left out and named. The keyword and graph indexes are built at once; a long
+    semantic build is left to `lgent reindex` or `lgent serve` (it says how long it takes)
+    unless --wait."""
+    _load_and_report(ctx, path, None, dry_run, as_json, follow_symlinks, wait)
 
 
 @app.command("import")
@@ -154,6 +160,7 @@ def _load_and_report(
     dry_run: bool,
     as_json: bool,
     follow_symlinks: bool = False,
+    wait: bool = False,
 ) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -185,10 +192,13 @@ def _load_and_report(
             )
         )
         try:
-            return await asyncio.shield(job)
+            report = await asyncio.shield(job)
         except asyncio.CancelledError:  # Ctrl-C: the reading stops; a commit begun finishes
             interrupted.set()
             return await job
+        if not dry_run and report.result is not None:
+            report.indexes = await lg.build(complete=wait)
+        return report
 
     try:
         with bar:
@@ -241,6 +251,8 @@ def _print_load_report(report: Any, as_json: bool) -> None:
         output.say(
             console, f"[yellow]... and {len(report.warnings) - 20} more warnings (see --json)[/]"
         )
+    for brain, state in report.indexes.items():
+        output.say(console, f"{brain} index: {output.escape_text(state)}")
 
 
 @app.command()
@@ -285,31 +297,43 @@ def list_(
         typer.Option("--type", help="agent, tool, prompt, pipeline, dataset, model, other."),
     ] = None,
     status: Annotated[
-        str | None, typer.Option(help="active, experimental, deprecated, retired.")
+        str | None, typer.Option(help="active, experimental, deprecated, retired, draft.")
     ] = None,
     author: Annotated[str | None, typer.Option(help="Exact author.")] = None,
     input_type: Annotated[str | None, typer.Option("--input", help="Exact input type.")] = None,
     output_type: Annotated[str | None, typer.Option("--output", help="Exact output type.")] = None,
+    tag: Annotated[str | None, typer.Option(help="One of its keywords.")] = None,
+    source: Annotated[
+        str | None, typer.Option(help="What wrote it: kind:name, e.g. file:/srv/team.jsonl.")
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, max=100_000, help="At most this many rows.")] = 100,
     offset: Annotated[int, typer.Option(min=0, help="Rows to skip (in id order).")] = 0,
+    facets: FacetsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List artifacts (latest versions) in id order, filtered."""
+    """List artifacts (latest versions) in id order, filtered; --facets counts the values of
+    those facets over every artifact listed."""
     from lgent import EntryFilter
     from lgent.models import EntityType, Status
 
     check_choice("--type", entity_type, [e.value for e in EntityType])
     check_choice("--status", status, [s.value for s in Status])
-    filters = EntryFilter(entity_type, status, author, input_type, output_type)
+    filters = EntryFilter(entity_type, status, author, input_type, output_type, tag, source)
+    names = facet_names(facets)
 
-    async def run(lg: LGent) -> tuple[list[CatalogEntry], int]:
-        return await lg.list_entries(filters, limit=limit, offset=offset), await lg.count_entries(
-            filters
-        )
+    async def run(lg: LGent) -> tuple[list[CatalogEntry], int, dict[str, Facet]]:
+        entries = await lg.list_entries(filters, limit=limit, offset=offset)
+        counted = await lg.facets(filters, names=names) if names else {}
+        return entries, await lg.count_entries(filters), counted
 
-    entries, total = with_lgent(ctx, run)
+    entries, total, counted = with_lgent(ctx, run)
     if as_json:
-        output.print_json([e.to_record() for e in entries])
+        records = [e.to_record() for e in entries]
+        if names:
+            found = {n: f.model_dump(mode="json") for n, f in counted.items()}
+            output.print_json({"total": total, "results": records, "facets": found})
+        else:
+            output.print_json(records)
         return
     console = output.stdout()
     if total == 0 and filters == EntryFilter():
@@ -322,6 +346,8 @@ def list_(
     first, last = offset + 1, offset + len(entries)
     span = f"{first}-{last} of {total}" if entries else f"none of {total} at offset {offset}"
     console.print(output.entry_table(entries, title=f"artifacts {span}"))
+    if counted:
+        console.print(facets_table(counted))
 
 
 @app.command()

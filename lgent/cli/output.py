@@ -33,6 +33,7 @@ from lgent.serving import (
     signature,
     slot_text,
     unmeasured,
+    weighed_parts,
 )
 
 
@@ -321,7 +322,7 @@ def print_resolution(resolution: Resolution) -> None:
     missing = unmeasured(best)
     parts = " + ".join(
         f"{part} {score_part(score, part, missing)}×{score.weights[part]}"
-        for part in ("success", "recency", "usage", "version")
+        for part in weighed_parts(score)
     )
     say(
         console,

@@ -16,12 +16,15 @@ from lgent.serving import PAGE_DEPTH
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
+    from lgent.facets import Facet
     from lgent.lgent import LGent
     from lgent.models import CatalogEntry, SearchResult
     from lgent.serving import QueryPage
 
+from lgent.cli.access_commands import FacetsOpt, facet_names, facets_table
 from lgent.cli.shell import (
     JsonOpt,
+    WaitOpt,
     app,
     brain_names,
     check_choice,
@@ -63,9 +66,12 @@ def query(
         ),
     ] = 0,
     explain: Annotated[bool, typer.Option(help="Print each result's explanation tree.")] = False,
+    wait: WaitOpt = False,
+    facets: FacetsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Ask every brain that can help, fuse the answers, explain them, and suggest more.
+    """Ask every brain that can help, fuse the answers, explain them, and suggest more;
+    --facets counts the values of those facets over every match.
 
     The total does not depend on --limit: the query is answered for its first 100 results and
     the page is cut from them. Words starting with one '-' that are no option are query text
@@ -78,18 +84,27 @@ def query(
         steps = tuple(p.strip() for p in (pipeline or "").split(",") if p.strip())
         context = QueryContext(user_history=tuple(history or ()), current_pipeline=steps)
 
-    async def run(lg: LGent) -> QueryPage:
+    names = facet_names(facets)
+
+    async def run(lg: LGent) -> tuple[QueryPage, dict[str, Facet]]:
         await require_artifacts(ctx, lg)
         asked = QueryArguments.check(
             query=text, constraints=tuple(constraint or ()), context=context, limit=limit
         )
-        return await query_page(lg, asked, offset=offset, explain=True)
+        page = await query_page(lg, asked, offset=offset, explain=True)
+        counted = await lg.facets(names=names, among=page.matched) if names else {}
+        return page, counted
 
-    page = with_lgent(ctx, run)
+    page, counted = with_lgent(ctx, run, wait=wait)
     if as_json:
-        output.print_json(page.model_dump(mode="json"))
+        data = page.model_dump(mode="json")
+        if names:
+            data["facets"] = {n: f.model_dump(mode="json") for n, f in counted.items()}
+        output.print_json(data)
     else:
         output.print_response(page, explain=explain)
+        if counted:
+            output.stdout().print(facets_table(counted))
 
 
 @app.command()
@@ -213,6 +228,7 @@ def search(
     execution: Annotated[
         list[str] | None, typer.Option(help="Only local, cloud or hybrid.")
     ] = None,
+    wait: WaitOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Search one brain directly, with its own scores, matched fields and highlights.
@@ -242,7 +258,7 @@ def search(
         await require_artifacts(ctx, lg)
         return await lg.search(query, brain=brain, filters=filters, limit=limit, lenient=lenient)
 
-    result = with_lgent(ctx, run)
+    result = with_lgent(ctx, run, wait=wait)
     if as_json:
         output.print_json(
             {
@@ -324,7 +340,16 @@ def lineage(
 @handles_errors
 def compatible(
     ctx: typer.Context,
-    artifact_id: Annotated[str, typer.Argument(metavar="ID")],
+    artifact_id: Annotated[str | None, typer.Argument(metavar="[ID]")] = None,
+    have: Annotated[
+        str | None,
+        typer.Option(
+            "--have",
+            metavar="TYPES",
+            help="Instead of an ID: what can run with these types (comma-separated, e.g. "
+            "URL,Date): artifacts whose every input one of them satisfies.",
+        ),
+    ] = None,
     upstream: Annotated[
         bool,
         typer.Option(
@@ -337,7 +362,13 @@ def compatible(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Artifacts whose types fit before or after this one."""
+    """Artifacts whose types fit before or after this one, or that can run with --have."""
+    if (artifact_id is None) == (have is None):
+        raise typer.BadParameter("give an ID or --have TYPES (not both)", param_hint="ID")
+    if have is not None:
+        _runnable(ctx, [h.strip() for h in have.split(",") if h.strip()], limit, as_json)
+        return
+    assert artifact_id is not None
     direction: Literal["downstream", "upstream"] = "upstream" if upstream else "downstream"
 
     async def run(lg: LGent) -> tuple[CatalogEntry, list[Any], dict[str, CatalogEntry]]:
@@ -371,4 +402,26 @@ def compatible(
         output.say(
             console,
             f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  ({output.escape_text(verdict)})",
+        )
+
+
+def _runnable(ctx: typer.Context, have: list[str], limit: int, as_json: bool) -> None:
+    """``compatible --have``: what can run with the given types."""
+
+    async def run(lg: LGent) -> list[Any]:
+        return await lg.runnable(have, limit=limit)
+
+    found = with_lgent(ctx, run)
+    if as_json:
+        output.print_json([dataclasses.asdict(info) for info in found])
+        return
+    console = output.stdout()
+    given = ", ".join(have)
+    output.say(console, f"{len(found)} artifact(s) can run with {output.escape_text(given)}:")
+    for info in found:
+        needs = ", ".join(info.needs)
+        output.say(
+            console,
+            f"  [bold]{output.escape_text(info.id)}[/]  needs {output.escape_text(needs)}"
+            f" -> {output.escape_text(info.output_type or '-')}",
         )

@@ -36,8 +36,9 @@ def serve(
             envvar="LGENT_TOKEN",
             show_envvar=True,
             help="HTTP: a bearer token (16+ characters) every write must send "
-            "(Authorization: Bearer TOKEN); reads too with http.token_for_reads. Prefer the "
-            "environment variable: a command line is visible to other users.",
+            "(Authorization: Bearer TOKEN); reads too with http.token_for_reads. MCP: the "
+            "secret of a named token of [access.tokens], whose scope every tool answers for. "
+            "Prefer the environment variable: a command line is visible to other users.",
         ),
     ] = None,
     router: Annotated[
@@ -73,6 +74,8 @@ def serve(
     if options.catalog is not None:
         shared["catalog"] = options.catalog
     if mcp:
+        if token is not None and router is None:
+            shared["token"] = token.strip()
         _serve_mcp(options.home, router, allow_writes, shared)
         return
     # the guard's options reach the server only when given (else lgent.toml decides)
@@ -90,10 +93,10 @@ def _check_options(
     """A usage error (exit 2) for options that do not go together."""
     if mcp == http:
         raise typer.BadParameter("give exactly one of --mcp or --http", param_hint="--mcp/--http")
-    if mcp and (token is not None or allow_host):
+    if mcp and allow_host:
         raise typer.BadParameter(
-            "--token and --allow-host guard the HTTP server (MCP runs over stdio)",
-            param_hint="--token/--allow-host",
+            "--allow-host guards the HTTP server (MCP runs over stdio)",
+            param_hint="--allow-host",
         )
     if token is not None and len(token.strip()) < MIN_TOKEN_LENGTH:
         raise typer.BadParameter(

@@ -33,6 +33,14 @@ app = typer.Typer(
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+WaitOpt = Annotated[
+    bool,
+    typer.Option(
+        "--wait",
+        help="Wait for every index, a long semantic build included (default: answer without "
+        "it and say how far it is).",
+    ),
+]
 FollowOpt = Annotated[
     bool,
     typer.Option(
@@ -97,10 +105,12 @@ def with_lgent(
     *,
     create: bool = False,
     read_only: bool | None = None,
+    wait: bool = False,
 ) -> T:
     """Open the home, run ``fn(lg)``, close. Only ``create`` (init, load) may create a home: any
     other command on a folder without a catalog fails, saying how to make one. ``read_only``
-    as ``LGent.open`` takes it (True: nothing is written, not even a replica's copy)."""
+    as ``LGent.open`` takes it (True: nothing is written, not even a replica's copy). ``wait``:
+    queries wait for every index, a long semantic build included (``--wait``)."""
     from lgent.cli.progress import StderrBuildProgress
     from lgent.lgent import LGent
 
@@ -112,7 +122,11 @@ def with_lgent(
 
     async def runner() -> T:
         async with LGent.open(
-            home, catalog=options.catalog, progress=progress, read_only=read_only
+            home,
+            catalog=options.catalog,
+            progress=progress,
+            read_only=read_only,
+            freshness="complete" if wait else "wait",
         ) as lg:
             return await fn(lg)
 

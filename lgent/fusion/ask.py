@@ -50,7 +50,10 @@ async def ask_brains(state: QueryState, context: FusionContext) -> None:
     like a graph question that could not be read as one."""
     settings, limit = context.settings, state.arguments.limit
     fetch = max(limit * settings.overfetch, settings.min_brain_hits)
-    asked = brain_query(state.text, state.c, fetch, filters_of(state.constraints), settings)
+    filters = filters_of(state.constraints)
+    if context.within is not None:
+        filters = filters.model_copy(update={"ids": context.within})
+    asked = brain_query(state.text, state.c, fetch, filters, settings)
     state.asked = asked
     plan = state.the_plan
     tasks: dict[str, asyncio.Future[RankedAnswer]] = {}

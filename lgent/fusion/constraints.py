@@ -195,7 +195,7 @@ def _execution(raw: str, t: str) -> Constraint | None:
 
 def _status(raw: str, t: str) -> Constraint | None:
     m = re.fullmatch(r"status\s*[:=]+\s*(?P<v>\w+)", t) or re.fullmatch(
-        r"(?P<v>active|experimental|deprecated|retired)\s+only", t
+        r"(?P<v>active|experimental|deprecated|retired|draft)\s+only", t
     )
     if m is None:
         return None
@@ -203,7 +203,8 @@ def _status(raw: str, t: str) -> Constraint | None:
         status = Status(m.group("v"))
     except ValueError:
         raise ConstraintError(
-            raw, f"unknown status {m.group('v')!r} (active, experimental, deprecated, retired)"
+            raw,
+            f"unknown status {m.group('v')!r} (active, experimental, deprecated, retired, draft)",
         ) from None
     return Constraint(
         raw, "status", f"status {status.value}", lambda e: e.status == status, (status.value,)

@@ -31,6 +31,7 @@ from lgent.fusion.grammar import restrict_to_grammar
 from lgent.fusion.interpret import respond
 from lgent.fusion.length import long_requests
 from lgent.fusion.lineage import lineage_order
+from lgent.fusion.owners import parts_first
 from lgent.fusion.plan import plan_brains
 from lgent.fusion.results import make_results
 from lgent.fusion.rrf import fuse_rankings
@@ -57,6 +58,7 @@ STEPS: tuple[Step, ...] = (
     leader_ties,  # LEADER_TIES: the others order the leader's equal scores
     weak_matches,  # WEAK_MATCHES: say when nothing is close
     lineage_order,  # superseded results noted and moved below their successor
+    parts_first,  # PARTS_FIRST: tools above the servers and APIs they belong to
     make_results,  # the page shown, explained
     suggestions,  # serendipity
     respond,  # the response, its warnings and its interpretation
@@ -77,16 +79,28 @@ class QueryFusion:
         runners: Mapping[str, Runner[Any]] | None = None,
         unavailable: Mapping[str, str] | None = None,
         steps: Sequence[Step] = STEPS,
+        within: frozenset[str] | None = None,
     ) -> None:
         """``brains``: how to reach the brains of this query (each registered in ``registry``),
         or the open brains by name, with those that could not be opened in ``unavailable`` and
         the reason. ``snapshot(ids)`` gives the catalog change number and those ids' latest
         entries, read together; results are only ever artifacts the catalog holds at that
         number. ``run`` runs a sync call off the event loop; ``runners`` may give a brain its
-        own. ``steps``: the steps a query goes through (``STEPS``)."""
+        own. ``steps``: the steps a query goes through (``STEPS``). ``within``: the only
+        artifacts the query may see (a reader's scope, ``lgent.scopes``; None: all)."""
         access = brains if not isinstance(brains, Mapping) else FixedBrains(brains, unavailable)
+        if within is not None:
+            catalog, seen = snapshot, within
+            snapshot = lambda ids: catalog([i for i in ids if i in seen])  # noqa: E731
         self.context = FusionContext(
-            access, registry, snapshot, settings, run, dict(runners or {}), dict(unavailable or {})
+            access,
+            registry,
+            snapshot,
+            settings,
+            run,
+            dict(runners or {}),
+            dict(unavailable or {}),
+            within,
         )
         self.steps = tuple(steps)
 

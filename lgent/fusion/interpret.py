@@ -158,4 +158,5 @@ async def respond(state: QueryState, context: FusionContext) -> None:
         constraints=tuple(k.description for k in state.constraints),
         warnings=tuple(warnings),
         change_number=snap.change_number,
+        matched=tuple(f.id for f in state.fused),
     )

@@ -45,6 +45,10 @@ class FusionContext:
     runners: Mapping[str, Runner[Any]]
     unavailable: Mapping[str, str]
     """Brains that could not be opened, with why (the plan reports them)."""
+    within: frozenset[str] | None = None
+    """The only artifacts this query may see (a reader's scope: ``lgent.scopes``); None: all.
+    The brains search inside it, the snapshot holds nothing else, and the graph read by the
+    steps knows nothing else (``lgent.graph.scoped``)."""
 
     def runner(self, brain: str) -> Runner[Any]:
         """Where brain ``brain``'s calls run."""
@@ -59,7 +63,13 @@ class FusionContext:
             brain = await self.access.acquire(name)
         except LGentError:
             return None  # the plan reports it when it is asked
-        return brain if isinstance(brain, QuestionReader) else None
+        if not isinstance(brain, QuestionReader):
+            return None
+        if self.within is not None:
+            from lgent.graph.scoped import ScopedReader
+
+            return ScopedReader(brain, self.within)
+        return brain
 
     async def graph(self) -> GraphReader | None:
         """The catalog graph (lineage notes, suggestions), if the brain that reads questions

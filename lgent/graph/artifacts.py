@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from lgent.errors import TypeLatticeError
-from lgent.health import USABLE, Health
-from lgent.models import CatalogEntry, SearchFilters, Status
-from lgent.typeexpr import canonical
+from lgent.graph.facts import ArtifactFacts
+from lgent.graph.sides import Sides
+from lgent.health import USABLE
+from lgent.models import SearchFilters, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,9 @@ class ArtifactInfo:
     last_used: datetime | None = None
     version: str = "0.1.0"
     contracts: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    """Every type it must be given to run (``sides.Sides.needs``); its ``input_type`` is the
+    first port composition links it by."""
 
     @property
     def usable(self) -> bool:
@@ -55,6 +58,9 @@ class Fitness(NamedTuple):
     last_used: datetime | None
     version: str
     contracts: tuple[str, ...]
+    fit: float = 1.0
+    """How well it fits the requirement it was found for, in (0, 1]: 1 for declared types,
+    else the confidence and specificity of the inferred kinds it was matched by."""
 
 
 _Packed = tuple[
@@ -71,6 +77,7 @@ _Packed = tuple[
     datetime | None,  # last used
     str,  # version
     tuple[str, ...],  # contracts
+    tuple[str, ...],  # needs
 ]
 _STATUS = {s.value: s for s in Status}
 
@@ -90,6 +97,7 @@ def _pack(info: ArtifactInfo) -> _Packed:
         info.last_used,
         info.version,
         tuple(info.contracts),
+        tuple(info.needs),
     )
 
 
@@ -144,36 +152,29 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
             return False
         if filters is None or filters.empty:
             return True
-        return filters.matches(row[2], row[1], row[3], row[4])
+        return filters.allows(artifact_id) and filters.matches(row[2], row[1], row[3], row[4])
 
 
-def artifact_info(entry: CatalogEntry) -> ArtifactInfo:
-    """What the graph remembers of ``entry`` (its types in canonical form when well formed)."""
+def artifact_info(facts: ArtifactFacts, sides: Sides) -> ArtifactInfo:
+    """What the graph remembers of the artifact ``facts`` describes: its first ports as its
+    input and output types, and its needs (``sides``)."""
     return ArtifactInfo(
-        entry.id,
-        entry.name,
-        entry.status,
-        entry.entity_type.value,
-        entry.author,
-        entry.execution.value if entry.execution else None,
-        Health.of(entry).score,
-        _canonical_or_none(entry.input_type),
-        _canonical_or_none(entry.output_type),
-        entry.success_rate,
-        entry.usage_count,
-        entry.last_used,
-        entry.version,
-        entry.contracts,
+        facts.id,
+        facts.name,
+        Status(facts.status),
+        facts.entity_type,
+        facts.author,
+        facts.execution,
+        facts.health,
+        None if sides.input is None else sides.input.type,
+        None if sides.output is None else sides.output.type,
+        facts.success_rate,
+        facts.usage_count,
+        facts.last_used_at,
+        facts.version,
+        facts.contracts,
+        sides.needs,
     )
-
-
-def _canonical_or_none(text: str | None) -> str | None:
-    if not text:
-        return None
-    try:
-        return canonical(text)
-    except TypeLatticeError:
-        return text
 
 
 __all__ = [

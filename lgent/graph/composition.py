@@ -160,6 +160,21 @@ class Children:
     group: _Group
 
 
+_TABLE_CACHES = (
+    "_ranked",
+    "_rows",
+    "_fits",
+    "_groups",
+    "_children",
+    "_bounds",
+    "_reaches",
+    "_sparse",
+)
+"""The mappings derived from the tables, filled when first needed."""
+_ARRAY_CACHES = ("_accept", "_chainable", "_with_any")
+"""The derived arrays (None until first needed)."""
+
+
 class CompositionIndex:
     """Signatures indexed by type for fast compatibility and path queries; updated one signature
     at a time. Watches ``lattice.version`` and rebuilds its type tables when the lattice changes.
@@ -179,8 +194,9 @@ class CompositionIndex:
         # (input or None, output or None) -> ranked ids (None: any type on that side)
         self._ranked: dict[tuple[int | None, int | None], _RankedIds] = {}
         self._cells_of_in: dict[int, set[int]] = {}
-        self._best_all: FloatArray = np.full((8, 8), NONE)  # [input, output] max health
-        self._best_usable: FloatArray = np.full((8, 8), NONE)
+        # (input, output) -> the best health in the cell, and of a usable artifact (NONE: none);
+        # a mapping, not a matrix: imported catalogs bring thousands of types on each side
+        self._best: dict[tuple[int, int], tuple[float, float]] = {}
         self._accept: BoolArray | None = None  # [output type, input type]: out <: in
         self._rows: dict[str, BoolArray] = {}  # any type -> accepted input types
         self._fits: dict[str, BoolArray] = {}  # any type -> output types that are subtypes
@@ -193,6 +209,19 @@ class CompositionIndex:
         self._with_any: tuple[int, list[int]] | None = None  # input types naming Any
         for sig in signatures:
             self.add(sig)
+
+    def __getstate__(self) -> dict[str, object]:
+        """The tables (what ``_TABLE_CACHES`` and ``_ARRAY_CACHES`` name is rebuilt when first
+        needed, and left out of an image)."""
+        dropped = {*_TABLE_CACHES, *_ARRAY_CACHES}
+        return {k: v for k, v in self.__dict__.items() if k not in dropped}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        for name in _TABLE_CACHES:
+            setattr(self, name, {})
+        for name in _ARRAY_CACHES:
+            setattr(self, name, None)
 
     # ----------------------------------------------------------------------------- state
 
@@ -212,15 +241,18 @@ class CompositionIndex:
         """(input number, output number) -> the ids of the artifacts with those types."""
         return self._cells
 
-    @property
-    def best_all(self) -> FloatArray:
-        """[input, output]: the best health in the cell (``NONE``: empty)."""
-        return self._best_all
-
-    @property
-    def best_usable(self) -> FloatArray:
-        """[input, output]: the best health of a usable artifact in the cell."""
-        return self._best_usable
+    def best_among(self, rows: IntArray, cols: IntArray, *, usable: bool) -> FloatArray:
+        """``[i, j]``: the best health in cell (``rows[i]``, ``cols[j]``), of a usable artifact
+        only when ``usable`` (``NONE``: empty); costs the cells of those rows, not their area."""
+        table = np.full((len(rows), len(cols)), NONE)
+        at = {int(u): j for j, u in enumerate(cols.tolist())}
+        side = 1 if usable else 0
+        for i, s in enumerate(rows.tolist()):
+            for u in self._cells_of_in.get(s, ()):
+                j = at.get(u)
+                if j is not None:
+                    table[i, j] = self._best[(s, u)][side]
+        return table
 
     @property
     def input_names(self) -> list[str]:
@@ -414,24 +446,17 @@ class CompositionIndex:
 
     def _refresh_cell(self, s: int, u: int) -> None:
         entries = [self._entries[i] for i in self._cells.get((s, u), ())]
-        self._best_all[s, u] = max((e[3] for e in entries), default=NONE)
-        self._best_usable[s, u] = max((e[3] for e in entries if e[2]), default=NONE)
-
-    def _grow(self) -> None:
-        rows, cols = self._best_all.shape
-        need_rows, need_cols = max(rows, len(self._in)), max(cols, len(self._out))
-        if (need_rows, need_cols) != (rows, cols):
-            new_rows, new_cols = max(rows, 2 * need_rows), max(cols, 2 * need_cols)
-            for name in ("_best_all", "_best_usable"):
-                old = getattr(self, name)
-                grown = np.full((new_rows, new_cols), NONE)
-                grown[:rows, :cols] = old
-                setattr(self, name, grown)
+        if not entries:
+            self._best.pop((s, u), None)
+            return
+        self._best[(s, u)] = (
+            max(e[3] for e in entries),
+            max((e[3] for e in entries if e[2]), default=NONE),
+        )
 
     def _register_input(self, name: str) -> int:
         s, new = self._in.add(name)
         if new:
-            self._grow()
             self._rows.clear()
             self._children.clear()
             if self._accept is not None:
@@ -446,7 +471,6 @@ class CompositionIndex:
     def _register_output(self, name: str) -> int:
         u, new = self._out.add(name)
         if new:
-            self._grow()
             self._fits.clear()
             self._chainable = None
             if self._accept is not None:
@@ -587,16 +611,19 @@ class CompositionIndex:
         ``include_unusable``) and the accept matrix as index arrays (cached until a change)."""
         found = self._sparse.get(include_unusable)
         if found is None:
-            n_in, n_out = len(self._in), len(self._out)
-            best = (self._best_all if include_unusable else self._best_usable)[:n_in, :n_out]
+            side = 0 if include_unusable else 1
+            cells = [(s, u, best[side]) for (s, u), best in self._best.items() if best[side] >= 0]
+            s = np.fromiter((c[0] for c in cells), dtype=np.intp, count=len(cells))
+            u = np.fromiter((c[1] for c in cells), dtype=np.intp, count=len(cells))
+            health = np.fromiter((c[2] for c in cells), dtype=np.float64, count=len(cells))
+            by_input = np.lexsort((u, s))
+            by_output = np.lexsort((s, u))
             accept = self._accept_matrix() & self.chain_mask()[:, None]  # links only
-            s, u = np.nonzero(best >= 0.0)  # by input, then output
-            u_t, s_t = np.nonzero(best.T >= 0.0)  # by output, then input
             accepted_u, accepted_s = np.nonzero(accept)
             accepting_s, accepting_u = np.nonzero(accept.T)
             found = self._sparse[include_unusable] = _Sparse(
-                cells_by_input=_Edges.of(s, u, best[s, u]),
-                cells_by_output=_Edges.of(u_t, s_t, best[s_t, u_t]),
+                cells_by_input=_Edges.of(s[by_input], u[by_input], health[by_input]),
+                cells_by_output=_Edges.of(u[by_output], s[by_output], health[by_output]),
                 accept_by_output=_Edges.of(accepted_u, accepted_s, None),
                 accept_by_input=_Edges.of(accepting_s, accepting_u, None),
             )

@@ -21,15 +21,31 @@ from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
 from lgent.graph import paths
 from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
 from lgent.graph.composition import CompositionIndex
+from lgent.graph.facts import ArtifactFacts, facts_of
 from lgent.graph.lineage import LineageGraph, LineageHit, bfs
 from lgent.graph.names import NameIndex, normalized
+from lgent.graph.ports import (
+    PORT_SEP,
+    Ports,
+    artifact_groups,
+    artifact_members,
+    artifact_of,
+    distinct_paths,
+    distinct_signatures,
+)
+from lgent.graph.sides import Port, sides_of
 from lgent.graph.signatures import CompositionPath, Direction, PathSearch, Ranked, Signature
+from lgent.graph.type_words import type_words, words_of_text
 from lgent.graph.types import TypeLattice
+from lgent.limits import MAX_LIMIT
 from lgent.models import CatalogEntry, SearchFilters, TypeDecl
 from lgent.typeexpr import canonical
 
 CANCEL_EVERY = 1000
 """A build asks whether to stop (and gives way to queries) every this many entries."""
+BROAD_KIND = 3
+"""A type with this many subtypes or more is broad (``Text``): an inferred port of it counts
+0.6, one of a type with fewer subtypes 0.85, one of a leaf type 1."""
 
 
 class CatalogGraph:
@@ -41,12 +57,25 @@ class CatalogGraph:
         self._change_number = -1
         self._reset([])
 
+    def __getstate__(self) -> dict[str, object]:
+        """What ``lgent.graph.image`` keeps: everything but the lock (caches are dropped by the
+        parts that hold them)."""
+        with self._lock:
+            return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+
     def _reset(self, types: Sequence[TypeDecl]) -> None:
+        self._declarations = tuple(types)
         self._lattice = _lattice(types)
         self._lineage = LineageGraph()
         self._composition = CompositionIndex(self._lattice)
         self._info = ArtifactTable()
         self._names = NameIndex()
+        self._ports = Ports()
+        self._facts: dict[str, ArtifactFacts] = {}
         self._index_type_names()
 
     # -- building --------------------------------------------------------------------------
@@ -65,13 +94,24 @@ class CatalogGraph:
     ) -> None:
         """Replace the graph with ``entries`` and ``types``. ``cancelled()`` is asked every
         ``CANCEL_EVERY`` entries (true: ``BuildStoppedError``, the graph is left unbuilt)."""
+        self.build_from(map(facts_of, entries), types, change_number, cancelled)
+
+    def build_from(
+        self,
+        facts: Iterable[ArtifactFacts],
+        types: Sequence[TypeDecl],
+        change_number: int,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """``build`` from what the graph keeps of each entry (``facts``, as ``facts()`` gives
+        them): no entry is read or validated again."""
         with self._lock:
             self._reset(types)
             self._change_number = -1
-            declared: dict[str, list[tuple[str, str]]] = {}
-            for n, entry in enumerate(entries, start=1):
-                self._add(entry)
-                declared[entry.id] = _relations(entry)
+            declared: dict[str, tuple[tuple[str, str], ...]] = {}
+            for n, fact in enumerate(facts, start=1):
+                self._add(fact)
+                declared[fact.id] = fact.relations
                 if n % CANCEL_EVERY == 0 and cancelled():
                     self._reset(types)
                     raise BuildStoppedError(f"the graph build stopped after {n} entries")
@@ -84,6 +124,16 @@ class CatalogGraph:
             self._composition.warm()
             self._change_number = change_number
 
+    def declarations(self) -> list[TypeDecl]:
+        """The type declarations the lattice was made of."""
+        with self._lock:
+            return list(self._declarations)
+
+    def facts(self) -> list[ArtifactFacts]:
+        """What the graph keeps of every artifact, by id (``build_from`` rebuilds it)."""
+        with self._lock:
+            return [self._facts[i] for i in sorted(self._facts)]
+
     def apply(
         self,
         upserts: Sequence[CatalogEntry],
@@ -93,43 +143,88 @@ class CatalogGraph:
     ) -> None:
         """Apply a batch of catalog changes (``types``: the whole type list when one changed);
         each entry costs what its own names, relations and type group cost, never a pass over
-        the catalog (new type declarations rebuild the lattice and the type tables, which are
-        as large as the type vocabulary)."""
+        the catalog (new type declarations rebuild the lattice, the type tables and every
+        artifact's ports, which depend on which types are primitive)."""
         with self._lock:
             if types is not None:
+                self._declarations = tuple(types)
+                kept = [f for i, f in self._facts.items() if i not in {e.id for e in upserts}]
                 self._lattice = _lattice(types)
                 self._composition.set_lattice(self._lattice)
                 self._index_type_names()
+                for fact in kept:  # ports again, under the new lattice
+                    self._drop_ports(fact.id)
+                    self._add(fact)
             for artifact_id in removals:
                 self._remove(artifact_id)
             for entry in upserts:
+                fact = facts_of(entry)
                 self._remove(entry.id)
-                self._add(entry)
-                self._lineage.set_relations(entry.id, _relations(entry))
+                self._add(fact)
+                self._lineage.set_relations(entry.id, list(fact.relations))
                 self._names.add(entry.id, entry.name)
             self._change_number = change_number
 
-    def _add(self, entry: CatalogEntry) -> None:
-        """Index ``entry`` (its names and relations are indexed by the caller: in bulk by
-        ``build``)."""
-        info = artifact_info(entry)
+    def _add(self, fact: ArtifactFacts) -> None:
+        """Index ``fact`` (its names and relations are indexed by the caller: in bulk by
+        ``build_from``): one signature per (input, output) port pair (``sides.py``)."""
+        sides = sides_of(fact, self._lattice.is_primitive)
+        info = artifact_info(fact, sides)
+        self._facts[fact.id] = fact
         self._info.add(info)
-        # a malformed type matches nothing; problems() lists it
-        with contextlib.suppress(TypeLatticeError):
-            self._composition.add(
-                Signature(entry.id, info.input_type, info.output_type, info.usable, info.health)
-            )
+        made: list[tuple[str, float]] = []
+        for n, (takes, gives) in enumerate(sides.pairs()):
+            port_id = fact.id if n == 0 else f"{fact.id}{PORT_SEP}{n}"
+            fit = self._fit(takes) * self._fit(gives)
+            # a malformed type matches nothing; problems() lists it
+            with contextlib.suppress(TypeLatticeError):
+                self._composition.add(
+                    Signature(
+                        port_id,
+                        None if takes is None else takes.type,
+                        None if gives is None else gives.type,
+                        info.usable,
+                        info.health * fit,
+                    )
+                )
+                made.append((port_id, fit))
+        self._ports.set(fact.id, made)
+
+    def _fit(self, port: Port | None) -> float:
+        """How much an inferred port counts: its confidence times the specificity of its
+        type (a kind with many subkinds, such as ``Text``, says less); 1 for a declared one."""
+        if port is None or port.declared:
+            return 1.0
+        return port.confidence * self._specificity(port.type)
+
+    def _specificity(self, type_name: str) -> float:
+        found = self._specific.get(type_name)
+        if found is None:
+            try:
+                below = len(self._lattice.subtypes(type_name)) - 1  # itself is listed
+            except TypeLatticeError:
+                below = 0
+            found = 1.0 if below <= 0 else 0.85 if below < BROAD_KIND else 0.6
+            self._specific[type_name] = found
+        return found
 
     def _remove(self, artifact_id: str) -> None:
         info = self._info.remove(artifact_id)
+        self._facts.pop(artifact_id, None)
         if info is not None:
             self._names.remove(artifact_id, info.name)
             self._lineage.remove_relations_of(artifact_id)
-            self._composition.remove(artifact_id)
+            self._drop_ports(artifact_id)
+
+    def _drop_ports(self, artifact_id: str) -> None:
+        for port_id in self._ports.pop(artifact_id):
+            self._composition.remove(port_id)
 
     def _index_type_names(self) -> None:
         self._type_names = {t.lower(): t for t in self._lattice.types()}
         self._type_names["any"] = "Any"
+        self._type_words = type_words(self._lattice.types())
+        self._specific: dict[str, float] = {}
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
@@ -167,8 +262,10 @@ class CatalogGraph:
 
     def _type_name(self, text: str) -> str | None:
         direct = self._type_names.get(text.lower())
-        if direct is not None or "[" not in text:
+        if direct is not None:
             return direct
+        if "[" not in text:  # plain words: "a web page URL" names WebPageURL
+            return self._type_words.get(words_of_text(text))
         try:
             expr = canonical(text)
         except TypeLatticeError:
@@ -242,9 +339,16 @@ class CatalogGraph:
             return self._info.admits(artifact_id, filters)
 
     def signature(self, artifact_id: str) -> Signature | None:
-        """The artifact's signature in the composition index (None: no type, or unknown)."""
+        """The artifact's signature in the composition index, by its first ports (None: no
+        type, or unknown)."""
         with self._lock:
             return self._composition.get(artifact_id)
+
+    def signatures_of(self, artifact_id: str) -> list[Signature]:
+        """Every signature the artifact is registered with, one per port pair, best first."""
+        with self._lock:
+            found = (self._composition.get(p) for p in self._ports.of(artifact_id))
+            return [s for s in found if s is not None]
 
     def undeclared_side(self, artifact_id: str, direction: Direction) -> str | None:
         """Why nothing composes with ``artifact_id`` in ``direction`` when it declares no type
@@ -276,21 +380,38 @@ class CatalogGraph:
 
     def matching(self, takes: str | None, gives: str | None, *, only: bool = False) -> list[Ranked]:
         """The artifacts whose input accepts ``takes`` and whose output fits ``gives``, grouped
-        (see ``CompositionIndex.matching``)."""
+        (see ``CompositionIndex.matching``; an artifact once per group, at its best port)."""
         with self._lock:
-            return self._composition.matching(takes, gives, only=only)
+            return artifact_groups(self._composition.matching(takes, gives, only=only))
 
     def neighbours(self, target: Signature, direction: Direction) -> list[Ranked]:
-        """The groups of artifacts that can follow (downstream) or precede ``target``."""
+        """The groups of artifacts that can follow (downstream) or precede ``target`` through
+        any of its ports."""
         with self._lock:
-            return self._composition.neighbours(target, direction)
+            found: list[Ranked] = []
+            for sig in self._port_signatures(target):
+                found += self._composition.neighbours(sig, direction)
+            return artifact_groups(found)
+
+    def _port_signatures(self, target: Signature) -> list[Signature]:
+        ports = [self._composition.get(p) for p in self._ports.of(target.id)]
+        found = [s for s in ports if s is not None]
+        return found if found and target.id in self._info else [target]
 
     def type_candidates(self, input_type: str, output_type: str) -> list[Fitness]:
         """Artifacts (usable or not) whose input accepts ``input_type`` and whose output fits
-        ``output_type``, in no particular order (the resolver ranks them by its own score)."""
+        ``output_type``, in no particular order (the resolver ranks them by its own score),
+        each with the fit of its best port that does."""
         with self._lock:
-            found = self._composition.fitting_ids(input_type, output_type)
-            return [self._info.fitness(i) for i in found if i in self._info]
+            best: dict[str, float] = {}
+            for port_id in self._composition.fitting_ids(input_type, output_type):
+                artifact = artifact_of(port_id)
+                best[artifact] = max(best.get(artifact, 0.0), self._ports.fit(port_id))
+            return [
+                self._info.fitness(i)._replace(fit=fit)
+                for i, fit in best.items()
+                if i in self._info
+            ]
 
     def accepting(self, type_name: str, limit: int | None = None) -> list[ArtifactInfo]:
         """Artifacts (usable or not) whose input accepts ``type_name``, healthiest first."""
@@ -306,9 +427,10 @@ class CatalogGraph:
     ) -> list[ArtifactInfo]:
         with self._lock:
             sigs = self._composition.find_compatible(
-                pseudo, direction, include_unusable=True, limit=limit, chain=False
+                pseudo, direction, include_unusable=True, limit=None, chain=False
             )
-            return [self._info[s.id] for s in sigs if s.id in self._info]
+            found = distinct_signatures(sigs)
+            return [self._info[s.id] for s in found[:limit] if s.id in self._info]
 
     # -- composition -----------------------------------------------------------------------
 
@@ -317,8 +439,11 @@ class CatalogGraph:
         read as ``type_name`` reads them, and an unknown one is a ``TypeLatticeError``."""
         with self._lock:
             source, target = self.require_type(search.source), self.require_type(search.target)
-            checked = dataclasses.replace(search, source=source, target=target)
-            return paths.find_paths(self._composition, checked)
+            wider = min(search.k * 3, MAX_LIMIT) if self._ports.any() else search.k
+            checked = dataclasses.replace(
+                search, source=source, target=target, k=wider, allowed=_of_ports(search.allowed)
+            )
+            return distinct_paths(paths.find_paths(self._composition, checked), search.k)
 
     def members(
         self,
@@ -328,16 +453,20 @@ class CatalogGraph:
         *,
         include_unusable: bool = False,
         known: Sequence[CompositionPath] = (),
+        allowed: Callable[[str], bool] | None = None,
     ) -> Iterator[tuple[str, CompositionPath]]:
         """Every artifact on a pipeline from ``source`` to ``target`` with its best pipeline,
         lazily (``lgent.graph.paths.members``); iterate it inside ``reading()``."""
-        return paths.members(
-            self._composition,
-            source,
-            target,
-            max_length,
-            include_unusable=include_unusable,
-            known=known,
+        return artifact_members(
+            paths.members(
+                self._composition,
+                source,
+                target,
+                max_length,
+                include_unusable=include_unusable,
+                known=known,
+                allowed=_of_ports(allowed),
+            )
         )
 
     def find_compatible(
@@ -354,14 +483,49 @@ class CatalogGraph:
         ``chain=False`` links through primitive types too (as plain subtyping would)."""
         with self._lock:
             self._require_artifact(artifact_id)
-            return self._composition.find_compatible(
-                artifact_id, direction, include_unusable=include_unusable, limit=limit, chain=chain
-            )
+            found: list[Signature] = []
+            for port_id in self._ports.of(artifact_id):
+                if port_id in self._composition:
+                    found += self._composition.find_compatible(
+                        port_id, direction, include_unusable=include_unusable, chain=chain
+                    )
+            if artifact_id not in self._composition and not found:
+                raise NotFoundError(artifact_id)  # as the index says of an untyped artifact
+            found.sort(key=lambda s: (-s.health, artifact_of(s.id)))
+            return distinct_signatures(found, leave_out=artifact_id)[:limit]
 
     def signatures(self) -> list[Signature]:
-        """Every artifact's signature in the composition index, by id."""
+        """Every artifact's signature in the composition index (by its first ports), by id."""
         with self._lock:
-            return self._composition.signatures()
+            return [s for s in self._composition.signatures() if PORT_SEP not in s.id]
+
+    def runnable_with(self, have: Sequence[str], limit: int | None = 50) -> list[ArtifactInfo]:
+        """Artifacts every need of which one of the ``have`` types satisfies (a subtype of it):
+        what can run with what the caller has. Those that use more of what was given first,
+        then the healthiest, then by id; artifacts that need nothing are left out. A ``have``
+        is read as ``type_name`` reads it (``TypeLatticeError`` when it names no type)."""
+        with self._lock:
+            given = [self.require_type(h) for h in have]
+            candidates: set[str] = set()
+            for h in given:
+                for group in self._composition.matching(h, None):
+                    candidates.update(artifact_of(i) for i in group.ids)
+            found: list[tuple[int, float, str]] = []
+            for artifact_id in candidates:
+                info = self._info.get(artifact_id)
+                if info is None or not info.needs:
+                    continue
+                used = {h for n in info.needs for h in given if self._fits(h, n)}
+                if all(any(self._fits(h, n) for h in given) for n in info.needs):
+                    found.append((-len(used), -info.health, artifact_id))
+            found.sort()
+            return [self._info[i] for _, _, i in found[:limit]]
+
+    def _fits(self, given: str, need: str) -> bool:
+        try:
+            return self._lattice.is_subtype(given, need)
+        except TypeLatticeError:
+            return False
 
     # -- lineage ---------------------------------------------------------------------------
 
@@ -390,6 +554,25 @@ class CatalogGraph:
                 "parts": list(bfs(artifact_id, g.incoming("part_of"), 1)),
             }
 
+    def wholes(self, ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """For each of ``ids`` that is part of another artifact (a tool of a server, an
+        operation of an API): that artifact's id and how many parts it has."""
+        with self._lock:
+            up, down = self._lineage.outgoing("part_of"), self._lineage.incoming("part_of")
+            found: dict[str, tuple[str, int]] = {}
+            for artifact_id in ids:
+                for _, whole in up(artifact_id):
+                    found[artifact_id] = (whole, sum(1 for _ in down(whole)))
+                    break
+            return found
+
+    def part_counts(self, ids: Sequence[str]) -> dict[str, int]:
+        """Of ``ids``, those other artifacts are part of, with how many parts each has."""
+        with self._lock:
+            down = self._lineage.incoming("part_of")
+            counts = {i: sum(1 for _ in down(i)) for i in ids}
+            return {i: n for i, n in counts.items() if n}
+
     def latest(self, artifact_id: str) -> str:
         """The newest usable generation of ``artifact_id`` along successor links (itself if
         none)."""
@@ -417,6 +600,13 @@ class CatalogGraph:
 def _relations(entry: CatalogEntry) -> list[tuple[str, str]]:
     """The ``(relation, target)`` pairs ``entry`` declares."""
     return [(r.type.value, r.target) for r in entry.relations]
+
+
+def _of_ports(allowed: Callable[[str], bool] | None) -> Callable[[str], bool] | None:
+    """``allowed``, which reads artifact ids, over the composition index's port ids."""
+    if allowed is None:
+        return None
+    return lambda port_id: allowed(artifact_of(port_id))
 
 
 def _lattice(types: Sequence[TypeDecl]) -> TypeLattice:

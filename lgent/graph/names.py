@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import threading
 from collections.abc import Iterable, Iterator
 
 from lgent.graph.grams import TrigramIndex
@@ -39,23 +40,47 @@ work to its collections at catalog scale."""
 
 
 class NameIndex:
-    """Which artifact a key names, with a trigram index over the keys for fuzzy lookup."""
+    """Which artifact a key names, with a trigram index over the keys for fuzzy lookup (built
+    in bulk when first needed: most lookups are exact, and a process answering one question
+    should not pay for it)."""
 
     def __init__(self) -> None:
         self._by_id: dict[str, Owners] = {}  # key -> the ids giving it
         self._by_name: dict[str, Owners] = {}  # key -> the ids whose name gives it
-        self._keys_index = TrigramIndex()
+        self._grams: TrigramIndex | None = TrigramIndex()
+        self._grams_lock = threading.Lock()
 
     @classmethod
     def of(cls, artifacts: Iterable[tuple[str, str]]) -> NameIndex:
-        """An index of ``(id, name)`` pairs, its trigram index built in bulk."""
+        """An index of ``(id, name)`` pairs (its trigram index is built when first asked)."""
         index = cls()
         for artifact_id, name in artifacts:
             for table, key in index._keys(artifact_id, name):
                 if key:
                     _own(table, key, artifact_id)
-        index._keys_index = TrigramIndex.of(sorted({*index._by_id, *index._by_name}))
+        index._grams = None
         return index
+
+    def __getstate__(self) -> dict[str, object]:
+        """The key tables (the trigram index is built again when first needed)."""
+        return {"_by_id": self._by_id, "_by_name": self._by_name}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._grams = None
+        self._grams_lock = threading.Lock()
+
+    @property
+    def _keys_index(self) -> TrigramIndex:
+        """The trigram index of every key, built in bulk the first time it is needed."""
+        grams = self._grams
+        if grams is None:
+            with self._grams_lock:
+                grams = self._grams
+                if grams is None:
+                    grams = TrigramIndex.of(sorted({*self._by_id, *self._by_name}))
+                    self._grams = grams
+        return grams
 
     # ----------------------------------------------------------------------------- changes
 
@@ -64,8 +89,8 @@ class NameIndex:
         for table, key in self._keys(artifact_id, name):
             if not key:
                 continue
-            if key not in self._by_id and key not in self._by_name:
-                self._keys_index.add(key)
+            if self._grams is not None and key not in self._by_id and key not in self._by_name:
+                self._grams.add(key)
             _own(table, key, artifact_id)
 
     def remove(self, artifact_id: str, name: str) -> None:
@@ -78,8 +103,8 @@ class NameIndex:
                 if owners != artifact_id:
                     continue
                 del table[key]
-                if key not in self._by_id and key not in self._by_name:
-                    self._keys_index.remove(key)
+                if self._grams is not None and key not in self._by_id and key not in self._by_name:
+                    self._grams.remove(key)
             elif artifact_id in owners:
                 rest = tuple(o for o in owners if o != artifact_id)
                 table[key] = rest[0] if len(rest) == 1 else rest
@@ -91,7 +116,7 @@ class NameIndex:
 
     def __len__(self) -> int:
         """Number of keys."""
-        return len(self._keys_index)
+        return len({*self._by_id, *self._by_name})
 
     def resolve(self, key: str) -> str | None:
         """The artifact ``key`` (already normalized) names exactly, or None."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +45,7 @@ def find_paths(index: CompositionIndex, search: PathSearch) -> list[CompositionP
     ``search.max_length`` artifacts, ordered by length, weakest-link health (desc), ids."""
     source_type, target_type, k = search.source, search.target, search.k
     max_length, include_unusable = search.max_length, search.include_unusable
+    allowed = search.allowed
     index.sync()
     source = str(index.lattice.check(source_type))
     target = str(index.lattice.check(target_type))
@@ -54,7 +55,7 @@ def find_paths(index: CompositionIndex, search: PathSearch) -> list[CompositionP
             break
         bounds = index.bounds_for(target, include_unusable, length)
         for neg_health, ids in _search(
-            index, source, length, bounds, k - len(found), include_unusable
+            index, source, length, bounds, k - len(found), include_unusable, allowed
         ):
             types = (source, *(index.output_name(i) for i in ids))
             found.append(CompositionPath(ids, types, -neg_health))
@@ -69,6 +70,7 @@ def members(
     *,
     include_unusable: bool = False,
     known: Sequence[CompositionPath] = (),
+    allowed: Callable[[str], bool] | None = None,
 ) -> Iterator[tuple[str, CompositionPath]]:
     """Every artifact that is a step of some pipeline from ``source_type`` to
     ``target_type`` with at most ``max_length`` artifacts, each with its best such pipeline
@@ -79,6 +81,8 @@ def members(
     Order: by the length of the witness, then its weakest-link health (higher first), then
     by id. Unless ``include_unusable``, the other steps of a witness are usable, and the
     unusable artifacts come after all usable ones (so callers see what a step replaced).
+    Only artifacts ``allowed`` admits are members or steps (None: any): the tables bound the
+    best over every artifact, so they stay upper bounds and the search stays exact.
 
     Best first over the per-type tables: a cell (input type, output type) is bounded by its
     healthiest artifact and the best routes from the source to its input and from its
@@ -100,7 +104,15 @@ def members(
         for artifact in found.ids:
             first_through.setdefault(artifact, found)
     routes = _Routes(
-        source, target, max_length, include_unusable, before, before_health, after, after_health
+        source,
+        target,
+        max_length,
+        include_unusable,
+        before,
+        before_health,
+        after,
+        after_health,
+        allowed,
     )
     # only the input types reached from the source and the output types that reach the
     # target within the length can hold a member: the tables are cut to those (a catalog
@@ -124,6 +136,7 @@ class _Routes:
     before_health: FloatArray
     after: IntArray
     after_health: FloatArray
+    allowed: Callable[[str], bool] | None = None
 
 
 def _members_among(
@@ -138,8 +151,7 @@ def _members_among(
     r = routes
     shortest = r.before[rows, None] + 1 + r.after[None, cols]
     bounds = np.minimum(r.before_health[rows, None], r.after_health[None, cols])
-    table = index.best_usable if usable else index.best_all
-    best = table[np.ix_(rows, cols)]
+    best = index.best_among(rows, cols, usable=bool(usable))
     bound = np.minimum(bounds, best)
     wanted = (shortest <= r.max_length) & (best >= 0.0)
     cells = (
@@ -158,6 +170,8 @@ def _members_among(
             route = min(float(r.before_health[s]), float(r.after_health[u]))
             for member in index.cells[(s, u)]:
                 _, _, member_usable, member_health, _, _ = index.entries[member]
+                if r.allowed is not None and not r.allowed(member):
+                    continue
                 if usable is None or member_usable == usable:
                     heapq.heappush(heap, (opened[0], -min(route, member_health), member, 0, s, u))
             continue
@@ -174,6 +188,7 @@ def _members_among(
             int(r.before[s]),
             int(r.after[u]),
             r.include_unusable,
+            r.allowed,
         )
         if path is not None:
             witness[artifact] = path
@@ -192,13 +207,16 @@ def _through(
     before: int,
     after: int,
     include_unusable: bool,
+    allowed: Callable[[str], bool] | None = None,
 ) -> CompositionPath | None:
     """The first pipeline in ``find_paths`` order of exactly ``length`` artifacts with
     ``artifact`` among them (at least ``before`` steps before it and ``after`` after it)."""
     found: list[tuple[float, tuple[str, ...]]] = []
     for position in range(before + 1, length - after + 1):
         found.extend(
-            _search_through(index, source, target, artifact, length, position, include_unusable)
+            _search_through(
+                index, source, target, artifact, length, position, include_unusable, allowed
+            )
         )
     if not found:
         return None
@@ -214,6 +232,7 @@ def _search_through(
     length: int,
     position: int,
     include_unusable: bool,
+    allowed: Callable[[str], bool] | None = None,
 ) -> list[tuple[float, tuple[str, ...]]]:
     """The best path of exactly ``length`` artifacts with ``pinned`` at ``position``
     (1-based), as a one-element list of its ``(-health, ids)`` key (empty: none): the
@@ -265,6 +284,8 @@ def _search_through(
             artifact = children.ids[i]
             if artifact in prefix or artifact == pinned:
                 continue
+            if allowed is not None and not allowed(artifact):
+                continue
             ids = (*prefix, artifact)
             if best:
                 if bound < -best[0][0]:
@@ -287,9 +308,11 @@ def _search(
     bounds: Sequence[FloatArray],
     need: int,
     include_unusable: bool,
+    allowed: Callable[[str], bool] | None = None,
 ) -> list[tuple[float, tuple[str, ...]]]:
     """The ``need`` best paths of exactly ``length`` artifacts, as sorted
-    ``(-health, ids)`` keys: branch and bound, children in (bound, id) order."""
+    ``(-health, ids)`` keys: branch and bound, children in (bound, id) order; an artifact
+    ``allowed`` refuses is passed over (the bounds, over every artifact, still bound)."""
     best: list[tuple[float, tuple[str, ...]]] = []
     out_names = index.output_names
 
@@ -312,7 +335,7 @@ def _search(
         order = picked[np.argsort(-reach[picked], kind="stable")]
         for i, bound in zip(order.tolist(), reach[order].tolist(), strict=True):
             artifact = children.ids[i]
-            if artifact in prefix:
+            if artifact in prefix or (allowed is not None and not allowed(artifact)):
                 continue
             ids = (*prefix, artifact)
             if len(best) >= need:

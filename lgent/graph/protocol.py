@@ -5,6 +5,7 @@ for a query), so no catch-up changes the graph between them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from lgent.graph.artifacts import ArtifactInfo, Fitness
@@ -69,11 +70,23 @@ class GraphReader(Protocol):
         """Every artifact's signature, by id."""
         ...
 
+    def runnable_with(self, have: Sequence[str], limit: int | None = 50) -> list[ArtifactInfo]:
+        """Artifacts whose every need one of the ``have`` types satisfies."""
+        ...
+
     def lineage_of(
         self, artifact_id: str, depth: int | None = None
     ) -> dict[str, list[LineageHit]]: ...
 
     def successor_of(self, artifact_id: str) -> str | None: ...
+
+    def wholes(self, ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """For each of ``ids`` part of another artifact: that one's id and its number of parts."""
+        ...
+
+    def part_counts(self, ids: Sequence[str]) -> dict[str, int]:
+        """Of ``ids``, those other artifacts are part of, with their numbers of parts."""
+        ...
 
     def undeclared_side(self, artifact_id: str, direction: Direction) -> str | None: ...
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Literal
 
 from lgent.errors import FieldProblem, ValidationError
@@ -80,13 +80,15 @@ def check_search(max_length: int, k: int) -> None:
 class PathSearch:
     """A composition search: the first ``k`` pipelines from the ``source`` type to the
     ``target`` type with at most ``max_length`` artifacts; deprecated and retired artifacts
-    are steps only when ``include_unusable``."""
+    are steps only when ``include_unusable``; only artifacts ``allowed`` admits are steps
+    (None: any; a reader's scope, ``lgent.scopes``)."""
 
     source: str
     target: str
     max_length: int = 5
     k: int = 5
     include_unusable: bool = False
+    allowed: Callable[[str], bool] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         check_search(self.max_length, self.k)

@@ -13,6 +13,7 @@ Only ``lgent serve --http`` imports this module, so ``import lgent`` never loads
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 from typing import Annotated, Any, Literal, get_args, get_origin
@@ -25,7 +26,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from lgent import limits
 from lgent.errors import QueryError
+from lgent.facets import check_facet_names
+from lgent.http.callers import Caller
 from lgent.http.errors import BodyLimit, ErrorAnswer, error_response, install_error_handlers
+from lgent.http.graph import NeighbourhoodAnswer, neighbourhood
 from lgent.http.guard import HttpSecurity, RequestGuard, guarded_protocol, is_loopback
 from lgent.lgent import BuildProgress, LGent
 from lgent.models import (
@@ -47,6 +51,7 @@ from lgent.serving import (
     CompatibleAnswer,
     DoctorAnswer,
     HealthAnswer,
+    HistoryAnswer,
     LineageAnswer,
     ListPage,
     PathsAnswer,
@@ -55,12 +60,16 @@ from lgent.serving import (
     RemoveAnswer,
     SearchPage,
     SimilarAnswer,
+    WhoAmI,
     artifact_answer,
+    browse_page,
     compatible_answer,
     doctor,
+    facet_filter,
     freeze_heap,
     get_entry,
     health,
+    history_answer,
     lineage_answer,
     list_page,
     paths_answer,
@@ -89,6 +98,26 @@ QueryText = Annotated[
         min_length=1,
         max_length=limits.MAX_QUERY_LENGTH,
         description="A name, a description, a type question or a keyword query.",
+    ),
+]
+OptionalQueryText = Annotated[
+    str | None,
+    Query(
+        max_length=limits.MAX_QUERY_LENGTH,
+        description="A name, a description, a type question or a keyword query; leave it "
+        "out to browse.",
+    ),
+]
+FacetParam = Annotated[
+    str | None,
+    Query(max_length=limits.MAX_ID_LENGTH + 16, description="Only artifacts with this value."),
+]
+FacetNames = Annotated[
+    str | None,
+    Query(
+        max_length=200,
+        description="Facets to count, comma-separated: kind, source, owner, status, tag, "
+        "input, output.",
     ),
 ]
 ConstraintParams = Annotated[
@@ -151,6 +180,13 @@ def filter_constraints(
     if execution is not None:
         chosen.append(f"execution:{execution.value}")
     return chosen
+
+
+def _facet_names(text: str | None) -> tuple[str, ...]:
+    """The facets ``facets=kind,tag`` asks for (a 400 names one that is not a facet)."""
+    if text is None:
+        return ()
+    return check_facet_names(n.strip() for n in text.split(",") if n.strip())
 
 
 def _known_parameters(request: Request) -> None:
@@ -225,19 +261,35 @@ def build_http_app(
         redoc_url=None,
         dependencies=[Depends(_known_parameters)],
     )
+    app.state.lgent = lg
+    guard = security or HttpSecurity()
+    if guard.tokens is None:  # the served home's named tokens
+        guard = dataclasses.replace(guard, tokens=lg.settings.access.parsed())
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
-    app.add_middleware(RequestGuard, security=security or HttpSecurity())  # outermost
+    app.add_middleware(RequestGuard, security=guard)  # outermost
     install_error_handlers(app)
 
     # -- search -----------------------------------------------------------------------------
 
     @app.get("/search", response_model=SearchPage, tags=["search"])
     async def search(
-        q: QueryText,
+        me: Caller,
+        q: OptionalQueryText = None,
         constraint: ConstraintParams = None,
         kind: EntityType | None = None,
         status: Status | None = None,
         execution: Execution | None = None,
+        tag: FacetParam = None,
+        source: FacetParam = None,
+        owner: FacetParam = None,
+        input_kind: Annotated[
+            str | None, Query(alias="input", max_length=limits.MAX_TYPE_NAME_LENGTH)
+        ] = None,
+        output_kind: Annotated[
+            str | None, Query(alias="output", max_length=limits.MAX_TYPE_NAME_LENGTH)
+        ] = None,
+        facets: FacetNames = None,
+        top: Annotated[int, Query(ge=1, le=100, description="Values per facet.")] = 10,
         offset: Offset = 0,
         limit: PageLimit = 10,
         lenient: Annotated[bool, Query(description="Never read the keyword grammar.")] = False,
@@ -247,23 +299,46 @@ def build_http_app(
     ) -> Response:
         """A page of the fused query as short cards: how it was read, the total, each result's
         signature, owner, health flags, one line of description and why it matched.
-        ``kind``, ``status`` and ``execution`` are added to the constraints."""
+        ``kind``, ``status`` and ``execution`` are added to the constraints; ``tag``,
+        ``source``, ``owner``, ``input`` and ``output`` keep the query to artifacts with that
+        value. ``facets`` (comma-separated: kind,source,owner,status,tag,input,output) counts
+        each facet's values over every match. Without ``q``: browse the catalog (id order),
+        filtered by the facet values given, with the facet counts over all of it."""
+        names = _facet_names(facets)
+        values = {
+            "tag": tag,
+            "source": source,
+            "owner": owner,
+            "input": input_kind,
+            "output": output_kind,
+        }
+        if q is None or not q.strip():
+            if execution is not None or constraint:
+                raise QueryError("execution and constraint filter a query: give q too")
+            values = {"kind": kind.value if kind else None, **values}
+            values["status"] = status.value if status else None
+            chosen = {n: v for n, v in values.items() if v is not None}
+            page = await browse_page(me, chosen, offset=offset, limit=limit, facets=names, top=top)
+            return _json(page)
         constraints = [*(constraint or []), *filter_constraints(kind, status, execution)]
         asked = QueryArguments.check(
             query=q, constraints=tuple(constraints), limit=limit, lenient=lenient, strict=strict
         )
-        page = await search_page(lg, asked, offset=offset)
+        chosen = {n: v for n, v in values.items() if v is not None}
+        view = me.filtered(facet_filter(chosen))
+        page = await search_page(view, asked, offset=offset, facets=names, top=top, filters=chosen)
         return _json(page)
 
     @app.post("/query", response_model=QueryPage, tags=["search"])
-    async def query(body: QueryRequest) -> Response:
+    async def query(me: Caller, body: QueryRequest) -> Response:
         """The fused query with whole results: every brain that can help, fused, explained,
         with suggestions; a page of its first 100 results."""
-        page = await query_page(lg, body, offset=body.offset, explain=body.explain)
+        page = await query_page(me, body, offset=body.offset, explain=body.explain)
         return _json(page)
 
     @app.get("/brains/{brain}/search", response_model=SearchResult, tags=["search"])
     async def brain_search(
+        me: Caller,
         brain: Literal["keyword", "semantic", "graph"],
         q: QueryText,
         kind: Annotated[list[EntityType] | None, Query()] = None,
@@ -280,57 +355,72 @@ def build_http_app(
             author=tuple(author or ()),
             execution=tuple(execution or ()),
         )
-        found = await lg.search(q, brain=brain, filters=filters, limit=limit, lenient=lenient)
+        found = await me.search(q, brain=brain, filters=filters, limit=limit, lenient=lenient)
         return _json(found)
 
     @app.post("/similar", response_model=SimilarAnswer, tags=["search"])
-    async def similar(body: SimilarRequest) -> Response:
+    async def similar(me: Caller, body: SimilarRequest) -> Response:
         """Artifacts closest in meaning to one artifact."""
-        return _json(await _similar(body.artifact_id, body.limit))
+        return _json(await _similar(me, body.artifact_id, body.limit))
 
-    async def _similar(artifact_id: str, limit: int) -> SimilarAnswer:
-        await get_entry(lg, artifact_id)
-        hits = await lg.similar(artifact_id, limit=limit)
+    async def _similar(me: LGent, artifact_id: str, limit: int) -> SimilarAnswer:
+        await get_entry(me, artifact_id)
+        hits = await me.similar(artifact_id, limit=limit)
         return SimilarAnswer(artifact_id=artifact_id, hits=tuple(hits))
 
     # -- the catalog ------------------------------------------------------------------------
 
     @app.get("/artifacts", response_model=ListPage, tags=["catalog"])
     async def list_artifacts(
+        me: Caller,
         kind: EntityType | None = None,
         status: Status | None = None,
         author: Annotated[str | None, Query(max_length=limits.MAX_NAME_LENGTH)] = None,
         input_type: Annotated[str | None, Query(max_length=limits.MAX_TYPE_NAME_LENGTH)] = None,
         output_type: Annotated[str | None, Query(max_length=limits.MAX_TYPE_NAME_LENGTH)] = None,
+        tag: FacetParam = None,
+        source: FacetParam = None,
+        facets: FacetNames = None,
+        top: Annotated[int, Query(ge=1, le=100, description="Values per facet.")] = 10,
         offset: Offset = 0,
         limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 50,
     ) -> Response:
-        """Artifacts (latest versions) whose fields equal every filter given, in id order."""
+        """Artifacts (latest versions) whose fields equal every filter given (``tag``: one of
+        its keywords; ``source``: what wrote it, ``kind:name``), in id order; ``facets``
+        counts those facets' values over all of them."""
         filters = {
             "entity_type": kind.value if kind else None,
             "status": status.value if status else None,
             "author": author,
             "input_type": input_type,
             "output_type": output_type,
+            "tag": tag,
+            "source": source,
         }
-        return _json(await list_page(lg, filters, offset=offset, limit=limit))
+        page = await list_page(
+            me, filters, offset=offset, limit=limit, facets=_facet_names(facets), top=top
+        )
+        return _json(page)
 
     @app.get("/stats", tags=["catalog"])
-    async def stats() -> JSONResponse:
+    async def stats(
+        me: Caller,
+    ) -> JSONResponse:
         """Counts: artifacts, versions, types, relations, by entity type and status."""
-        return JSONResponse(await lg.stats())
+        return JSONResponse(await me.stats())
 
     @app.get("/artifacts/{artifact_id:path}/lineage", response_model=LineageAnswer, tags=["graph"])
     async def lineage(
+        me: Caller,
         request: Request,
         artifact_id: str,
         depth: Annotated[int | None, Query(ge=1, le=100)] = None,
     ) -> Response:
         """Ancestors, descendants, dependencies, dependents, forging and interfaces."""
         if whole := _whole_id(request, artifact_id, "lineage"):
-            return _json(await artifact_answer(lg, whole, None))
-        await get_entry(lg, artifact_id)
-        groups = await lg.lineage(artifact_id, depth=depth)
+            return _json(await artifact_answer(me, whole, None))
+        await get_entry(me, artifact_id)
+        groups = await me.lineage(artifact_id, depth=depth)
         return _json(lineage_answer(artifact_id, groups))
 
     @app.get(
@@ -339,6 +429,7 @@ def build_http_app(
         tags=["graph"],
     )
     async def compatible(
+        me: Caller,
         request: Request,
         artifact_id: str,
         direction: Literal["downstream", "upstream"] = "downstream",
@@ -347,48 +438,62 @@ def build_http_app(
     ) -> Response:
         """Artifacts whose types fit after this one (downstream) or before it (upstream)."""
         if whole := _whole_id(request, artifact_id, "compatible"):
-            return _json(await artifact_answer(lg, whole, None))
-        await get_entry(lg, artifact_id)
-        answer = await compatible_answer(lg, artifact_id, direction, limit, include_unusable)
+            return _json(await artifact_answer(me, whole, None))
+        await get_entry(me, artifact_id)
+        answer = await compatible_answer(me, artifact_id, direction, limit, include_unusable)
         return _json(answer)
 
     @app.get("/artifacts/{artifact_id:path}/similar", response_model=SimilarAnswer, tags=["search"])
     async def similar_to(
+        me: Caller,
         request: Request,
         artifact_id: str,
         limit: Annotated[int, Query(ge=1, le=limits.MAX_LIMIT)] = 10,
     ) -> Response:
         """Artifacts closest in meaning to this one (``POST /similar`` with a query string)."""
         if whole := _whole_id(request, artifact_id, "similar"):
-            return _json(await artifact_answer(lg, whole, None))
-        return _json(await _similar(artifact_id, limit))
+            return _json(await artifact_answer(me, whole, None))
+        return _json(await _similar(me, artifact_id, limit))
 
     @app.get(
-        "/artifacts/{artifact_id:path}/graph.svg",
+        "/artifacts/{artifact_id:path}/neighbourhood",
+        response_model=NeighbourhoodAnswer,
         tags=["graph"],
-        response_class=Response,
-        responses={200: {"content": {"image/svg+xml": {}}}},
     )
-    async def graph_svg(request: Request, artifact_id: str) -> Response:
-        """The artifact's lineage and composition neighbourhood, drawn as SVG."""
-        from lgent.http.graph import neighbourhood, render_svg
+    async def graph_neighbourhood(me: Caller, request: Request, artifact_id: str) -> Response:
+        """The artifact's lineage and composition neighbourhood as boxes and arrows (what its
+        web page lays out and draws)."""
+        if whole := _whole_id(request, artifact_id, "neighbourhood"):
+            return _json(await artifact_answer(me, whole, None))
+        await get_entry(me, artifact_id)
+        return _json(await neighbourhood(me, artifact_id))
 
-        if whole := _whole_id(request, artifact_id, "graph.svg"):
-            return _json(await artifact_answer(lg, whole, None))
-        await get_entry(lg, artifact_id)
-        svg = render_svg(await neighbourhood(lg, artifact_id))
-        return Response(svg, media_type="image/svg+xml")
+    @app.get(
+        "/artifacts/{artifact_id:path}/history", response_model=HistoryAnswer, tags=["catalog"]
+    )
+    async def history(me: Caller, request: Request, artifact_id: str) -> Response:
+        """Every change the log holds of the artifact, oldest first: each version written with
+        its status and the token that wrote it, and each removal (a draft's promotion shows)."""
+        if whole := _whole_id(request, artifact_id, "history"):
+            return _json(await artifact_answer(me, whole, None))
+        await get_entry(me, artifact_id)
+        return _json(history_answer(artifact_id, await me.history(artifact_id)))
+
+    @app.get("/whoami", response_model=WhoAmI, tags=["service"])
+    async def whoami(me: Caller) -> Response:
+        """The caller's scope: the token's name, what it reads and what it may write."""
+        return _json(WhoAmI(**me.scope.describe()))
 
     @app.get("/artifacts/{artifact_id:path}", response_model=ArtifactAnswer, tags=["catalog"])
-    async def get_artifact(artifact_id: str, version: VersionParam = None) -> Response:
+    async def get_artifact(me: Caller, artifact_id: str, version: VersionParam = None) -> Response:
         """One artifact (the latest version unless ``version``), every version held, its health
         flags and its successors; an unknown id's error names the closest ids."""
-        return _json(await artifact_answer(lg, artifact_id, version))
+        return _json(await artifact_answer(me, artifact_id, version))
 
     # -- types and pipelines ------------------------------------------------------------------
 
     @app.post("/resolve", response_model=Resolution, tags=["resolve"])
-    async def resolve(body: ResolveRequest) -> Response:
+    async def resolve(me: Caller, body: ResolveRequest) -> Response:
         """The best healthy artifact for a type requirement, with its score breakdown."""
         requirement = TypeRequirement(
             input_type=body.input_type,
@@ -396,17 +501,17 @@ def build_http_app(
             contracts=tuple(body.contracts),
             constraints=tuple(body.constraints),
         )
-        return _json(await lg.resolve(requirement, body.preferences))
+        return _json(await me.resolve(requirement, body.preferences))
 
     @app.post("/fill-holes", response_model=FilledPipeline, tags=["resolve"])
-    async def fill_holes(body: FillHolesRequest) -> Response:
+    async def fill_holes(me: Caller, body: FillHolesRequest) -> Response:
         """Fill each ??? of a pipeline with an artifact or a short chain of artifacts."""
-        return _json(await lg.fill_holes(body.pipeline, body.contracts))
+        return _json(await me.fill_holes(body.pipeline, body.contracts))
 
     @app.post("/paths", response_model=PathsAnswer, tags=["resolve"])
-    async def paths(body: PathsRequest) -> Response:
+    async def paths(me: Caller, body: PathsRequest) -> Response:
         """Composition paths from one type to another, shortest first."""
-        found = await lg.find_paths(
+        found = await me.find_paths(
             body.source_type,
             body.target_type,
             max_length=body.max_length,
@@ -418,14 +523,18 @@ def build_http_app(
     # -- the service --------------------------------------------------------------------------
 
     @app.get("/health", response_model=HealthAnswer, tags=["service"])
-    async def get_health() -> Response:
+    async def get_health(
+        me: Caller,
+    ) -> Response:
         """Each brain's status and the catalog change number."""
-        return _json(await health(lg))
+        return _json(await health(me))
 
     @app.get("/doctor", response_model=DoctorAnswer, tags=["service"])
-    async def get_doctor() -> Response:
+    async def get_doctor(
+        me: Caller,
+    ) -> Response:
         """``lgent doctor`` on the served home: catalog integrity and each index's state."""
-        return _json(await doctor(lg))
+        return _json(await doctor(me))
 
     from lgent.http.registry import add_registry_routes
 
@@ -441,21 +550,37 @@ def build_http_app(
         return app
 
     @app.post("/artifacts", response_model=RegisterAnswer, status_code=201, tags=["catalog"])
-    async def register(entry: CatalogEntry) -> Response:
+    async def register(me: Caller, entry: CatalogEntry) -> Response:
         """Add an artifact or a new version of one; the next query sees it."""
-        result = await lg.register(entry)
+        result = await me.register(entry)
         return _json(register_answer(entry, result), status=201)
 
+    @app.post(
+        "/artifacts/{artifact_id:path}/promote", response_model=RegisterAnswer, tags=["catalog"]
+    )
+    async def promote(
+        me: Caller,
+        artifact_id: str,
+        status: Annotated[Status, Query(description="The status it is published with.")] = (
+            Status.ACTIVE
+        ),
+    ) -> Response:
+        """Publish a draft: its latest version written again with ``status``, by the caller's
+        token (the change log names it: ``GET /artifacts/{id}/history``)."""
+        result = await me.promote(artifact_id, status)
+        entry = await me.get(artifact_id)
+        return _json(register_answer(entry, result))
+
     @app.delete("/artifacts/{artifact_id:path}", response_model=RemoveAnswer, tags=["catalog"])
-    async def remove(artifact_id: str, version: VersionParam = None) -> Response:
+    async def remove(me: Caller, artifact_id: str, version: VersionParam = None) -> Response:
         """Remove an artifact: every version, or only ``version``."""
-        removed = await lg.remove(artifact_id, version)
+        removed = await me.remove(artifact_id, version)
         return _json(
             RemoveAnswer(
                 id=artifact_id,
                 version=version,
                 removed=removed,
-                change_number=await lg.change_number(),
+                change_number=await me.change_number(),
             )
         )
 
@@ -481,6 +606,9 @@ def _refuse_writes(app: FastAPI) -> None:
         )
 
     app.add_api_route("/artifacts", refused, methods=["POST"], include_in_schema=False)
+    app.add_api_route(
+        "/artifacts/{artifact_id:path}/promote", refused, methods=["POST"], include_in_schema=False
+    )
     app.add_api_route(
         "/artifacts/{artifact_id:path}", refused, methods=["DELETE"], include_in_schema=False
     )

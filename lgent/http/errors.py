@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lgent.errors import (
+    AccessDeniedError,
     CatalogError,
     CatalogUnreachableError,
     ConstraintError,
@@ -50,6 +51,7 @@ log = logging.getLogger("lgent.http")
 # Most specific first: the first class an error is an instance of gives its status.
 STATUS: tuple[tuple[type[LGentError], int], ...] = (
     (NotFoundError, 404),
+    (AccessDeniedError, 403),
     (CatalogUnreachableError, 503),
     (DiskFullError, 507),
     (QueryError, 400),  # QuerySyntaxError, ConstraintError and plain QueryError
@@ -171,6 +173,10 @@ def install_error_handlers(app: FastAPI) -> None:
                 400, "MalformedJSON", f"the request body is not valid JSON: {_why(exc.__cause__)}"
             )
         if exc.status_code == 404 and message == "Not Found":
+            from lgent.http.html import not_found, wants_html
+
+            if wants_html(request.headers.get("accept", "")):  # a browser: a page, not JSON
+                return not_found(f"There is no page at {request.url.path}.")
             message = f"no such path: {request.url.path} (every path is listed at /docs)"
         elif exc.status_code == 405:
             message = f"{request.method} is not allowed on {request.url.path}" + (

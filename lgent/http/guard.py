@@ -9,6 +9,12 @@ token, and the time a client may take to send its request.
 - **Token.** With a token set (``--token`` or ``LGENT_TOKEN``), a write (``POST`` or ``DELETE``
   under ``/artifacts``) without ``Authorization: Bearer <token>`` gets a 401; so does any request
   when ``http.token_for_reads`` is set.
+- **Scopes.** Each request is answered for one caller (``lgent.scopes``), put in the request's
+  state (``CALLER``): the server's token reads and writes everything; a named token of
+  ``[access.tokens]`` (sent as the bearer token, or, for the web page's reads, in the
+  ``lgent_token`` cookie) gets its scope; an unknown token is a 401; a request without one gets
+  ``[access] anonymous`` (every published artifact) when any token is configured, and the
+  home's own user's scope on a server with no token at all (as before tokens had names).
 - **Slow clients.** ``guarded_protocol`` is uvicorn's HTTP/1.1 protocol with two deadlines: a
   connection that has not sent a whole request head within ``header_timeout`` seconds of opening
   (or of its previous response), or whose body is not complete ``body_timeout`` seconds after its
@@ -23,15 +29,24 @@ import ipaddress
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Send
+from starlette.types import Scope as Scope_
 
 from lgent.config import LOOPBACK_NAMES, HttpSettings
 from lgent.errors import SettingsError
 from lgent.http.errors import error_response
+from lgent.scopes import ANONYMOUS as ANONYMOUS_DEFAULT
+from lgent.scopes import EVERY_STATUS, OWNER, Scope, Tokens
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CALLER = "lgent_scope"
+"""The key of the request state that holds the caller's ``Scope``."""
+COOKIE = "lgent_token"
+"""The cookie the web page keeps a named token in (sent with its reads only)."""
+SERVER = Scope(name="server", statuses=EVERY_STATUS, write=("*",))
+"""The scope of the server's own token (``--token``): everything, as before tokens had names."""
 TOKEN_TEXT = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 """What a bearer token may be made of (RFC 6750's ``b64token``): what a client can send in an
 ``Authorization`` header. A token outside it (a letter with an accent, a space) could be set
@@ -61,6 +76,28 @@ class HttpSecurity:
     allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
     header_timeout: float = 10.0
     body_timeout: float = 30.0
+    tokens: Tokens | None = None
+    """The named tokens (``[access]``); None: the served home's (``build_http_app``)."""
+
+    @property
+    def any_token(self) -> bool:
+        return self.token is not None or bool(self.tokens and self.tokens.tokens)
+
+    def anonymous(self) -> Scope | None:
+        """The scope of a request without a token (None: it needs one)."""
+        if self.token_for_reads:
+            return None
+        if not self.any_token:
+            return OWNER
+        return ANONYMOUS_DEFAULT if self.tokens is None else self.tokens.anonymous
+
+    def scope_of(self, secret: str) -> Scope | None:
+        """The scope a token grants (None: no such token)."""
+        if self.token is not None and hmac.compare_digest(
+            secret.encode("utf-8"), self.token.encode("utf-8")
+        ):
+            return SERVER
+        return None if self.tokens is None else self.tokens.find(secret)
 
     def __post_init__(self) -> None:
         if self.token is not None:
@@ -119,7 +156,7 @@ class RequestGuard:
     def allowed(self, host: str) -> bool:
         return self.any_host or host in self.security.allowed_hosts
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Scope_, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -150,36 +187,55 @@ class RequestGuard:
                 )
                 await response(scope, receive, send)
                 return
-        if (
-            self.security.token is not None
-            and self.needs_token(scope)
-            and not self.authorised(headers.get("authorization", ""))
-        ):
+        caller = self.caller(scope, headers)
+        if caller is None:
             response = error_response(
                 401,
                 "Unauthorized",
-                "this request needs the server's token: send the header "
-                "'Authorization: Bearer <token>' (set with --token or LGENT_TOKEN)",
+                "this request needs a token the server knows: send the header "
+                "'Authorization: Bearer <token>' (the server's, set with --token or "
+                "LGENT_TOKEN, or a named one of [access.tokens] in lgent.toml)",
             )
             response.headers["WWW-Authenticate"] = 'Bearer realm="lgent"'
             await response(scope, receive, send)
             return
+        scope.setdefault("state", {})[CALLER] = caller
         await self.app(scope, receive, send)
 
-    def needs_token(self, scope: Scope) -> bool:
-        if self.security.token_for_reads:
-            return True
+    def caller(self, scope: Scope_, headers: dict[str, str]) -> Scope | None:
+        """Whom the request is answered for (None: it is refused with a 401)."""
+        header = headers.get("authorization")
+        if header is not None:
+            scheme, _, given = header.partition(" ")
+            if scheme.lower() != "bearer" or not given.strip():
+                return None
+            return self.security.scope_of(given.strip())
+        if not self.is_write(scope):  # a cookie never writes: a write sends its token
+            cookie = _cookie(headers.get("cookie", ""), COOKIE)
+            if cookie:
+                return self.security.scope_of(cookie)
+        if self.security.any_token and self.needs_token(scope):
+            return None
+        return self.security.anonymous()
+
+    def needs_token(self, scope: Scope_) -> bool:
+        return self.security.token_for_reads or self.is_write(scope)
+
+    @staticmethod
+    def is_write(scope: Scope_) -> bool:
+        """A request that changes the catalog (``POST`` or ``DELETE`` under ``/artifacts``)."""
         path = str(scope.get("path", ""))
         writes = path == "/artifacts" or path.startswith("/artifacts/")
         return writes and scope.get("method", "GET") not in READ_METHODS
 
-    def authorised(self, header: str) -> bool:
-        scheme, _, given = header.partition(" ")
-        token = self.security.token
-        assert token is not None
-        return scheme.lower() == "bearer" and hmac.compare_digest(
-            given.strip().encode("utf-8"), token.encode("utf-8")
-        )
+
+def _cookie(header: str, name: str) -> str | None:
+    """The value of cookie ``name`` in a ``Cookie`` header, if it is there."""
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return unquote(value.strip()) or None
+    return None
 
 
 def guarded_protocol(header_timeout: float, body_timeout: float) -> type[asyncio.Protocol]:
@@ -233,6 +289,9 @@ def guarded_protocol(header_timeout: float, body_timeout: float) -> type[asyncio
 
 
 __all__ = [
+    "CALLER",
+    "COOKIE",
+    "SERVER",
     "HttpSecurity",
     "RequestGuard",
     "check_token",

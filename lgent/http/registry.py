@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse, Response
 
 from lgent import limits
 from lgent.errors import NotFoundError
+from lgent.http.callers import Caller
 from lgent.lgent import LGent
 from lgent.models import CatalogEntry, EntityType, Status
 from lgent.serving import PAGE_DEPTH
@@ -103,6 +104,7 @@ def add_registry_routes(app: FastAPI, lg: LGent) -> None:
 
     @app.get("/v0.1/servers", tags=["mcp registry"])
     async def list_servers(
+        me: Caller,
         cursor: Annotated[str | None, Query(max_length=20)] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 30,
         search: Annotated[str | None, Query(max_length=limits.MAX_QUERY_LENGTH)] = None,
@@ -122,10 +124,10 @@ def add_registry_routes(app: FastAPI, lg: LGent) -> None:
             )
         scored: list[tuple[CatalogEntry, float | None]]
         if search is not None and search.strip():
-            response = await lg.query(search, limit=PAGE_DEPTH)
+            response = await me.query(search, limit=PAGE_DEPTH)
             scored = [(r.entry, r.score) for r in response.results if is_mcp_server(r.entry)]
         else:
-            others = await lg.list_entries({"entity_type": EntityType.OTHER.value})
+            others = await me.list_entries({"entity_type": EntityType.OTHER.value})
             scored = [(e, None) for e in others if is_mcp_server(e)]
         if not include_deleted:
             scored = [(e, s) for e, s in scored if e.status != Status.RETIRED]
@@ -140,12 +142,12 @@ def add_registry_routes(app: FastAPI, lg: LGent) -> None:
 
     @app.get("/v0.1/servers/{server_name:path}/versions/{version}", tags=["mcp registry"])
     async def get_server_version(
-        server_name: str, version: str, include_deleted: bool = False
+        me: Caller, server_name: str, version: str, include_deleted: bool = False
     ) -> Response:
         """One version of a server (``latest``: the latest)."""
         try:
-            latest = await lg.get(server_name)
-            entry = latest if version == "latest" else await lg.get(server_name, version)
+            latest = await me.get(server_name)
+            entry = latest if version == "latest" else await me.get(server_name, version)
         except NotFoundError:
             return not_found()
         if not is_mcp_server(entry) or (entry.status == Status.RETIRED and not include_deleted):
@@ -153,16 +155,18 @@ def add_registry_routes(app: FastAPI, lg: LGent) -> None:
         return JSONResponse(server_response(entry, latest=entry.version == latest.version))
 
     @app.get("/v0.1/servers/{server_name:path}/versions", tags=["mcp registry"])
-    async def list_server_versions(server_name: str, include_deleted: bool = False) -> Response:
+    async def list_server_versions(
+        me: Caller, server_name: str, include_deleted: bool = False
+    ) -> Response:
         """Every version of a server, newest first."""
         try:
-            latest = await lg.get(server_name)
-            versions = await lg.versions(server_name)
+            latest = await me.get(server_name)
+            versions = await me.versions(server_name)
         except NotFoundError:
             return not_found()
         if not is_mcp_server(latest):
             return not_found()
-        entries = [await lg.get(server_name, v) for v in reversed(versions)]
+        entries = [await me.get(server_name, v) for v in reversed(versions)]
         shown = [e for e in entries if include_deleted or e.status != Status.RETIRED]
         servers = [server_response(e, latest=e.version == latest.version) for e in shown]
         return JSONResponse({"servers": servers, "metadata": {"count": len(servers)}})

@@ -28,10 +28,12 @@ from mcp_types import CallToolResult, InputRequiredResult, Tool, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field, PlainValidator, WithJsonSchema
 
 from lgent import __version__, limits
-from lgent.errors import LGentError
+from lgent.errors import LGentError, SettingsError
+from lgent.facets import FACET_NAMES
 from lgent.lgent import BuildProgress, LGent
 from lgent.mcp import text
 from lgent.models import CatalogEntry, EntityType, QueryContext, Status, TypeRequirement
+from lgent.scopes import Scope
 from lgent.serving import (
     PAGE_DEPTH,
     artifact_answer,
@@ -51,6 +53,8 @@ from lgent.validation import QueryArguments, describe
 T = TypeVar("T")
 
 MAX_MCP_LIMIT = 50
+LIST_TOP = 5
+"""Values of each facet ``list_artifacts`` counts."""
 """Most results one MCP call returns (a model reads every one of them)."""
 
 INSTRUCTIONS = (
@@ -130,7 +134,8 @@ right before it (upstream: they produce its input). Use it to extend a pipeline 
 Example: {"artifact_id": "PDFParser_v2", "direction": "downstream"}"""
 
 LIST_ARTIFACTS = """Browse the catalog by exact values (kind, status, owner, input or output \
-type), in id order, a page at a time. For anything fuzzy, use search.
+type, tag, source), in id order, a page at a time, with counts of each value of those facets \
+over all that match (filter by one to narrow). For anything fuzzy, use search.
 Example: {"kind": "agent", "status": "experimental"}"""
 
 STATS = """Size of the catalog: artifacts, versions, types, relations, counts by kind and status.
@@ -319,14 +324,19 @@ def build_mcp_server(
     allow_writes: bool = False,
     warm: bool = False,
     freeze: bool = False,
+    scope: Scope | None = None,
 ) -> _Server:
     """An MCP server over the open ``lg``. ``warm`` loads the brains in the background at start;
     ``freeze`` then keeps what is alive out of the garbage collector's sight (a server process:
-    ``serving.freeze_heap``)."""
+    ``serving.freeze_heap``). ``scope``: every tool answers as that caller sees the catalog
+    and writes only what it may (``lgent.scopes``; default: the home's own user)."""
+    home = lg
+    if scope is not None:
+        lg = lg.scoped(scope)
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
-        task = asyncio.create_task(warm_up(lg, freeze=freeze)) if warm else None
+        task = asyncio.create_task(warm_up(home, freeze=freeze)) if warm else None
         try:
             yield {}
         finally:
@@ -437,6 +447,8 @@ def build_mcp_server(
         owner: Annotated[str | None, Field(max_length=limits.MAX_NAME_LENGTH)] = None,
         input_type: TypeName | None = None,
         output_type: TypeName | None = None,
+        tag: Annotated[str | None, Field(max_length=limits.MAX_KEYWORD_LENGTH)] = None,
+        source: Annotated[str | None, Field(max_length=limits.MAX_ID_LENGTH + 2_000)] = None,
         limit: Limit = 20,
         cursor: Cursor = None,
     ) -> str:
@@ -446,8 +458,14 @@ def build_mcp_server(
             "author": owner,
             "input_type": input_type,
             "output_type": output_type,
+            "tag": tag,
+            "source": source,
         }
-        page = await _call(list_page(lg, filters, offset=_offset(cursor), limit=limit))
+        page = await _call(
+            list_page(
+                lg, filters, offset=_offset(cursor), limit=limit, facets=FACET_NAMES, top=LIST_TOP
+            )
+        )
         return text.list_text(page)
 
     @tool(STATS)
@@ -485,10 +503,16 @@ async def serve_stdio(
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
     catalog: str | None = None,
+    token: str | None = None,
 ) -> None:
-    """Serve over stdin/stdout until the client hangs up, with one LGent open throughout."""
+    """Serve over stdin/stdout until the client hangs up, with one LGent open throughout;
+    ``token``: a named token of ``[access.tokens]`` whose scope every tool answers for (None:
+    the home's own user, who started the process)."""
     async with LGent.open(home, catalog=catalog, progress=progress, freshness="snapshot") as lg:
-        server = build_mcp_server(lg, allow_writes=allow_writes, warm=True, freeze=True)
+        scope = None if token is None else token_scope(lg, token)
+        server = build_mcp_server(
+            lg, allow_writes=allow_writes, warm=True, freeze=True, scope=scope
+        )
         freeze_heap()
         await server.run_checked_stdio()
 
@@ -499,10 +523,26 @@ def run_stdio(
     allow_writes: bool = False,
     progress: BuildProgress | None = None,
     catalog: str | None = None,
+    token: str | None = None,
 ) -> None:
     """Blocking entry point of ``lgent serve --mcp``. Logs go to stderr; stdout is the protocol."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="lgent-mcp: %(message)s")
-    asyncio.run(serve_stdio(home, allow_writes=allow_writes, progress=progress, catalog=catalog))
+    asyncio.run(
+        serve_stdio(
+            home, allow_writes=allow_writes, progress=progress, catalog=catalog, token=token
+        )
+    )
+
+
+def token_scope(lg: LGent, token: str) -> Scope:
+    """The scope of the named token ``token`` (its secret) in the home's ``[access.tokens]``;
+    a ``SettingsError`` when the home knows no such token."""
+    found = lg.settings.access.parsed().find(token)
+    if found is None:
+        raise SettingsError(
+            "the token is not one of the home's named tokens ([access.tokens] in lgent.toml)"
+        )
+    return found
 
 
 __all__ = ["PAGE_DEPTH", "build_mcp_server", "run_stdio", "serve_stdio"]

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lgent.facets import Facet
 from lgent.models import BrainHit, CatalogEntry, FilledPipeline, QueryResponse, Resolution
 from lgent.serving import (
     ArtifactAnswer,
@@ -26,6 +27,7 @@ from lgent.serving import (
     score_part,
     signature,
     unmeasured,
+    weighed_parts,
 )
 
 MAX_REJECTED = 5
@@ -146,7 +148,7 @@ def resolve_text(resolution: Resolution) -> str:
     missing = unmeasured(best)
     parts = ", ".join(
         f"{name} {score_part(score, name, missing)}x{weights[name]:g}"
-        for name in ("success", "recency", "usage", "version")
+        for name in weighed_parts(score)
     )
     req = resolution.requirement
     lines = [
@@ -244,13 +246,31 @@ def compatible_text(answer: CompatibleAnswer) -> str:
 
 
 def list_text(page: ListPage) -> str:
+    counts = facets_lines(page.facets)
     if not page.results:
-        return f"{page.total} artifacts match; none at this cursor."
+        return "\n".join([f"{page.total} artifacts match; none at this cursor.", *counts])
     first, last = page.offset + 1, page.offset + len(page.results)
     lines = [f"{page.total} artifacts match, showing {first}-{last}.{more(page.next_offset)}"]
+    lines += counts
     for n, c in enumerate(page.results, start=page.offset + 1):
         lines += card_lines(n, c)
     return "\n".join(lines)
+
+
+def facets_lines(facets: Mapping[str, Facet]) -> list[str]:
+    """One line per facet: ``tag: pdf 12, ocr 3, (2 more values)``, each count what the list
+    would hold with that value as a filter too."""
+    if not facets:
+        return []
+    lines = ["Counts (each: how many of them have the value; filter by it to list those):"]
+    for name, facet in facets.items():
+        shown = ", ".join(f"{v.value} {v.count}" for v in facet.values) or "none"
+        if facet.others:
+            shown += f", ({facet.others} more values)"
+        if facet.missing:
+            shown += f"; {facet.missing} without one"
+        lines.append(f"  {name}: {shown}")
+    return lines
 
 
 def stats_text(stats: Mapping[str, Any]) -> str:

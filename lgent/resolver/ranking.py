@@ -1,4 +1,10 @@
-"""Preference scores as pure functions: success, recency, usage and version, each in 0..1."""
+"""Preference scores as pure functions: success, recency, usage and version, each in 0..1.
+
+The version string is read only where the success rate was measured: an artifact whose success
+nobody measured (everything imported) is ranked by its *fit* instead, in the version's place:
+how sure, and how specific, the types it was matched by are (1 for declared types; the
+confidence and specificity of inferred value kinds: ``lgent.graph``). A version number says
+when a source was last released, not whether a tool does the job."""
 
 from __future__ import annotations
 
@@ -48,43 +54,51 @@ class Rankable(Protocol):
     def version(self) -> str: ...
 
 
-def preference_total(entry: Rankable, prefs: ResolutionPreferences, now: datetime) -> float:
+def preference_total(
+    entry: Rankable, prefs: ResolutionPreferences, now: datetime, fit: float = 1.0
+) -> float:
     """``preference_score(...).total`` alone: what ranking many candidates needs."""
-    return round(_parts(entry, prefs, now)[4], 6)
+    return round(_parts(entry, prefs, now, fit)[5], 6)
 
 
 def preference_score(
-    entry: Rankable, prefs: ResolutionPreferences, now: datetime
+    entry: Rankable, prefs: ResolutionPreferences, now: datetime, fit: float = 1.0
 ) -> ScoreBreakdown:
-    """The weighted score of one candidate, with every component shown."""
-    success, recency, usage, version, total = _parts(entry, prefs, now)
+    """The weighted score of one candidate, with every component shown (``fit``: how well its
+    types fit the requirement, weighed in the version's place when success is unmeasured)."""
+    success, recency, usage, version, fit, total = _parts(entry, prefs, now, fit)
+    measured = entry.success_rate is not None
     return ScoreBreakdown(
         success=round(success, 6),
         recency=round(recency, 6),
         usage=round(usage, 6),
         version=round(version, 6),
+        fit=round(fit, 6),
         total=round(total, 6),
         weights={
             "success": prefs.success_weight,
             "recency": prefs.recency_weight,
             "usage": prefs.usage_weight,
-            "version": prefs.version_weight,
+            "version": prefs.version_weight if measured else 0.0,
+            "fit": 0.0 if measured else prefs.version_weight,
         },
     )
 
 
 def _parts(
-    entry: Rankable, prefs: ResolutionPreferences, now: datetime
-) -> tuple[float, float, float, float, float]:
-    """The four components and their weighted total."""
+    entry: Rankable, prefs: ResolutionPreferences, now: datetime, fit: float
+) -> tuple[float, float, float, float, float, float]:
+    """The five components and their weighted total (the version's weight goes to the fit
+    when success is unmeasured)."""
     success = entry.success_rate if entry.success_rate is not None else 0.0
     recency = recency_score(entry.last_used, now, prefs.recency_half_life_days)
     usage = usage_score(entry.usage_count, prefs.usage_saturation)
     version = version_score(entry.version)
+    by_version = version if entry.success_rate is not None else fit
     total = (
         prefs.success_weight * success
         + prefs.recency_weight * recency
         + prefs.usage_weight * usage
-        + prefs.version_weight * version
+        + prefs.version_weight * by_version
     )
-    return success, recency, usage, version, total
+    return success, recency, usage, version, fit, total

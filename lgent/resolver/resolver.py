@@ -81,7 +81,7 @@ class DependencyResolver:
             if reasons:
                 failed.append((len(reasons), fit.id, reasons))
             else:
-                scored.append((-preference_total(fit, prefs, now), fit.id))
+                scored.append((-preference_total(fit, prefs, now, fit.fit), fit.id))
         # the closest misses first; only those reported are made into Rejections
         rejected = [
             Rejection(id=artifact_id, reasons=tuple(reasons))
@@ -94,7 +94,9 @@ class DependencyResolver:
         found = entries or self.entries(top)
         fits = {c.id: c for c in candidates}  # scored by the same notes they were ranked by
         ranked = [
-            RankedCandidate(entry=found[i], score=preference_score(fits[i], prefs, now))
+            RankedCandidate(
+                entry=found[i], score=preference_score(fits[i], prefs, now, fits[i].fit)
+            )
             for i in top
             if i in found
         ]

@@ -1,5 +1,6 @@
 """A fused query of one open home: from the response cache, else asked of fusion through a view
-of the brain pool pinned at the catalog's change number, and timed."""
+of the brain pool pinned at the catalog's change number, and timed. A view of the home
+(``LGent.scoped``, ``filtered``) asks it within what it sees, and caches it apart."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ async def answer_query(
 ) -> QueryResponse:
     """The response to ``arguments`` (the page ``shown`` of it), ``started`` at that time."""
     change_number = await lg.change_number()
-    key = lg.responses.key(arguments, shown, change_number)
+    within = await lg.visible()
+    key = (lg.responses.key(arguments, shown, change_number), lg.scope, lg.view_filters)
     cached = lg.responses.get(key)
     if cached is not None:
         return cached.model_copy(update={"cached": True, "search_time_ms": _since(started)})
@@ -33,6 +35,7 @@ async def answer_query(
             lg.settings.fusion,
             lg.doors.read,
             runners=lg.doors.runners(),
+            within=within,
         )
         response = await fusion.query(arguments, shown=shown)
     finally:

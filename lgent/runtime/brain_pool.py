@@ -19,7 +19,11 @@ only to apply the result. Progress is kept per brain (``Building``) for the resp
 under the write hold stays at the queries' priority (they wait for it).
 
 **Freshness.** ``WAIT`` (scripts, the one-shot CLI): a query waits until each brain it asks
-reflects the catalog as it was when the query began. ``SNAPSHOT`` (servers): a query answers at
+reflects the catalog as it was when the query began, except a slow brain (the semantic one)
+with more than ``LONG_BUILD`` entries to index: that build is neither waited for nor started by
+the query, which answers from the brain's last state (or without it, never built) and says how
+far it is and how to finish it. ``COMPLETE`` (``--wait``) waits for that too, as ``WAIT``
+always did. ``SNAPSHOT`` (servers): a query answers at
 once from each brain's last consistent state, and the response says how far behind it is; only
 a brain that has never been built is waited for, briefly (``SNAPSHOT_GRACE``), and then reported
 as not ready with how far its build has come. Either way, a query's results are only entries the
@@ -92,7 +96,17 @@ class Freshness(StrEnum):
     """What a query waits for (see the module docstring)."""
 
     WAIT = "wait"
+    """Every brain current, except a slow build of many entries (``LONG_BUILD``)."""
+    COMPLETE = "complete"
+    """Every brain current, a long build included (``--wait``)."""
     SNAPSHOT = "snapshot"
+    """No wait: each brain's last consistent state (servers)."""
+
+
+LONG_BUILD = 2000
+"""A slow brain (``Hints.slow_build``: embedding) with more entries than this to index is not
+waited for by a ``WAIT`` query, nor started by it: the query answers without the brain (or from
+its last state) and says how to build it."""
 
 
 @dataclass(slots=True)
@@ -108,16 +122,22 @@ class Building:
     started: float = field(default_factory=time.monotonic)
 
     def describe(self) -> str:
-        """``rebuilding to change 12 (never built): embedding, 3,072 of 10,000 entries (4 s)``."""
+        """``rebuilding to change 12 (never built): embedding, 3,072 of 10,000 entries, 31%
+        (4 s)``."""
         text = f"{self.action} to change {self.target}"
         if self.reason:
             text += f" ({self.reason})"
         steps = [s for s in (self.stage,) if s]
         if self.total:
-            steps.append(f"{self.done:,} of {self.total:,} entries")
+            steps.append(f"{self.done:,} of {self.total:,} entries, {self.percent}%")
         if steps:
             text += ": " + ", ".join(steps)
         return text + f" ({time.monotonic() - self.started:.0f} s)"
+
+    @property
+    def percent(self) -> int:
+        """How far the build is, in whole percent (0 before its size is known)."""
+        return 0 if not self.total else min(100, self.done * 100 // self.total)
 
 
 BrainMaker = Callable[["BrainSlot", bool, bool], Brain]
@@ -510,6 +530,44 @@ class BrainPool:
         classifies): a ``SNAPSHOT`` query holding only earlier brains yields to a waiting
         catch-up of a later one (``BrainView._may_yield``)."""
 
+    def pending_note(self, name: str, target: int) -> str:
+        """What brain ``name`` has left to reach ``target`` and who builds it: the note of a
+        long build (``long_build``), or, for a short one, that the first query needing it
+        builds it."""
+        long = self.long_build(name, target)
+        if long is not None:
+            return long
+        slot = self._slots[name]
+        pending = self.store.count() if slot.change_number < 0 else target - slot.change_number
+        return (
+            f"{pending:,} entries to index: the first query that needs it builds them (`lgent "
+            "reindex` or `--wait` does it now)"
+        )
+
+    def long_build(self, name: str, target: int) -> str | None:
+        """Why brain ``name`` is not waited for to reach ``target`` (a sync call: it reads the
+        catalog): a slow brain with more than ``LONG_BUILD`` entries to index; None when it is
+        waited for."""
+        spec = self.registry.spec(name)
+        slot = self._slots[name]
+        if not spec.hints.slow_build:
+            return None
+        building = slot.building
+        if slot.change_number < 0 or (building is not None and building.action == "rebuilding"):
+            pending = self.store.count()
+        else:
+            pending = target - slot.change_number
+        if pending <= LONG_BUILD:
+            return None
+        doing = building.describe() if building is not None else _cached_so_far(slot, pending)
+        rate = spec.hints.build_rate
+        minutes = f", about {max(1, round(pending / rate / 60))} min" if rate else ""
+        return (
+            f"{doing}; {pending:,} entries to index{minutes}, not waited for: `lgent reindex` "
+            "builds it now, `lgent serve` in the background; `--wait` (freshness='complete') "
+            "waits for it"
+        )
+
     def slot(self, name: str) -> BrainSlot:
         self.registry.spec(name)  # an unknown name is a QueryError naming the known ones
         return self._slots[name]
@@ -608,6 +666,17 @@ class BrainPool:
             slot.close()
 
 
+def _cached_so_far(slot: BrainSlot, pending: int) -> str:
+    """How far a build no indexer of this process runs has come: the vectors its cache holds
+    (another process may be building, or a build was stopped), as a share of what it needs."""
+    brain = slot.brain
+    cached = brain.status().extra.get("cached_vectors") if brain is not None else None
+    if not isinstance(cached, int) or cached <= 0:
+        return "not started"
+    done = min(cached, pending)
+    return f"building, about {done:,} of {pending:,} entries embedded, {done * 100 // pending}%"
+
+
 class BrainView:
     """The brains one query reads: each opened, brought far enough (per the pool's freshness)
     and pinned on first use, released together by ``release``."""
@@ -633,10 +702,16 @@ class BrainView:
             if slot.brain is None:
                 await asyncio.to_thread(slot.opened)
             started = time.monotonic()
-            if slot.change_number < self.target or slot.failure is not None:
-                slot.request()
-            if self.pool.freshness == Freshness.WAIT:
+            freshness = self.pool.freshness
+            long = None
+            if freshness == Freshness.WAIT and slot.change_number < self.target:
+                long = await asyncio.to_thread(self.pool.long_build, name, self.target)
+            if (slot.change_number < self.target or slot.failure is not None) and long is None:
+                slot.request()  # a one-shot query starts no long build (the note says how)
+            if freshness == Freshness.COMPLETE or (freshness == Freshness.WAIT and not long):
                 await slot.reach(self.target)
+            elif long is not None and slot.change_number < 0:
+                raise IndexNotReadyError(f"the {name} index is not built yet: {long}")
             elif slot.change_number < 0 and not await slot.reach(self.target, SNAPSHOT_GRACE):
                 doing = slot.progress() or "starting"
                 raise IndexNotReadyError(f"the {name} index is not built yet: {doing}")
@@ -676,8 +751,8 @@ class BrainView:
         if slot.brain is None or slot.failure is not None or self._released:
             return None
         if slot.change_number < self.target:
-            if self.pool.freshness == Freshness.WAIT or slot.change_number < 0:
-                return None
+            if self.pool.freshness != Freshness.SNAPSHOT or slot.change_number < 0:
+                return None  # ``acquire`` waits, or answers from the last state of a long build
             slot.request()
         brain = slot.try_pin(yield_to_writers=self._may_yield(name))
         if brain is not None:

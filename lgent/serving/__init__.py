@@ -13,6 +13,8 @@ from lgent.serving.answers import (
     DoctorAnswer,
     DoctorCheck,
     HealthAnswer,
+    HistoryAnswer,
+    HistoryRow,
     LineageAnswer,
     LineageLink,
     ListPage,
@@ -23,7 +25,9 @@ from lgent.serving.answers import (
     RemoveAnswer,
     SearchPage,
     SimilarAnswer,
+    WhoAmI,
 )
+from lgent.serving.browse import browse_page, browsing, facet_filter
 from lgent.serving.cards import (
     DESCRIPTION_CHARS,
     READINGS,
@@ -36,8 +40,10 @@ from lgent.serving.cards import (
     signature,
     suggestion,
     unmeasured,
+    weighed_parts,
     why,
 )
+from lgent.serving.facet_counts import facets_of
 from lgent.serving.kinds import (
     ShownEvidence,
     ShownKind,
@@ -58,6 +64,7 @@ from lgent.serving.pages import (
     doctor,
     get_entry,
     health,
+    history_answer,
     lineage_answer,
     list_page,
     paths_answer,
@@ -65,6 +72,7 @@ from lgent.serving.pages import (
     register_answer,
     search_page,
     successors_of,
+    type_sides,
 )
 from lgent.serving.process import (
     freeze_heap,
@@ -83,6 +91,8 @@ __all__ = [
     "DoctorAnswer",
     "DoctorCheck",
     "HealthAnswer",
+    "HistoryAnswer",
+    "HistoryRow",
     "LineageAnswer",
     "LineageLink",
     "ListPage",
@@ -95,7 +105,10 @@ __all__ = [
     "ShownEvidence",
     "ShownKind",
     "SimilarAnswer",
+    "WhoAmI",
     "artifact_answer",
+    "browse_page",
+    "browsing",
     "card",
     "cards_of",
     "check_page",
@@ -104,9 +117,12 @@ __all__ = [
     "depth_warnings",
     "doctor",
     "evidence_text",
+    "facet_filter",
+    "facets_of",
     "freeze_heap",
     "get_entry",
     "health",
+    "history_answer",
     "kinds_line",
     "lineage_answer",
     "list_page",
@@ -124,7 +140,9 @@ __all__ = [
     "slot_text",
     "successors_of",
     "suggestion",
+    "type_sides",
     "unmeasured",
     "warm_up",
+    "weighed_parts",
     "why",
 ]

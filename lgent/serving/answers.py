@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from lgent.facets import Facet
 from lgent.models import BrainHit, CatalogEntry, QueryResponse, QueryType
 from lgent.serving.kinds import ShownKind
 
@@ -112,7 +113,8 @@ class SearchPage(_Answer):
     """A page of a query as cards, with how it was read (``GET /search``, the web page, MCP)."""
 
     query: str
-    query_type: QueryType
+    query_type: QueryType | None
+    """None when browsing (no query): the page lists the catalog, in id order."""
     interpretation: str
     reading: str
     total: int
@@ -123,6 +125,10 @@ class SearchPage(_Answer):
     constraints: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     search_time_ms: float = 0.0
+    filters: dict[str, str] = {}
+    """The facet values the page is filtered by (``tag``: ``pdf``...)."""
+    facets: dict[str, Facet] = {}
+    """The counts asked for (``facets=``): over the query's matches, or what is browsed."""
 
 
 class ListPage(_Answer):
@@ -132,6 +138,7 @@ class ListPage(_Answer):
     offset: int
     next_offset: int | None
     results: tuple[Card, ...]
+    facets: dict[str, Facet] = {}
 
 
 class LineageLink(_Answer):
@@ -169,3 +176,32 @@ class DoctorAnswer(_Answer):
 
     ok: bool
     checks: tuple[DoctorCheck, ...]
+
+
+class HistoryRow(_Answer):
+    """One change of an artifact: its number and time, what was done to which version, the
+    status written, and the token that wrote it (None: the home's own user)."""
+
+    seq: int
+    at: str
+    op: Literal["upsert", "remove"]
+    version: str | None
+    status: str | None
+    writer: str | None
+
+
+class HistoryAnswer(_Answer):
+    artifact_id: str
+    changes: tuple[HistoryRow, ...]
+
+
+class WhoAmI(_Answer):
+    """A caller's scope (``lgent.scopes``): its token's name ("" for the home's own user),
+    the sources, namespaces, tags and statuses it reads, and the namespaces it writes."""
+
+    name: str
+    sources: tuple[str, ...]
+    namespaces: tuple[str, ...]
+    tags: tuple[str, ...]
+    statuses: tuple[str, ...]
+    write: tuple[str, ...]

@@ -112,6 +112,13 @@ def unmeasured(entry: CatalogEntry) -> dict[str, str]:
     return missing
 
 
+def weighed_parts(score: ScoreBreakdown) -> tuple[str, ...]:
+    """The parts of a resolver score a reader is shown: success, recency, usage, then the
+    version, or the fit where the version is not weighed (success unmeasured)."""
+    last = "fit" if score.weights.get("fit") else "version"
+    return ("success", "recency", "usage", last)
+
+
 def score_part(score: ScoreBreakdown, part: str, missing: Mapping[str, str]) -> str:
     """One part of a resolver score as shown: ``0.87``, or ``0.00 (not measured)`` when the
     entry does not say it (``missing``: ``unmeasured(entry)``)."""

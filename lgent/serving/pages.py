@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from lgent import limits
-from lgent.errors import LGentError, NotFoundError, QueryError
+from lgent.errors import LGentError, NotFoundError, QueryError, TypeLatticeError
 from lgent.health import Health
 from lgent.ids import stable_id
 from lgent.models import CatalogEntry, QueryResponse, Status
@@ -29,6 +29,8 @@ from lgent.serving.answers import (
     DoctorAnswer,
     DoctorCheck,
     HealthAnswer,
+    HistoryAnswer,
+    HistoryRow,
     LineageAnswer,
     LineageLink,
     ListPage,
@@ -39,11 +41,12 @@ from lgent.serving.answers import (
     SearchPage,
 )
 from lgent.serving.cards import card, reading, result_card, suggestion
+from lgent.serving.facet_counts import facets_of
 from lgent.serving.kinds import shown_kinds
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
-    from lgent.catalog.records import BatchResult
+    from lgent.catalog.records import BatchResult, Change
     from lgent.graph.protocol import GraphReader
     from lgent.graph.signatures import CompositionPath
     from lgent.lgent import LGent
@@ -112,10 +115,21 @@ def _next_offset(response: QueryResponse, offset: int) -> int | None:
     return end if end < min(response.total_matches, PAGE_DEPTH) else None
 
 
-async def search_page(lg: LGent, arguments: QueryArguments, *, offset: int = 0) -> SearchPage:
+async def search_page(
+    lg: LGent,
+    arguments: QueryArguments,
+    *,
+    offset: int = 0,
+    facets: Sequence[str] = (),
+    top: int = 10,
+    filters: Mapping[str, str] | None = None,
+) -> SearchPage:
     """The same page as ``query_page``, as cards (each result's reasons come from its
-    explanation, which is then left out)."""
+    explanation, which is then left out), with the counts of ``facets`` over every match of
+    the query (``top`` values each); ``filters``: the facet values ``lg`` is filtered by, said
+    in the page."""
     response = await _page_of(lg, arguments, offset)
+    counted = await facets_of(lg, None, facets, top, among=response.matched)
     return SearchPage(
         query=response.query,
         query_type=response.query_type,
@@ -129,6 +143,8 @@ async def search_page(lg: LGent, arguments: QueryArguments, *, offset: int = 0) 
         constraints=response.constraints,
         warnings=depth_warnings(response, offset),
         search_time_ms=response.search_time_ms,
+        filters=dict(filters or {}),
+        facets=counted,
     )
 
 
@@ -144,6 +160,19 @@ async def successors_of(lg: LGent, entries: Iterable[CatalogEntry]) -> dict[str,
         return {i: (s,) for i, s in found.items() if s is not None}
 
     return await lg.with_graph(look_up)
+
+
+async def type_sides(lg: LGent, text: str) -> tuple[str, list[str], list[str]]:
+    """The type ``text`` names, the artifacts that produce it and those that consume it (as
+    ``lg`` sees the catalog), healthiest first; ``TypeLatticeError`` for an unknown type."""
+
+    def sides(graph: GraphReader) -> tuple[str, list[str], list[str]]:
+        name = graph.type_name(text)
+        if name is None:
+            raise TypeLatticeError(graph.unknown_type_message(text))
+        return name, [a.id for a in graph.producing(name)], [a.id for a in graph.accepting(name)]
+
+    return await lg.with_graph(sides)
 
 
 async def close_ids(lg: LGent, text: str, n: int = 3) -> list[str]:
@@ -178,14 +207,21 @@ async def artifact_answer(
     )
 
 
-LIST_FILTERS = ("entity_type", "status", "author", "input_type", "output_type")
+LIST_FILTERS = ("entity_type", "status", "author", "input_type", "output_type", "tag", "source")
 
 
 async def list_page(
-    lg: LGent, filters: Mapping[str, str | None], *, offset: int = 0, limit: int = 50
+    lg: LGent,
+    filters: Mapping[str, str | None],
+    *,
+    offset: int = 0,
+    limit: int = 50,
+    facets: Sequence[str] = (),
+    top: int = 10,
 ) -> ListPage:
     """Artifacts (latest versions) whose fields equal every given filter, ``limit`` from
-    ``offset``; ``total`` counts them all."""
+    ``offset``; ``total`` counts them all; ``facets``: the counts of those facets' values over
+    all of them (each what ``total`` would be with that value added)."""
     from lgent.catalog.records import EntryFilter
 
     chosen = EntryFilter(**{k: v for k, v in filters.items() if k in LIST_FILTERS and v})
@@ -198,6 +234,19 @@ async def list_page(
         offset=offset,
         next_offset=end if end < total else None,
         results=tuple(card(e, successors=successors.get(e.id, ())) for e in entries),
+        facets=await facets_of(lg, chosen, facets, top),
+    )
+
+
+def history_answer(artifact_id: str, changes: Sequence[Change]) -> HistoryAnswer:
+    return HistoryAnswer(
+        artifact_id=artifact_id,
+        changes=tuple(
+            HistoryRow(
+                seq=c.seq, at=c.at, op=c.op, version=c.version, status=c.status, writer=c.writer
+            )
+            for c in changes
+        ),
     )
 
 

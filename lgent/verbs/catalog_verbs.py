@@ -1,4 +1,8 @@
-"""The catalog's verbs of the facade: register, load and import, read, list and remove."""
+"""The catalog's verbs of the facade: register, load and import, read, list and remove.
+
+A view of the home (``AccessVerbs``: a reader's scope, listing filters) answers every read
+as if the catalog held only what it sees, and writes only what its scope may write, naming
+its writer in the change log."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from lgent.catalog.protocol import Catalog
 from lgent.catalog.reconcile import commit_loaded
 from lgent.catalog.records import BatchResult, Change, EntryFilter
 from lgent.config import Settings
-from lgent.errors import LoadError, NotFoundError
+from lgent.errors import AccessDeniedError, LoadError, NotFoundError
 from lgent.ids import stable_id
 from lgent.models import CatalogEntry, TypeDecl
 from lgent.runtime.brain_pool import BrainPool
@@ -30,19 +34,31 @@ from lgent.validation import (
     check_offset,
     check_version,
 )
+from lgent.verbs.access_verbs import AccessVerbs
 
 if TYPE_CHECKING:
     from lgent.catalog.loaders import Progress
     from lgent.catalog.readers.base import Document
 
 
-class CatalogVerbs:
+class CatalogVerbs(AccessVerbs):
     """What an open home offers on its catalog (every write through the one writer door)."""
 
     store: Catalog
     doors: Doors
     brains: BrainPool
     settings: Settings
+
+    def _may_import(self) -> None:
+        """A load or an import writes whatever its source holds: only a scope that writes
+        every namespace may make one."""
+        if "*" not in self.scope.write:
+            name = self.scope.name or "this caller"
+            raise AccessDeniedError(
+                self.scope.name,
+                f"{name} may not load or import: that needs a scope that writes every "
+                'namespace (write = ["*"]); nothing was written',
+            )
 
     def _written(self, result: BatchResult, changes: int) -> None:
         """After a commit: the open brains catch up (a small write waits for them)."""
@@ -62,9 +78,12 @@ class CatalogVerbs:
         if len(checked) > limits.MAX_BATCH_ENTRIES:
             limit = limits.MAX_BATCH_ENTRIES
             raise bad("entries", f"{len(checked)} entries in one batch; the limit is {limit}")
+        for entry in checked:
+            self.scope.check_write(entry.id)
+        owner, writer = self.writer_owner(), self.scope.writer
 
         def commit() -> BatchResult:
-            result = commit_checked(self.store, checked, declared)
+            result = commit_checked(self.store, checked, declared, owner=owner, writer=writer)
             self._written(result, changed(result))
             return result
 
@@ -88,6 +107,7 @@ class CatalogVerbs:
         closes."""
         if kind is not None:
             as_text(kind, "kind")
+        self._may_import()
         options = self.settings.load.following(follow_symlinks)
         where, abandoned = Path(as_path(path)), threading.Event()
 
@@ -121,6 +141,7 @@ class CatalogVerbs:
         instead of the one it gives itself (``lgent.catalog.harvest``)."""
         from lgent.catalog.harvest import harvest_mcp
 
+        self._may_import()
         doc = await harvest_mcp(command=command, url=url, timeout=timeout, name=name)
         return await self._sync_document(doc, dry_run)
 
@@ -132,6 +153,7 @@ class CatalogVerbs:
         it named ``source``."""
         from lgent.catalog.readers.base import Document
 
+        self._may_import()
         return await self._sync_document(Document.of_data(source, dict(data)), dry_run)
 
     async def _sync_document(self, doc: Document, dry_run: bool) -> BatchReport:
@@ -155,15 +177,25 @@ class CatalogVerbs:
         id (``Ant Design Components``) is looked up by its stable form (``lgent.ids``)."""
         as_text(artifact_id, "artifact_id")
         check_version(version)
-        return await self.doors.read(self.store.get, stable_id(artifact_id), version)
+        wanted = stable_id(artifact_id)
+        entry: CatalogEntry = await self.doors.read(self.store.get, wanted, version)
+        seen = await self.visible()
+        if seen is not None and wanted not in seen:
+            raise NotFoundError(wanted, version)
+        return entry
 
     async def get_many(self, artifact_ids: Sequence[str]) -> dict[str, CatalogEntry]:
         """The latest version of each known id (unknown ids are left out)."""
-        return await self.doors.read(self.store.get_many, list(artifact_ids))
+        found: dict[str, CatalogEntry] = await self.doors.read(
+            self.store.get_many, list(artifact_ids)
+        )
+        seen = await self.visible()
+        return found if seen is None else {i: e for i, e in found.items() if i in seen}
 
     async def versions(self, artifact_id: str) -> list[str]:
         """The versions the catalog holds of an artifact, oldest first. Raises NotFoundError."""
         wanted = stable_id(as_text(artifact_id, "artifact_id"))
+        await self._require_visible(wanted)
         found: list[str] = await self.doors.read(self.store.versions, wanted)
         if not found:
             raise NotFoundError(artifact_id)
@@ -173,9 +205,12 @@ class CatalogVerbs:
         """Remove an artifact (all versions, or one). Raises NotFoundError."""
         artifact_id = stable_id(as_text(artifact_id, "artifact_id"))
         check_version(version)
+        self.scope.check_write(artifact_id)
+        await self._require_visible(artifact_id)
+        writer = self.scope.writer
 
         def remove() -> int:
-            removed = self.store.remove(artifact_id, version)
+            removed = self.store.remove(artifact_id, version, writer=writer)
             self._written(BatchResult(change_number=self.store.change_number()), 1)
             return removed
 
@@ -194,20 +229,54 @@ class CatalogVerbs:
         if limit is not None:
             check_offset(limit, "limit")
         chosen = EntryFilter.of(filters)
+        if self.restricted:
+            page, _ = await self.doors.read(self.list_visible, chosen, limit, offset)
+            return page
         return await self.doors.read(self.store.list_entries, chosen, limit=limit, offset=offset)
 
     async def count_entries(self, filters: EntryFilter | Mapping[str, Any] | None = None) -> int:
         """How many artifacts (latest versions) pass ``filters``."""
-        return await self.doors.read(self.store.count, EntryFilter.of(filters))
+        chosen = EntryFilter.of(filters)
+        if self.restricted:
+            _, total = await self.doors.read(self.list_visible, chosen, 0, 0)
+            return total
+        return await self.doors.read(self.store.count, chosen)
 
     async def types(self) -> list[TypeDecl]:
         return await self.doors.read(self.store.types)
 
     async def stats(self) -> dict[str, Any]:
-        return await self.doors.read(self.store.stats)
+        """Counts: artifacts, versions, types, relations, by entity type and by status (a
+        restricted view counts what it sees: artifacts, by entity type and status, types)."""
+        if not self.restricted:
+            return await self.doors.read(self.store.stats)
+
+        def seen() -> dict[str, Any]:
+            table = self.fact_table()
+            facts = list(table.of(self._listed(table, None)))
+            by_type: dict[str, int] = {}
+            by_status: dict[str, int] = {}
+            for f in facts:
+                by_type[f.entity_type] = by_type.get(f.entity_type, 0) + 1
+                by_status[f.status] = by_status.get(f.status, 0) + 1
+            return {
+                "artifacts": len(facts),
+                "types": len(self.store.types()),
+                "by_entity_type": dict(sorted(by_type.items())),
+                "by_status": dict(sorted(by_status.items())),
+                "change_number": table.change_number,
+            }
+
+        return await self.doors.read(seen)
 
     async def change_number(self) -> int:
         return await self.doors.read(self.store.change_number)
 
     async def changes_since(self, seq: int) -> list[Change]:
-        return await self.doors.read(self.store.changes_since, seq)
+        """Changes after ``seq``, oldest first (a restricted view: of types and of the
+        artifacts it sees now)."""
+        found: list[Change] = await self.doors.read(self.store.changes_since, seq)
+        seen = await self.visible()
+        if seen is None:
+            return found
+        return [c for c in found if c.kind == "type" or c.key in seen]

@@ -1,5 +1,6 @@
 """The catalog graph's verbs of the facade: paths, compatibility, lineage, the resolver and
-hole filling, each reading one pinned state of the graph."""
+hole filling, each reading one pinned state of the graph (as the view's scope sees it:
+``lgent.graph.scoped``)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ from lgent.runtime.doors import Doors
 from lgent.validation import as_int, as_model, as_text, as_texts, bad
 
 if TYPE_CHECKING:
+    from lgent.graph.artifacts import ArtifactInfo
     from lgent.graph.lineage import LineageHit
     from lgent.graph.protocol import GraphReader
     from lgent.graph.signatures import CompositionPath, Signature
+    from lgent.models import CatalogEntry
 
 T = TypeVar("T")
 
@@ -33,13 +36,24 @@ class GraphVerbs:
     brains: BrainPool
     registry: BrainRegistry
 
+    if TYPE_CHECKING:
+
+        async def visible(self) -> frozenset[str] | None: ...  # AccessVerbs
+
+        def within(self) -> frozenset[str] | None: ...  # AccessVerbs
+
     def catalog_graph(self) -> GraphReader:
         """The catalog graph, current (sync, not pinned: prefer ``with_graph``)."""
         keeper = self.registry.graph_keeper
         brain = self.brains.current(keeper) if keeper is not None else None
         if not isinstance(brain, KeepsGraph):
             raise QueryError("no registered brain keeps the catalog graph")
-        return brain.catalog_graph()
+        within = self.within()
+        if within is None:
+            return brain.catalog_graph()
+        from lgent.graph.scoped import ScopedGraph
+
+        return ScopedGraph(brain.catalog_graph(), within)
 
     async def with_graph(self, fn: Callable[[GraphReader], T]) -> T:
         """``fn(graph)`` on a worker thread with the brain that keeps the catalog graph pinned:
@@ -47,10 +61,16 @@ class GraphVerbs:
         keeper = self.registry.graph_keeper
         if keeper is None:
             raise QueryError("no registered brain keeps the catalog graph")
+        within = await self.visible()
 
         def call(brain: Brain) -> T:
             assert isinstance(brain, KeepsGraph)  # its spec's capability, checked when made
-            return fn(brain.catalog_graph())
+            graph = brain.catalog_graph()
+            if within is not None:
+                from lgent.graph.scoped import ScopedGraph
+
+                graph = ScopedGraph(graph, within)
+            return fn(graph)
 
         return await self.doors.pinned(
             keeper, call, await self.doors.read(self.store.change_number)
@@ -89,6 +109,16 @@ class GraphVerbs:
             lambda g: g.find_compatible(artifact_id, direction, limit, include_unusable)
         )
 
+    async def runnable(self, have: Sequence[str], *, limit: int = 50) -> list[ArtifactInfo]:
+        """What can run with what the caller has: artifacts whose every need (every input type,
+        inferred kinds included) one of the ``have`` types satisfies, those using more of what
+        was given first (``lgent compatible --have URL,Date``)."""
+        given = as_texts(have, "have")
+        if not given:
+            raise bad("have", "name at least one type you have", have)
+        as_int(limit, "limit", 1, limits.MAX_LIMIT)
+        return await self.with_graph(lambda g: g.runnable_with(given, limit))
+
     async def lineage(
         self, artifact_id: str, *, depth: int | None = None
     ) -> dict[str, list[LineageHit]]:
@@ -108,9 +138,21 @@ class GraphVerbs:
         requirement = as_model(requirement, TypeRequirement, "requirement")
         if preferences is not None:
             preferences = as_model(preferences, ResolutionPreferences, "preferences")
+        read = await self._entries_seen()
         return await self.with_graph(
-            lambda g: DependencyResolver(g, self.store.get_many).resolve(requirement, preferences)
+            lambda g: DependencyResolver(g, read).resolve(requirement, preferences)
         )
+
+    async def _entries_seen(self) -> Callable[[Sequence[str]], dict[str, CatalogEntry]]:
+        """``store.get_many`` as this view sees the catalog (what the resolver reads)."""
+        within = await self.visible()
+        if within is None:
+            return self.store.get_many
+
+        def read(ids: Sequence[str]) -> dict[str, CatalogEntry]:
+            return self.store.get_many([i for i in ids if i in within])
+
+        return read
 
     async def fill_holes(
         self, pipeline: Sequence[str], contracts: Sequence[str] = ()
@@ -128,6 +170,7 @@ class GraphVerbs:
                 "pipeline must be a list of strings such as ['DataSource', '???', 'Database']"
             )
         contracts = as_texts(contracts, "contracts")
+        read = await self._entries_seen()
         return await self.with_graph(
-            lambda g: fill_holes(DependencyResolver(g, self.store.get_many), pipeline, contracts)
+            lambda g: fill_holes(DependencyResolver(g, read), pipeline, contracts)
         )

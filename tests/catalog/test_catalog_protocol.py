@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lgent.catalog.protocol import Catalog
-from lgent.catalog.records import EntryFilter
+from lgent.catalog.records import EntryFilter, Owner
 from lgent.errors import NotFoundError, ValidationError
 from lgent.models import TypeDecl
 from tests.conftest import make_entry
@@ -83,6 +83,53 @@ def test_list_filters(store: Catalog) -> None:
     assert ids(EntryFilter(output_type="Text")) == ["B"]
     assert [e.id for e in store.list_entries(limit=1, offset=1)] == ["B"]
     assert store.count(EntryFilter(status="deprecated")) == 2
+
+
+def test_tag_and_source_filters_and_facts_agree(store: Catalog) -> None:
+    store.register_batch(
+        [
+            make_entry("team/A", keywords=["pdf", "ocr"], status="draft"),
+            make_entry("team/B", keywords=["pdf"], author="bob"),
+        ],
+        owners={"team/A": Owner("writer", "alice"), "team/B": Owner("file", "/c/team.jsonl")},
+    )
+    store.register_batch([make_entry("C", input_type="PDF")])
+    ids = lambda f: [e.id for e in store.list_entries(f)]  # noqa: E731
+    assert ids(EntryFilter(tag="pdf")) == ["team/A", "team/B"]
+    assert ids(EntryFilter(tag="ocr", status="draft")) == ["team/A"]
+    assert ids(EntryFilter(source="writer:alice")) == ["team/A"]
+    assert ids(EntryFilter(source="file:/c/team.jsonl", tag="pdf")) == ["team/B"]
+    assert store.count(EntryFilter(source="writer:")) == 1  # C: a writer with no name
+    facts = {f.id: f for f in store.facts()}
+    assert list(facts) == ["C", "team/A", "team/B"]
+    a = facts["team/A"]
+    assert (a.tags, a.status, a.source, a.namespace) == (
+        ("pdf", "ocr"),
+        "draft",
+        "writer:alice",
+        "team",
+    )
+    assert facts["C"].input_type == "PDF" and facts["C"].namespace == "C"
+    for chosen in (EntryFilter(tag="pdf"), EntryFilter(source="writer:alice"), EntryFilter()):
+        assert [f.id for f in facts.values() if chosen.admits(f)] == ids(chosen)
+
+
+def test_each_change_names_its_writer_and_an_artifacts_history_shows_promotion(
+    store: Catalog,
+) -> None:
+    store.register_batch([make_entry("A", status="draft")], writer="alice")
+    store.register_batch([make_entry("A", status="active")], writer="bob")
+    store.register_batch([make_entry("B")])
+    store.remove("B", writer="carol")
+    history = store.history("A")
+    assert [(c.op, c.version, c.status, c.writer) for c in history] == [
+        ("upsert", "0.1.0", "draft", "alice"),
+        ("upsert", "0.1.0", "active", "bob"),
+    ]
+    assert all(c.at for c in history)
+    assert [(c.op, c.writer) for c in store.history("B")] == [("upsert", None), ("remove", "carol")]
+    assert [c.writer for c in store.changes_since(0)] == ["alice", "bob", None, "carol"]
+    assert all(f.level == "ok" for f in store.check())
 
 
 def test_change_log(store: Catalog) -> None:

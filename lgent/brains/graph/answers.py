@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +90,7 @@ def rows_for(
     """``search``'s answer as rows (a hit each, not made yet), the operation, the reason
     and the paths."""
     op = operation if operation is not None else parse_graph_query(text, graph)
+    allowed = None if filters is None or filters.ids is None else filters.ids.__contains__
     if op is None:
         named = graph.artifact_id(text, fuzzy=False)
         if named is None:
@@ -100,16 +101,18 @@ def rows_for(
     if isinstance(op, Composition):
         max_length = op.max_length or 4
         paths = graph.find_paths(
-            PathSearch(op.source, op.target, max_length, max(limit, 5), include_unusable)
+            PathSearch(op.source, op.target, max_length, max(limit, 5), include_unusable, allowed)
         )
         scores = _path_scores(paths)
         floor = min(scores, default=1.0)
-        more = _member_rows(graph, op.source, op.target, max_length, include_unusable, floor, paths)
+        more = _member_rows(
+            graph, op.source, op.target, max_length, include_unusable, floor, paths, allowed
+        )
         ranked = itertools.chain(_path_members(paths, scores), more)
         return _admitted(graph, ranked, filters, limit), op, op.describe(), paths
     if isinstance(op, TypeQuery):
         found: list[CompositionPath] = []
-        direct = _type_rows(graph, op, limit, include_unusable, found)
+        direct = _type_rows(graph, op, limit, include_unusable, found, allowed)
         return _admitted(graph, direct, filters, limit), op, op.describe(), found
     rows = _admitted(graph, _relationship_rows(graph, op), filters, limit)
     return rows, op, op.describe(), []
@@ -119,11 +122,15 @@ def _admitted(
     graph: CatalogGraph, ranked: Iterable[_Row], filters: SearchFilters | None, limit: int
 ) -> list[_Row]:
     """The first ``limit`` admitted rows of ``ranked`` (in its order; each id once), read
-    lazily: nothing past the last row needed is computed."""
+    lazily: nothing past the last row needed is computed. With ``filters.ids`` every artifact
+    a row's path passes through must be among them too."""
     rows: list[_Row] = []
     seen: set[str] = set()
+    only = None if filters is None else filters.ids
     for row in ranked:
         if row.id in seen or not graph.admits(row.id, filters):
+            continue
+        if only is not None and not all(i in only for i in row.path):
             continue
         seen.add(row.id)
         rows.append(row)
@@ -140,6 +147,7 @@ def _member_rows(
     include_unusable: bool,
     floor: float,
     known: list[CompositionPath],
+    allowed: Callable[[str], bool] | None = None,
 ) -> Iterator[_Row]:
     """Every artifact that can be a step of a pipeline from ``source`` to ``target``, in
     ``CompositionIndex.members`` order (usable first), each explained by the best pipeline
@@ -147,7 +155,7 @@ def _member_rows(
     relationship is ``pipeline_member`` (not ``composition``: they are not on the best
     paths found). ``known``: what ``find_paths`` answered for the same pipelines."""
     members = graph.members(
-        source, target, max_length, include_unusable=include_unusable, known=known
+        source, target, max_length, include_unusable=include_unusable, known=known, allowed=allowed
     )
     for n, (artifact_id, path) in enumerate(members):
         step = path.ids.index(artifact_id)
@@ -174,6 +182,7 @@ def _type_rows(
     limit: int,
     include_unusable: bool,
     paths: list[CompositionPath],
+    allowed: Callable[[str], bool] | None = None,
 ) -> Iterator[_Row]:
     """The artifacts doing ``op`` in one step by score (usable before unusable ones, which
     stay so callers see what was replaced; more exact signatures and healthier ones first),
@@ -198,7 +207,9 @@ def _type_rows(
             )
     if not (op.input and op.output):
         return
-    found = graph.find_paths(PathSearch(op.input, op.output, 3, max(limit, 5), include_unusable))
+    found = graph.find_paths(
+        PathSearch(op.input, op.output, 3, max(limit, 5), include_unusable, allowed)
+    )
     paths.extend(p for p in found if len(p) > 1)
     scores = _path_scores(paths, 0.2)
     yield from _path_members(paths, scores)

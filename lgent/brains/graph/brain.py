@@ -5,12 +5,15 @@ It is a thin adapter: the graph model holds the lattice, lineage and composition
 brain reads questions out of plain text (``query.parse_graph_query``) and answers them with
 rows (``answers.py``), each saying which relationship put it there and the path that justifies
 it. Everything else reads the graph through ``catalog_graph()`` (``KeepsGraph``), never through
-the brain.
+the brain. With an index folder it keeps a snapshot of the graph there (``store.py``), saved
+after a build, at most every ``SAVE_EVERY_S`` while changes come in, and when closed.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 from lgent.brains.base import BrainQuery, BrainStatus, ChangeSet, Reading
 from lgent.brains.graph.answers import (
@@ -29,20 +32,61 @@ from lgent.brains.graph.query import (
     parse_graph_query,
     unknown_names,
 )
+from lgent.brains.graph.store import GraphStore, Opened
 from lgent.graph.model import CatalogGraph
 from lgent.models import CatalogEntry, SearchFilters, TypeDecl
 
+SAVE_EVERY_S = 30.0
+"""While changes come in, the snapshot is saved at most this often (and at close)."""
+
 
 class GraphBrain:
-    """The graph brain (in memory; ``change_number`` -1 until built)."""
+    """The graph brain (``change_number`` -1 until built or opened from its snapshot)."""
 
     name = "graph"
 
-    def __init__(self, cancelled: Callable[[], bool] = lambda: False) -> None:
-        """``cancelled()`` is asked during a build (true: ``BuildStoppedError``, the brain is
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        fresh: bool = False,
+        read_only: bool = False,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """``path``: the folder of its snapshot (None: in memory only). ``fresh``: a build
+        follows, so the snapshot is not read. ``read_only``: read the snapshot, never write it.
+        ``cancelled()`` is asked during a build (true: ``BuildStoppedError``, the brain is
         left unbuilt)."""
         self.cancelled = cancelled
         self.graph = CatalogGraph()
+        self.store = None if path is None else GraphStore(path, read_only=read_only)
+        self.detail = ""
+        """Why the snapshot found on disk was not served ("" when it was, or there was none)."""
+        self._unsaved = False
+        self._saved_at = time.monotonic()
+        if self.store is not None and not fresh:
+            self._open(self.store)
+
+    def _open(self, store: GraphStore) -> None:
+        opened = store.load()
+        if not isinstance(opened, Opened):
+            self.detail = opened
+            return
+        self.graph = opened.graph
+        if opened.from_facts and not store.read_only:
+            self._unsaved = True  # an image this code reads is written at close
+
+    def _save(self, *, due: bool = True) -> None:
+        """Write the snapshot (when ``due``; otherwise only once ``SAVE_EVERY_S`` has passed)."""
+        store = self.store
+        if store is None or store.read_only or self.graph.change_number < 0:
+            return
+        if not due and time.monotonic() - self._saved_at < SAVE_EVERY_S:
+            self._unsaved = True
+            return
+        store.save(self.graph)
+        self._unsaved = False
+        self._saved_at = time.monotonic()
 
     # -- Brain protocol --------------------------------------------------------------------
 
@@ -54,9 +98,11 @@ class GraphBrain:
         self, entries: Iterable[CatalogEntry], types: Sequence[TypeDecl], change_number: int
     ) -> None:
         self.graph.build(entries, types, change_number, self.cancelled)
+        self._save()
 
     def apply_changes(self, changes: ChangeSet) -> None:
         self.graph.apply(changes.upserts, changes.removals, changes.types, changes.change_number)
+        self._save(due=False)
 
     def status(self) -> BrainStatus:
         graph = self.graph
@@ -65,12 +111,18 @@ class GraphBrain:
             graph.change_number >= 0,
             len(graph),
             graph.change_number,
-            detail=graph.describe(),
+            detail=graph.describe() if graph.change_number >= 0 or not self.detail else self.detail,
             extra={"type_problems": graph.problems()[:20]},
         )
 
     def close(self) -> None:
-        """Nothing to release (in memory)."""
+        """Save the changes applied since the last snapshot, unless a newer one is on disk
+        (saved by a rebuild that replaced this instance, or by another process)."""
+        if not self._unsaved or self.store is None:
+            return
+        on_disk = self.store.manifest()
+        if on_disk is None or on_disk["change_number"] <= self.graph.change_number:
+            self._save()
 
     def catalog_graph(self) -> CatalogGraph:
         """The graph this brain keeps (``KeepsGraph``)."""

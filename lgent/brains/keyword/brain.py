@@ -360,6 +360,9 @@ class KeywordBrain:
             return query
         clauses = [(tantivy.Occur.Must, query)]
         schema = self.index.schema
+        if filters.ids is not None:
+            only = tantivy.Query.term_set_query(schema, "id", sorted(filters.ids))
+            clauses.append((tantivy.Occur.Must, only))
         for index_field, values in (
             ("entity_type", [v.value for v in filters.entity_type]),
             ("status", [v.value for v in filters.status]),

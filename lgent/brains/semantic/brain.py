@@ -454,6 +454,8 @@ class SemanticBrain:
             extra["cache"] = self._cache.note
         if self._unsaved:
             extra["unsaved_changes"] = self._unsaved
+        if self._change_number < 0:  # how far a build (here or elsewhere) has come
+            extra["cached_vectors"] = len(self._cache)
         return BrainStatus(
             self.name,
             self._change_number >= 0,
@@ -594,7 +596,11 @@ class SemanticBrain:
             return None
         allowed = self._allowed_cache.get(filters)
         if allowed is None:
-            allowed = frozenset(i for i, info in self._entries.items() if info.admitted_by(filters))
+            allowed = frozenset(
+                i
+                for i, info in self._entries.items()
+                if filters.allows(i) and info.admitted_by(filters)
+            )
             if len(self._allowed_cache) > 64:
                 self._allowed_cache.clear()
             self._allowed_cache[filters] = allowed
@@ -779,8 +785,11 @@ class SemanticBrain:
             return ""
         return f"best similarity {best:.2f}, weak below {bar:.2f}"
 
-    def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
-        """The artifacts closest in meaning to ``artifact_id``, without it or its own versions."""
+    def find_similar(
+        self, artifact_id: str, limit: int = 10, within: frozenset[str] | None = None
+    ) -> list[BrainHit]:
+        """The artifacts closest in meaning to ``artifact_id``, without it or its own versions
+        (only those in ``within`` when given: a reader's scope)."""
         if limit < 0:
             raise QueryError(f"limit must be >= 0, got {limit}")
         with self._lock:
@@ -790,7 +799,9 @@ class SemanticBrain:
             if limit == 0:
                 return []
             excluded = self.lineage(artifact_id)
-            pairs = self._vectors.search(self._vectors.vector(artifact_id), limit + len(excluded))
+            pairs = self._vectors.search(
+                self._vectors.vector(artifact_id), limit + len(excluded), within
+            )
             _check_cosines(pairs)
             source = self._entries[artifact_id]
             words = content_words(" ".join([source.name, source.description, *source.keywords]))

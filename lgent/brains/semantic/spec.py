@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from lgent.brains.base import Brain
 
 
+BUILD_RATE = 50.0
+"""About how many entries a second a build embeds on 2 cores, for the time a long build is said
+to take (docs/benchmarks.md, "Embedding long texts")."""
+
+
 def _semantic(context: BrainContext) -> Brain:
     from lgent.brains.semantic.brain import SemanticBrain
 
@@ -62,7 +67,7 @@ SEMANTIC = BrainSpec(
     weights=class_weights(0.1, 0.3, 0.0, 0.1, 0.8),
     voting=Voting(skip=SkipRule.AFTER_LEADER, relations=frozenset({SIMILAR_RELATION})),
     capabilities=frozenset({PreparesChanges}),
-    hints=Hints(own_thread=True, slow_build=True),
+    hints=Hints(own_thread=True, slow_build=True, build_rate=BUILD_RATE),
     index_files=checksummed_files,
     check_index=_semantic_check,
     settings=SemanticSettings,

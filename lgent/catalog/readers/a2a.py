@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from lgent.catalog.readers import provenance
 from lgent.catalog.readers.base import JSON_SUFFIXES, Document, Located, ReadContext, parse_failure
 from lgent.catalog.readers.common import cleaned, entry, stable
+from lgent.catalog.readers.provenance import execution_of_url
 from lgent.errors import LoadError
 
 _CARD_KEYS = ("url", "supportedInterfaces", "capabilities", "defaultInputModes", "protocolVersion")
@@ -123,12 +125,12 @@ class A2aReader:
             ctx.problem(LoadError("the agent card has no name", source=f"{doc.source}#/name"))
             return
         agent_id = stable(card.name, "agent name", doc, "/name")
-        versioned = {"version": card.version} if card.version.strip() else {}
         author = card.provider.organization if card.HasField("provider") else ""
         authored = {"author": author} if author.strip() else {}
         inputs, outputs = list(card.default_input_modes), list(card.default_output_modes)
         skill_names = [s.name or s.id for s in card.skills]
         url = agent_url(data)
+        versioned = {**provenance.versioned(card.version), **execution_of_url(url)}
         reached = {"url": url} if url else {}
         origin: dict[str, Any] = {"protocol": "a2a", "role": "agent", **reached}
         (about,) = cleaned(origin, card.description)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from lgent.catalog.readers import provenance
 from lgent.catalog.readers.base import (
     JSON_SUFFIXES,
     YAML_SUFFIXES,
@@ -38,6 +39,7 @@ from lgent.catalog.readers.parameters import (
     results_paragraph,
     with_paragraphs,
 )
+from lgent.catalog.readers.provenance import execution_of_launches
 from lgent.catalog.readers.schema_types import SchemaTyper
 from lgent.errors import LGentError, LoadError
 from lgent.ids import normalise_id
@@ -120,11 +122,9 @@ class McpReader:
         info = info if isinstance(info, dict) else {}
         server_name = str(info.get("name") or source_key(doc))
         server_id = stable(server_name, "server name", doc, "")
-        version = info.get("version")
-        known = isinstance(version, int | float) or (isinstance(version, str) and version.strip())
-        versioned = {"version": version} if known else {}  # servers may say "" (no version)
         typer = SchemaTyper(server_id, None, ctx.warn, doc.source)
         launch = launches_of(data, doc.source, ctx.warn)
+        provided = {**provenance.versioned(info.get("version")), **execution_of_launches(launch)}
         names: list[str] = []
         seen: set[str] = set()
         parts: list[Located] = []
@@ -158,7 +158,7 @@ class McpReader:
                 "server": server_id,
                 "launch": launch,
             }
-            located = self._tool(doc, ctx, tool, tool_id, tool_origin, where, typer, versioned)
+            located = self._tool(doc, ctx, tool, tool_id, tool_origin, where, typer, provided)
             if located is not None:
                 parts.append(located)
                 names.append(str(tool["name"]))
@@ -180,7 +180,7 @@ class McpReader:
                 "description": f"{description}\n\n{summary}" if description else summary,
                 "keywords": ["mcp", "mcp-server"],
                 "origin": origin,
-                **versioned,
+                **provided,
             },
         )
         yield from type_records(doc, typer)
@@ -202,7 +202,7 @@ class McpReader:
         origin: dict[str, Any],
         where: str,
         typer: SchemaTyper,
-        versioned: dict[str, Any],
+        provided: dict[str, Any],
     ) -> Located | None:
         schema = tool.get("inputSchema")
         typer.rebase(schema, f"{where}/inputSchema")
@@ -267,6 +267,6 @@ class McpReader:
                 "relations": [{"type": "part_of", "target": origin["server"]}],
                 "origin": origin,
                 "kinds": kinds,
-                **versioned,
+                **provided,
             },
         )

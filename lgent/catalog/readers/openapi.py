@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from lgent.catalog.readers import provenance
 from lgent.catalog.readers.base import (
     JSON_SUFFIXES,
     YAML_SUFFIXES,
@@ -39,6 +40,7 @@ from lgent.catalog.readers.openapi_links import (
     operation_local_id,
 )
 from lgent.catalog.readers.parameters import parameters_paragraph, with_paragraphs
+from lgent.catalog.readers.provenance import execution_of_url, provider_of
 from lgent.catalog.readers.schema_types import SchemaTyper, resolve_ref
 from lgent.errors import LoadError
 
@@ -96,12 +98,9 @@ class OpenApiReader:
             api_key = source_key(doc)  # titles repeat (every example is "Swagger Petstore")
         api_id = stable(api_key, "API name", doc, "/info")
         api_name = str(info.get("title") or api_key)
-        version = info.get("version")
-        versioned = {"version": str(version)} if isinstance(version, str | int | float) else {}
-        contact = info.get("contact")
-        contact = contact if isinstance(contact, dict) else {}
-        author = contact.get("name") or provider
-        authored = {"author": str(author)[:300]} if isinstance(author, str) and author else {}
+        url = base_url(data, {}, {})
+        versioned = {**provenance.versioned(info.get("version")), **execution_of_url(url)}
+        authored = provider_of(info, url)
         categories = info.get("x-apisguru-categories")
         tags = [t.get("name") for t in data.get("tags") or [] if isinstance(t, dict)]
         api_words = [
@@ -156,7 +155,6 @@ class OpenApiReader:
                 if done % 200 == 0:
                     ctx.progress(len(doc.text) * done // total)
         origin: dict[str, Any] = {"protocol": "openapi", "role": "api"}
-        url = base_url(data, {}, {})
         if url is not None:
             origin["url"] = url
         (description,) = cleaned(origin, info.get("description") or info.get("title") or api_name)

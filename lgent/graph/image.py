@@ -1,0 +1,56 @@
+"""A built ``CatalogGraph`` as bytes, and back: opening a graph from its image costs a few
+hundred milliseconds at 17,000 artifacts, where building it from facts costs seconds.
+
+The image is a pickle of the graph's own tables (caches and locks left out: they are rebuilt
+when first needed), so it is only as durable as the code that wrote it: ``code_fingerprint()``
+digests the graph package's source, and an image written by other code is not read (the graph
+is built from its facts instead, ``lgent.graph.facts``). An image is read only from the
+graph brain's own index folder, whose manifest checksums it: a home's files are trusted as
+its catalog is (whoever can write them can change what the catalog says anyway).
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import pickle
+from functools import cache
+from pathlib import Path
+
+from lgent.graph.model import CatalogGraph
+
+_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "typeexpr.py")
+
+
+@cache
+def code_fingerprint() -> str:
+    """A digest of the source the image's classes come from (the graph package and the type
+    expressions): images written by other code are not read."""
+    digest = hashlib.sha256()
+    for folder in _SOURCES:
+        files = sorted(folder.glob("*.py")) if folder.is_dir() else [folder]
+        for path in files:
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def image_of(graph: CatalogGraph) -> bytes:
+    """The graph's tables as bytes (``graph_from`` reads them back)."""
+    return pickle.dumps(graph, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def graph_from(image: bytes) -> CatalogGraph:
+    """The graph ``image_of`` wrote (``ValueError`` when the bytes are not one)."""
+    enabled = gc.isenabled()
+    gc.disable()  # hundreds of thousands of small objects: no collection halfway through
+    try:
+        graph = pickle.loads(image)
+    except Exception as err:  # any unpickling failure means the same: not an image
+        raise ValueError(f"not a graph image ({type(err).__name__}: {err!s:.120})") from err
+    finally:
+        if enabled:
+            gc.enable()
+    if not isinstance(graph, CatalogGraph):
+        raise ValueError(f"not a graph image (it holds a {type(graph).__name__})")
+    return graph
