@@ -25,6 +25,7 @@ from lgent.models import BrainHit, CatalogEntry, QueryResult, QueryType, Resolut
 from lgent.serving import (
     QueryPage,
     ShownKind,
+    TypeRow,
     evidence_text,
     one_line,
     result_card,
@@ -125,6 +126,27 @@ def _kind_rows(shown: Sequence[ShownKind]) -> list[tuple[str, str]]:
         if lines:
             rows.append((f"{label} (inferred)", "\n".join(lines)))
     return rows
+
+
+def types_table(rows: Sequence[TypeRow], title: str) -> Table:
+    """Types with their counts, kind rules and origin (``lgent types``)."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("type", overflow="fold")
+    table.add_column("produced by", justify="right")
+    table.add_column("consumed by", justify="right")
+    table.add_column("kind: found by", overflow="fold")
+    table.add_column("from", overflow="fold")
+    for row in rows:
+        rules = ", ".join(f"{family} ({len(found)})" for family, found in row.rules.items())
+        name = row.name + (f" < {', '.join(row.parents)}" if row.parents else "")
+        table.add_row(
+            escape(name),
+            f"{row.producers:,}",
+            f"{row.consumers:,}",
+            escape(rules if row.kind and rules else "kind" if row.kind else ""),
+            escape(row.source),
+        )
+    return table
 
 
 def call_line(call: dict[str, Any]) -> str:

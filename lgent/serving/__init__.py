@@ -78,10 +78,12 @@ from lgent.serving.process import (
     freeze_heap,
     warm_up,
 )
+from lgent.serving.types import MAX_TYPES_PAGE, TypeRow, TypesAnswer, types_answer
 
 __all__ = [
     "DESCRIPTION_CHARS",
     "LIST_FILTERS",
+    "MAX_TYPES_PAGE",
     "PAGE_DEPTH",
     "READINGS",
     "ArtifactAnswer",
@@ -105,6 +107,8 @@ __all__ = [
     "ShownEvidence",
     "ShownKind",
     "SimilarAnswer",
+    "TypeRow",
+    "TypesAnswer",
     "WhoAmI",
     "artifact_answer",
     "browse_page",
@@ -141,6 +145,7 @@ __all__ = [
     "successors_of",
     "suggestion",
     "type_sides",
+    "types_answer",
     "unmeasured",
     "warm_up",
     "weighed_parts",
