@@ -6,7 +6,9 @@ prefix is that of the sampled qids, sorted, one per line (``qid_digest``).
 
 ``tool_entry`` turns a tool record into an L-gent ``CatalogEntry`` from what a real tool carries
 (name, description, category, parameter and output names; in ``rich`` mode also the parameters'
-types and descriptions in the description). Judgments never reach the catalog.
+types and descriptions in the description), and the value kinds its documented parameters and
+result give, inferred as an import infers them (``tool_kinds``). Judgments never reach the
+catalog.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lgent import limits
+from lgent.catalog.kind_inference import KindInference
 from lgent.catalog.readers.parameters import (
     parameters_paragraph,
     results_paragraph,
@@ -261,8 +264,57 @@ def return_properties(tool: Mapping[str, Any]) -> dict[str, Any]:
     return _as_schema(value)["properties"] if isinstance(value, Mapping) else {}
 
 
-def tool_entry(tool: Mapping[str, Any], mode: EntryText = "basic") -> CatalogEntry:
-    """A catalog entry for a tool record.
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object"})
+
+
+def _json_type(written: Any) -> dict[str, str]:
+    """A record's parameter type (``STRING``, ``NUMBER``...) as a JSON Schema ``type``, when it
+    is one."""
+    found = str(written or "").split()[0].lower() if str(written or "").strip() else ""
+    return {"type": found} if found in JSON_TYPES else {}
+
+
+def tool_schemas(tool: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The tool's documented parameters as an input JSON Schema (names, types, descriptions,
+    which are required) and its documented result as an output schema (the whole return
+    schema where the record gives one, else its output fields; None when it documents none)."""
+    parameters = {
+        str(p.get("name", "")): {**_json_type(p.get("type")), **_about(p)}
+        for p in tool.get("inputs", ())
+        if p.get("name")
+    }
+    required = [str(p["name"]) for p in tool.get("inputs", ()) if p.get("required") and p.get("name")]
+    inputs: dict[str, Any] = {"type": "object", "properties": parameters}
+    if required:
+        inputs["required"] = required
+    fields = return_properties(tool) or {
+        str(o.get("name", "")): _json_type(o.get("type"))
+        for o in tool.get("outputs", ())
+        if o.get("name")
+    }
+    return inputs, ({"type": "object", "properties": fields} if fields else None)
+
+
+def tool_kinds(tool: Mapping[str, Any], inference: KindInference) -> dict[str, Any] | None:
+    """The value kinds of a tool, inferred from its documentation alone (name, description,
+    parameters, result: ``tool_schemas``), as an imported tool's; None when it documents no
+    parameter and no result."""
+    inputs, output = tool_schemas(tool)
+    if not inputs["properties"] and output is None:
+        return None
+    return inference.tool_kinds(
+        name=str(tool.get("api_name") or tool.get("name") or ""),
+        description=str(tool.get("description", "")),
+        input_schema=inputs,
+        output_schema=output,
+    )
+
+
+def tool_entry(
+    tool: Mapping[str, Any], mode: EntryText = "basic", inference: KindInference | None = None
+) -> CatalogEntry:
+    """A catalog entry for a tool record; with ``inference``, carrying the value kinds its
+    documentation gives (``tool_kinds``).
 
     Keywords: the category, then the parameter names, then the output field names (the
     catalog's only list field; deduplicated, at most the catalog's limits). ``rich`` appends
@@ -302,4 +354,5 @@ def tool_entry(tool: Mapping[str, Any], mode: EntryText = "basic") -> CatalogEnt
         name=_one_line(str(tool["name"]), limits.MAX_NAME_LENGTH),
         description=description[: limits.MAX_DESCRIPTION_LENGTH],
         keywords=tuple(keywords),
+        kinds=None if inference is None else tool_kinds(tool, inference),
     )

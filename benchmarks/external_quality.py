@@ -127,7 +127,8 @@ async def lgent_rankings(
     from lgent.fusion.classify import classify
     from lgent.fusion.constraints import extract_constraints
 
-    entries = [devsets.tool_entry(t, entry_text) for t in devset.tools]
+    inference = devsets.KindInference.default()
+    entries = [devsets.tool_entry(t, entry_text, inference) for t in devset.tools]
     back = {devsets.entry_id(str(t["id"])): str(t["id"]) for t in devset.tools}
     run = LGentRun({m: [] for m in methods})
     started = time.perf_counter()

@@ -78,6 +78,10 @@ class FusionSettings:
     """``PARTS_FIRST`` (``lgent/fusion/owners.py``): on a plain-language query that does not ask
     for servers or APIs, an artifact with parts (a server, an API) ranks below every result
     without, and its tools say whose they are."""
+    companions: bool = True
+    """``COMPANIONS`` (``lgent/fusion/companions.py``): on a plain-language query, a best result
+    that needs a kind of value the request does not supply gets the best producer of it right
+    after it, labelled as its companion."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)

@@ -697,8 +697,25 @@ class SourceHit(BaseModel):
     contribution: float
 
 
+class Companion(BaseModel):
+    """Why a result is offered as a companion (``lgent/fusion/companions.py``): the result
+    above it needs a value of ``kind`` that the request does not supply, and this one gives
+    it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    of: str
+    """The result that needs it."""
+    kind: str
+
+    @property
+    def reason(self) -> str:
+        return f"companion of {self.of}: gives the {self.kind} it needs"
+
+
 class QueryResult(BaseModel):
-    """A fused result: the entry, its score, which brains found it, and why."""
+    """A fused result: the entry, its score, which brains found it, and why; a ``companion``
+    of a result above it when it gives a value that one needs."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -710,6 +727,7 @@ class QueryResult(BaseModel):
     explanation: dict[str, Any] = Field(default_factory=dict)
     superseded_by: str | None = None
     notes: tuple[str, ...] = ()
+    companion: Companion | None = None
 
 
 class SerendipityItem(BaseModel):

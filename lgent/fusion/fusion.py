@@ -24,6 +24,7 @@ from lgent.fusion.access import BrainAccess, FixedBrains
 from lgent.fusion.ask import ask_brains
 from lgent.fusion.candidates import admit_candidates, rank_candidates
 from lgent.fusion.classify import classify_query
+from lgent.fusion.companions import complete_toolsets
 from lgent.fusion.constraints import read_constraints
 from lgent.fusion.coverage import read_words, word_coverage
 from lgent.fusion.feedback import word_feedback
@@ -59,6 +60,7 @@ STEPS: tuple[Step, ...] = (
     weak_matches,  # WEAK_MATCHES: say when nothing is close
     lineage_order,  # superseded results noted and moved below their successor
     parts_first,  # PARTS_FIRST: tools above the servers and APIs they belong to
+    complete_toolsets,  # COMPANIONS: the producer of a kind a best result needs, beside it
     make_results,  # the page shown, explained
     suggestions,  # serendipity
     respond,  # the response, its warnings and its interpretation

@@ -29,6 +29,10 @@ async def make_results(state: QueryState, context: FusionContext) -> None:
         result(f, state.entries[f.id], by_brain, state.notes.get(f.id, ()), state.method, context)
         for f in page
     ]
+    if state.companions:  # COMPANIONS (fusion/companions.py) said which results serve another
+        state.results = [
+            r.model_copy(update={"companion": state.companions.get(r.id)}) for r in state.results
+        ]
 
 
 def result(

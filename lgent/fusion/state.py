@@ -23,7 +23,7 @@ from lgent.fusion.constraints import Constraint
 from lgent.fusion.plan import Plan
 from lgent.fusion.rrf import Fused
 from lgent.graph.protocol import GraphReader
-from lgent.models import CatalogEntry, QueryResponse, QueryResult, SerendipityItem
+from lgent.models import CatalogEntry, Companion, QueryResponse, QueryResult, SerendipityItem
 from lgent.validation import QueryArguments
 
 T = TypeVar("T")
@@ -114,6 +114,8 @@ class QueryState:
     top: list[Fused] = field(default_factory=list)
     entries: dict[str, CatalogEntry] = field(default_factory=dict)
     results: list[QueryResult] = field(default_factory=list)
+    companions: dict[str, Companion] = field(default_factory=dict)
+    """Results offered as companions of a result above them (``fusion/companions.py``)."""
     suggestions: list[SerendipityItem] = field(default_factory=list)
     response: QueryResponse | None = None
 

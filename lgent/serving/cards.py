@@ -52,7 +52,7 @@ def why(result: QueryResult) -> str:
     """Why a fused result matched, in a few words: each brain's own ``why`` (or ``reason``) in
     its explanation (the fields its words were found in, the meaning it shares, the type or
     relation that put it there), then its lineage notes."""
-    parts: list[str] = []
+    parts: list[str] = [result.companion.reason] if result.companion else []
     children = result.explanation.get("children", [])
     by_brain = {c.get("brain"): c for c in children if isinstance(c, dict)}
     for source in result.sources:
