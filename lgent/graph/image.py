@@ -22,7 +22,11 @@ from pathlib import Path
 
 from lgent.graph.model import CatalogGraph
 
-_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "typeexpr.py")
+_SOURCES = (
+    Path(__file__).parent,
+    Path(__file__).parent.parent / "typeexpr.py",
+    Path(__file__).parent.parent / "models.py",
+)
 
 
 @cache
@@ -46,11 +50,25 @@ def image_of(graph: CatalogGraph) -> bytes:
 _READABLE_MODULES = ("lgent.graph.", "lgent.typeexpr", "lgent.models")
 """Where the classes an image may name live (classes only: never a function)."""
 
+_READABLE_VALUES = frozenset(
+    {
+        ("datetime", "datetime"),
+        ("datetime", "date"),
+        ("datetime", "timedelta"),
+        ("datetime", "timezone"),
+    }
+)
+"""Standard-library value classes the tables hold (times of artifacts and measurements)."""
+
 
 class _TablesOnly(pickle.Unpickler):
     """An unpickler that resolves only classes of the graph's tables."""
 
     def find_class(self, module: str, name: str) -> type:
+        if (module, name) in _READABLE_VALUES:
+            found: object = getattr(importlib.import_module(module), name)
+            assert isinstance(found, type)
+            return found
         if module.startswith(_READABLE_MODULES) and "." not in name:
             found = getattr(importlib.import_module(module), name, None)
             if isinstance(found, type):

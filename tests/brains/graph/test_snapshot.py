@@ -201,3 +201,16 @@ def test_a_planted_image_cannot_run_code(tmp_path: Path, monkeypatch: pytest.Mon
     assert not (tmp_path / "planted-image-ran").exists()
     assert reopened.change_number == -1
     assert "posix.system is not a class of the graph" in reopened.detail, reopened.detail
+
+
+async def test_the_example_catalogs_image_reads_back(tmp_path: Path) -> None:
+    """Every value the example catalog puts in the graph's tables (times included) is one the
+    image's unpickler resolves: the graph reopens from its image, with nothing to report."""
+    from tests.conftest import FIXTURES
+
+    async with LGent.open(tmp_path, embedder=HashingEmbedder(64)) as lg:
+        await lg.load(FIXTURES)
+        await lg.query("what can take NewsParser's output")
+    reopened = GraphBrain(tmp_path / "indexes" / "graph", read_only=True)
+    assert reopened.change_number > 0, reopened.detail
+    assert reopened.detail == "", reopened.detail
