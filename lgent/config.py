@@ -43,9 +43,11 @@ class FusionSettings:
     other classes, where the leading brain's few hits would be zeroed by min-max (measured:
     docs/quality.md)."""
     rrf_k: int = 60
-    overfetch: int = 3
-    min_brain_hits: int = 50
-    """Hits each brain is asked for at least (``limit * overfetch`` when that is more)."""
+    overfetch: int = 1
+    min_brain_hits: int = 100
+    """Hits each brain is asked for, whatever the page size (``limit * overfetch`` when that
+    is more): the fused answer, its total and its scores are then the same for every ``limit``
+    up to it, in Python and on every surface (which page the first 100 results)."""
     serendipity: int = 3
     free_text_min_match: float = 0.0
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
