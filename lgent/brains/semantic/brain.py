@@ -39,7 +39,13 @@ from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
-from lgent.brains.semantic.embedders import Embedder, Progress, Vectors, normalize_rows
+from lgent.brains.semantic.embedders import (
+    Embedder,
+    KnowsWords,
+    Progress,
+    Vectors,
+    normalize_rows,
+)
 from lgent.brains.semantic.settings import SemanticSettings
 from lgent.brains.semantic.text import entry_text
 from lgent.brains.semantic.vectors import (
@@ -74,6 +80,7 @@ ENTRIES_FILE = "entries-{generation}.json"
 DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
 REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
 MOVED_SHOWN = 3  # artifacts named in the note of a query moved toward some (``_ranked``)
+UNREAD_SHOWN = 3  # words named in the weak reason of a query the model cannot read
 EMBED_CHUNK = 32
 """Entry texts per embedder call during builds and catch-ups (one batch of the model): each is
 written to the embedding cache before the next starts (a killed build resumes there), a stop
@@ -175,6 +182,9 @@ class SemanticRanking:
     """What the caller may want to know about how the answer was made (the model loaded)."""
     weak: str = ""
     """Why nothing ranked is close in meaning to the request ("": something is)."""
+    confidence: float = 1.0
+    """How much of a real match the best hit is, from 0 to 1: 1 unless ``weak`` (then its
+    similarity over the weak bar, or 0 when the model knows none of the query's words)."""
     move: Callable[[Sequence[str], float], SemanticRanking] | None = None
 
     @property
@@ -721,11 +731,12 @@ class SemanticBrain:
         vectors: Sequence[Vectors],
         notes: tuple[str, ...],
         toward: tuple[str, ...] = (),
-        weak: str | None = None,
+        weak: tuple[str, float] | None = None,
     ) -> SemanticRanking:
         """The ranking of the query's ``vectors`` (several: each part's best), which can be
         moved toward other artifacts (``SemanticRanking.moved_toward``); ``toward``: the
-        artifacts these vectors were already moved toward, ``weak``: the unmoved query's."""
+        artifacts these vectors were already moved toward, ``weak``: the unmoved query's weak reason
+        and confidence."""
         with self._lock:
             self._require_built()
             allowed = self._allowed(query.filters)
@@ -747,13 +758,16 @@ class SemanticBrain:
                 f"artifact{'s' * (len(held) != 1)} that its words found ({shown})"
             )
             again = [_moved(v, centre, weight) for v in vectors]
-            return self._ranked(query, again, (*notes, note), held, ranking.weak)
+            unmoved = (ranking.weak, ranking.confidence)
+            return self._ranked(query, again, (*notes, note), held, unmoved)
 
+        why, confidence = self._weak(pairs, query.words) if weak is None else weak
         ranking = SemanticRanking(
             [p for p in pairs if p[1] >= query.cutoff],
             self._explainer(query.words, toward),
             notes=notes,
-            weak=self._weak(pairs) if weak is None else weak,
+            weak=why,
+            confidence=confidence,
             move=moved,
         )
         return ranking
@@ -771,13 +785,27 @@ class SemanticBrain:
 
         return explain
 
-    def _weak(self, pairs: Sequence[tuple[str, float]]) -> str:
-        """Why the best of ``pairs`` (all of them, before the threshold) is weak, or ""."""
+    def _weak(self, pairs: Sequence[tuple[str, float]], words: Sequence[str]) -> tuple[str, float]:
+        """Why the best of ``pairs`` (all of them, before the threshold) is weak ("" if it is
+        not), and how much of a real match it is: its similarity is below
+        ``settings.weak_match`` (its share of that bar), or the model has a word for none of the
+        query's content ``words`` (0: a string of letters it cannot read is near everything by
+        chance, at similarities real requests also reach; ``KnowsWords``)."""
         bar = self.settings.weak_match
         best = max((score for _, score in pairs), default=None)
-        if best is None or best >= bar:
-            return ""
-        return f"best similarity {best:.2f}, weak below {bar:.2f}"
+        if best is None:
+            return "", 1.0
+        if best < bar:
+            return f"best similarity {best:.2f}, weak below {bar:.2f}", max(best, 0.0) / bar
+        if words and isinstance(self.embedder, KnowsWords):
+            unknown = self.embedder.unknown_words(words)
+            if len(unknown) == len(words):
+                shown = ", ".join(unknown[:UNREAD_SHOWN]) + ("…" * (len(unknown) > UNREAD_SHOWN))
+                return (
+                    f"the model knows none of its words ({shown}), so its similarities are chance",
+                    0.0,
+                )
+        return "", 1.0
 
     def find_similar(self, artifact_id: str, limit: int = 10) -> list[BrainHit]:
         """The artifacts closest in meaning to ``artifact_id``, without it or its own versions."""
