@@ -12,6 +12,7 @@ import tantivy
 
 from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
+from lgent.brains.keyword.coverage import plain_words, rank_by_coverage
 from lgent.brains.keyword.highlight import Match, describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.brains.keyword.settings import KeywordSettings
@@ -192,6 +193,10 @@ class KeywordBrain:
         text, filters, limit = query.text, query.filters, query.limit
         reading = query.reading
         if query.query_type is None:
+            node, warnings = self.parse(text, lenient=not query.strict)
+            words = plain_words(node)
+            if words is not None and self.free_text_compiler.clauses(words) > 1:
+                return self.search_by_coverage(words, text, filters, limit, warnings)
             return self.search(text, filters, limit, lenient=not query.strict, explain_top=0)
         if reading is not None and reading.kind in ("type", "composition"):
             typed = _typed_query(reading.input_type, reading.output_type)
@@ -226,6 +231,18 @@ class KeywordBrain:
             explain_top=0,
             free_text=True,
         )
+
+    def search_by_coverage(
+        self,
+        words: ast.Or,
+        text: str,
+        filters: SearchFilters | None,
+        limit: int,
+        warnings: Sequence[str] = (),
+    ) -> KeywordResult:
+        """Plain words asked directly, ranked as a search box ranks them: by how many of the
+        words an artifact holds, then by BM25 (``coverage.py``)."""
+        return rank_by_coverage(self, words, text, filters, limit, warnings)
 
     def mentions(
         self,
@@ -318,15 +335,19 @@ class KeywordBrain:
         limit: int = 10,
         *,
         min_should_match: float = 0.0,
+        min_count: int = 0,
         explain_top: int | None = None,
         warnings: Sequence[str] = (),
         free_text: bool = False,
     ) -> KeywordResult:
         """``search`` for a syntax tree already made (``query``: the text it came from).
-        ``free_text``: the tree is plain language; score with ``settings.free_text_boosts``."""
+        ``free_text``: the tree is plain language; score with ``settings.free_text_boosts``.
+        ``min_count``: a top-level OR must match at least that many of its clauses."""
         warnings = list(warnings)
         compiler = self.free_text_compiler if free_text else self.compiler
-        compiled, terms = compiler.compile(node, min_should_match=min_should_match)
+        compiled, terms = compiler.compile(
+            node, min_should_match=min_should_match, min_count=min_count
+        )
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
         compiled = self._filtered(compiled, filters)
