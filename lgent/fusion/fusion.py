@@ -29,6 +29,7 @@ from lgent.fusion.coverage import read_words, word_coverage
 from lgent.fusion.feedback import word_feedback
 from lgent.fusion.grammar import restrict_to_grammar
 from lgent.fusion.interpret import respond
+from lgent.fusion.language import unread_scripts
 from lgent.fusion.length import long_requests
 from lgent.fusion.lineage import lineage_order
 from lgent.fusion.plan import plan_brains
@@ -53,6 +54,7 @@ STEPS: tuple[Step, ...] = (
     restrict_to_grammar,  # GRAMMAR_RESTRICTS: a grammar query is the user's exact request
     admit_candidates,  # read in one snapshot; constraints, candidate set, no subject
     word_coverage,  # WORD_COVERAGE (off by default)
+    unread_scripts,  # UNREAD_SCRIPTS: a query the model cannot read leans on its words
     fuse_rankings,  # by score for sentences, by rank for the rest
     leader_ties,  # LEADER_TIES: the others order the leader's equal scores
     weak_matches,  # WEAK_MATCHES: say when nothing is close

@@ -11,6 +11,7 @@ from typing import Literal
 import tantivy
 
 from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet
+from lgent.brains.keyword.cjk import with_cjk_parts
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
 from lgent.brains.keyword.coverage import plain_words, rank_by_coverage
 from lgent.brains.keyword.highlight import Match, describe_match
@@ -223,7 +224,7 @@ class KeywordBrain:
         if words is None:
             return KeywordResult([], 0, text, ["the query has no words"])
         return self.search_tree(
-            words,
+            with_cjk_parts(words),
             text,
             filters,
             limit,

@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from lgent.brains.keyword.cjk import with_cjk_parts
 from lgent.grammar import ast
 from lgent.models import SearchFilters
 
@@ -33,12 +34,17 @@ COVERAGE_SHARE = 0.5
 
 def plain_words(node: ast.Node | None) -> ast.Or | None:
     """The words of a query tree that is only plain words (an AND of unfielded terms), as the
-    OR a minimum-should-match counts; None for anything else (one word, fields, phrases,
+    OR a minimum-should-match counts, with the parts of words written without spaces
+    (``cjk.with_cjk_parts``); None for anything else (one word of one part, fields, phrases,
     operators, wildcards: the grammar's own meaning)."""
+    if isinstance(node, ast.Term) and node.field is None:
+        expanded = with_cjk_parts(node)
+        return expanded if isinstance(expanded, ast.Or) else None
     if isinstance(node, ast.And) and all(
         isinstance(child, ast.Term) and child.field is None for child in node.children
     ):
-        return ast.Or(node.children)
+        expanded = with_cjk_parts(ast.Or(node.children))
+        return expanded if isinstance(expanded, ast.Or) else None
     return None
 
 

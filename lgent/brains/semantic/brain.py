@@ -30,6 +30,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from lgent.analysis.clauses import clauses
+from lgent.analysis.scripts import script_share
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
@@ -43,6 +44,7 @@ from lgent.brains.semantic.embedders import (
     Embedder,
     KnowsWords,
     Progress,
+    ReadsScripts,
     Vectors,
     normalize_rows,
 )
@@ -185,6 +187,8 @@ class SemanticRanking:
     confidence: float = 1.0
     """How much of a real match the best hit is, from 0 to 1: 1 unless ``weak`` (then its
     similarity over the weak bar, or 0 when the model knows none of the query's words)."""
+    reads: float = 1.0
+    """The share of the query's letters in scripts the model reads (``ReadsScripts``)."""
     move: Callable[[Sequence[str], float], SemanticRanking] | None = None
 
     @property
@@ -723,7 +727,11 @@ class SemanticBrain:
             seconds = getattr(self.embedder, "load_seconds", None)
             if isinstance(seconds, float):
                 notes = (f"loading the embedding model took {seconds:.2f} s",)
-        return self._ranked(query, vectors, notes)
+        ranking = self._ranked(query, vectors, notes)
+        scripts = self.embedder.scripts if isinstance(self.embedder, ReadsScripts) else None
+        if scripts is not None:
+            ranking.reads = script_share(intent, scripts)
+        return ranking
 
     def _ranked(
         self,
@@ -759,7 +767,9 @@ class SemanticBrain:
             )
             again = [_moved(v, centre, weight) for v in vectors]
             unmoved = (ranking.weak, ranking.confidence)
-            return self._ranked(query, again, (*notes, note), held, unmoved)
+            answer = self._ranked(query, again, (*notes, note), held, unmoved)
+            answer.reads = ranking.reads
+            return answer
 
         why, confidence = self._weak(pairs, query.words) if weak is None else weak
         ranking = SemanticRanking(

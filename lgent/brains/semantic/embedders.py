@@ -76,6 +76,20 @@ class KnowsWords(Protocol):
         ...
 
 
+ENGLISH_SCRIPTS: frozenset[str] = frozenset({"LATIN"})
+"""The scripts a model trained on English text reads (``Embedder.scripts``)."""
+
+
+@runtime_checkable
+class ReadsScripts(Protocol):
+    """What an embedder offers when its model reads only some writing systems: ``scripts``
+    (``lgent/analysis/scripts.py`` names; None: every one). Fusion's ``UNREAD_SCRIPTS`` rule
+    leans on the words of a query written in the others."""
+
+    @property
+    def scripts(self) -> frozenset[str] | None: ...
+
+
 def single_piece(pieces: Sequence[str], unknown: str | None) -> bool:
     """Whether a word's tokenizer pieces are one vocabulary entry of its own (a lone word-start
     marker of a SentencePiece vocabulary, ``▁``, does not count)."""
@@ -182,6 +196,12 @@ class SentenceTransformerEmbedder:
     @property
     def loaded(self) -> bool:
         return self._model is not None
+
+    @property
+    def scripts(self) -> frozenset[str] | None:
+        """``ReadsScripts``: the packaged English model reads Latin letters; a model folder of
+        the caller's is not judged (None)."""
+        return ENGLISH_SCRIPTS if self._label.startswith(DEFAULT_MODEL_LABEL) else None
 
     def _load(self) -> Any:
         with self._lock:

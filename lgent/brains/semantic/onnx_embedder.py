@@ -31,6 +31,7 @@ import numpy as np
 from lgent.brains.semantic.embedders import (
     DEFAULT_MODEL_LABEL,
     DEFAULT_MODEL_PACKAGE,
+    ENGLISH_SCRIPTS,
     Progress,
     Vectors,
     configured_dimensions,
@@ -234,6 +235,11 @@ class OnnxEmbedder:
             if self.progress is not None:
                 self.progress(min(start + self.chunk_size, total), total)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    @property
+    def scripts(self) -> frozenset[str]:
+        """``ReadsScripts``: all-MiniLM-L6-v2 was trained on English text."""
+        return ENGLISH_SCRIPTS
 
     def unknown_words(self, words: Sequence[str]) -> list[str]:
         """``KnowsWords``: the words the WordPiece tokenizer splits into pieces (or cannot
