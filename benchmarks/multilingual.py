@@ -64,9 +64,7 @@ def servers() -> Path:
     return devsets.shared_root() / "ecosystem" / "mcp-tools-list"
 
 
-async def rankings(
-    queries: Sequence[Judged], embedder: str = "onnx"
-) -> dict[str, list[list[str]]]:
+async def rankings(queries: Sequence[Judged], embedder: str = "onnx") -> dict[str, list[list[str]]]:
     """Each method's ranking (ids) of every query, over the shared MCP servers."""
     from lgent import LGent
     from lgent.config import Settings

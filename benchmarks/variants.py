@@ -38,6 +38,7 @@ ATOMS = {
     "fbshare": "fusion.feedback_share (WORD_FEEDBACK)",
     "fbwords": "fusion.feedback_min_words (WORD_FEEDBACK)",
     "fbdepth": "fusion.feedback_depth (WORD_FEEDBACK)",
+    "names": "fusion.name_matches (NAME_MATCHES; 0: off)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -74,6 +75,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             fusion["feedback_weight" if name == "feedback" else "feedback_share"] = float(value)
         elif name in ("fbwords", "fbdepth"):
             fusion["feedback_min_words" if name == "fbwords" else "feedback_depth"] = int(value)
+        elif name == "names":
+            fusion["name_matches"] = int(value)
         elif name == "clauses":
             semantic["clauses"] = value == "1"
         elif name == "scope":

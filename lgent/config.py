@@ -75,6 +75,10 @@ class FusionSettings:
     feedback_depth: int = 10
     feedback_share: float = 0.3
     feedback_min_words: int = 3
+    name_matches: int = 3
+    """``NAME_MATCHES`` (``lgent/fusion/names.py``): on a plain-language query, a word-matching
+    brain's first hit whose name holds as many of the query's words as anything fused above it
+    is lifted to this position when it fell below (0: off)."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)
@@ -140,6 +144,7 @@ class FusionSettings:
             ("serendipity", 0, 20),
             ("feedback_depth", 1, 100),
             ("feedback_min_words", 1, 100),
+            ("name_matches", 0, 100),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

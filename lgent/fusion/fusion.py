@@ -32,6 +32,7 @@ from lgent.fusion.interpret import respond
 from lgent.fusion.language import unread_scripts
 from lgent.fusion.length import long_requests
 from lgent.fusion.lineage import lineage_order
+from lgent.fusion.names import name_matches
 from lgent.fusion.plan import plan_brains
 from lgent.fusion.results import make_results
 from lgent.fusion.rrf import fuse_rankings
@@ -57,6 +58,7 @@ STEPS: tuple[Step, ...] = (
     unread_scripts,  # UNREAD_SCRIPTS: a query the model cannot read leans on its words
     fuse_rankings,  # by score for sentences, by rank for the rest
     leader_ties,  # LEADER_TIES: the others order the leader's equal scores
+    name_matches,  # NAME_MATCHES: what the words rank first by its name is not buried
     weak_matches,  # WEAK_MATCHES: say when nothing is close
     lineage_order,  # superseded results noted and moved below their successor
     make_results,  # the page shown, explained
