@@ -203,3 +203,24 @@ async def test_a_weak_answer_names_the_closest_and_its_scores_say_how_little_the
     assert said and "the closest: ListChannels, ListUsers" in said[0]
     assert [r.id for r in response.results] == ["ListChannels", "ListUsers"]  # order kept
     assert all(r.score == 0.0 for r in response.results)
+
+
+# -- relationship questions without a graph answer ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "names_it"),
+    [
+        ("fetch", False),
+        ("search", False),
+        ("read_file", True),
+        ("PDFParser_v2", True),
+        ("chat.postMessage", True),
+        ("TextCleaner", True),
+        ("Ant Design Components", True),
+    ],
+)
+def test_only_a_distinctive_name_met_in_a_text_is_a_mention(name: str, names_it: bool) -> None:
+    from lgent.brains.keyword.brain import distinctive
+
+    assert distinctive(name) is names_it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,12 +254,18 @@ class KeywordBrain:
         fields: Sequence[str] = (),
     ) -> KeywordResult:
         """The artifacts whose ``fields`` (default ``MENTION_FIELDS``) name ``artifact_id`` (its
-        id or its name, each as a phrase), the artifact itself left out: what words can add to
+        id, or its name when the name is ``distinctive``, each as a phrase), the artifact itself
+        left out: what words can add to
         a question about its relations. The question's own words ("what", "depends",
         "output") would match every entry that happens to use them."""
         fields = fields or MENTION_FIELDS
         entry = self.entries([artifact_id]).get(artifact_id)
-        names = dict.fromkeys([artifact_id, *([entry.name] if entry is not None else [])])
+        # in a name field any namesake counts; in a text only a name that is no common word
+        named_ok = tuple(fields) == NAMESAKE_FIELDS or (
+            entry is not None and distinctive(entry.name)
+        )
+        named = [entry.name] if entry is not None and named_ok else []
+        names = dict.fromkeys([artifact_id, *named])
         tree = ast.Or(tuple(ast.Phrase(name, field) for name in names for field in fields))
         # ids and scores only, as every answer fusion asks for: it explains what it shows
         query = f"mentions of {artifact_id}"
@@ -403,6 +410,16 @@ def _typed_query(source: str | None, target: str | None) -> str | None:
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_IDENTIFIER = re.compile(r"[_\-./\d]|[a-z][A-Z]")
+
+
+def distinctive(name: str) -> bool:
+    """Whether a name, met in a text, names its artifact: an identifier (``get_weather``,
+    ``PDFParser_v2``, ``chat.postMessage``) or several words; a plain word (``fetch``,
+    ``search``) is only a word: every text that uses it would be a mention."""
+    return len(name.split()) > 1 or _IDENTIFIER.search(name) is not None
 
 
 FIELD_WORDS = {"input_type": "input type", "output_type": "output type"}
