@@ -26,6 +26,7 @@ from lgent.fusion.candidates import admit_candidates, rank_candidates
 from lgent.fusion.classify import classify_query
 from lgent.fusion.constraints import read_constraints
 from lgent.fusion.coverage import read_words, word_coverage
+from lgent.fusion.direction import pair_direction
 from lgent.fusion.feedback import word_feedback
 from lgent.fusion.grammar import restrict_to_grammar
 from lgent.fusion.interpret import respond
@@ -59,6 +60,7 @@ STEPS: tuple[Step, ...] = (
     fuse_rankings,  # by score for sentences, by rank for the rest
     leader_ties,  # LEADER_TIES: the others order the leader's equal scores
     name_matches,  # NAME_MATCHES: what the words rank first by its name is not buried
+    pair_direction,  # PAIR_DIRECTION: from A to B goes above from B to A
     weak_matches,  # WEAK_MATCHES: say when nothing is close
     lineage_order,  # superseded results noted and moved below their successor
     make_results,  # the page shown, explained

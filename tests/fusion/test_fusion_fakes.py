@@ -4,7 +4,6 @@ computed by hand (fast: no index, no model)."""
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Callable
 from typing import Any
 

@@ -98,10 +98,12 @@ def names_fusion(position: int) -> QueryFusion:
     words = FakeBrain("words", lambda text: [("PostMessage", 9.0), ("ListUsers", 1.0)])
     meaning = FakeBrain(
         "meaning",
-        lambda text: (
-            [("ListChannels", 0.9), ("ListUsers", 0.85), ("ArchiveChat", 0.8)]
-            + [("PostMessage", 0.1)]
-        ),
+        lambda text: [
+            ("ListChannels", 0.9),
+            ("ListUsers", 0.85),
+            ("ArchiveChat", 0.8),
+            ("PostMessage", 0.1),
+        ],
     )
     specs = [
         spec(words, {Q.SEMANTIC_INTENT: 0.2}, matches_words=True),
@@ -224,3 +226,46 @@ def test_only_a_distinctive_name_met_in_a_text_is_a_mention(name: str, names_it:
     from lgent.brains.keyword.brain import distinctive
 
     assert distinctive(name) is names_it
+
+
+# -- direction ----------------------------------------------------------------------------------
+
+
+def test_pairs_are_read_from_requests_and_names() -> None:
+    from lgent.fusion.direction import artifact_pairs, direction, query_pairs
+
+    assert query_pairs("translate from English to Italian") == [("en", "it")]
+    assert query_pairs("convert docx into pdf") == [("docx", "pdf")]
+    assert artifact_pairs(("Helsinki-NLP/opus-mt-en-it",)) == {("en", "it")}
+    assert artifact_pairs(("pdf2docx",)) == {("pdf", "docx")}
+    assert artifact_pairs(("PdfToDocx", "english-german")) == {("pdf", "docx"), ("en", "de")}
+    assert artifact_pairs(("t5-small", "get_it_done")) == frozenset()
+    asked = [("en", "it")]
+    assert direction(asked, frozenset({("en", "it")})) == 1
+    assert direction(asked, frozenset({("it", "en")})) == -1
+    assert direction(asked, frozenset()) == 0
+
+
+TRANSLATORS = [
+    make_entry("opus-mt-it-en", description="Translation model, Italian and English."),
+    make_entry("opus-mt-en-it", description="Translation model, English and Italian."),
+    make_entry("opus-mt-en-de", description="Translation model, English and German."),
+    make_entry("Summarizer", description="Summarizes long documents."),
+]
+
+
+async def test_a_request_from_a_to_b_ranks_a_to_b_above_b_to_a() -> None:
+    meaning = FakeBrain(
+        "meaning",
+        lambda text: [("opus-mt-it-en", 0.9), ("opus-mt-en-de", 0.85), ("opus-mt-en-it", 0.8)],
+    )
+    specs = [spec(meaning, {Q.SEMANTIC_INTENT: 1.0})]
+    brains = {s.name: s.factory(None) for s in specs}  # type: ignore[arg-type]
+    f = QueryFusion(brains, BrainRegistry(specs), snapshot_of(TRANSLATORS), FusionSettings(), run)
+    asked = await f.query("translate from English to Italian")
+    assert [r.id for r in asked.results] == ["opus-mt-en-de", "opus-mt-en-it", "opus-mt-it-en"]
+    assert "opus-mt-it-en goes the other way" in asked.query_interpretation.lower()
+    scores = [r.score for r in asked.results]
+    assert scores == sorted(scores, reverse=True)
+    other = await f.query("translate from Italian to English")
+    assert other.results[0].id == "opus-mt-it-en"  # already first: nothing moves
