@@ -22,8 +22,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lgent.analysis.identifiers import CJK_RUN
 from lgent.brains.base import Brain, BrainQuery, QuestionReader, Reading
 from lgent.errors import LGentError
+from lgent.fusion.access import grammar_filter
 from lgent.grammar import ast, parse
 from lgent.grammar.reading import SHORT_QUERY, grammar_meant, meaning_words, read_words
 from lgent.models import QueryType
@@ -99,8 +101,8 @@ def classify(
     notes = read_words(text).notes
     words = text.split()
     if graph is not None and 0 < len(words) <= MAX_NAME_WORDS:
-        named = graph.artifact_id(text, fuzzy=len(words) == 1)
-        if named is not None:
+        named = graph.artifact_id(text, fuzzy=len(words) == 1 and not CJK_RUN.search(text))
+        if named is not None and _spelled_in(text, named):
             return Classification(
                 QueryType.EXACT_NAME,
                 f"names the artifact {named}",
@@ -119,6 +121,13 @@ def classify(
     else:
         reason = "describes what is wanted in plain words (no name, type or operator recognised)"
     return Classification(QueryType.SEMANTIC_INTENT, reason, notes=notes, unread=unread)
+
+
+def _spelled_in(text: str, artifact_id: str) -> bool:
+    """Whether the characters written without spaces (Chinese, Japanese) of a query that names
+    ``artifact_id`` are in its id too: a sentence of them holding one Latin word (``ドメインの
+    WHOIS情報を調べる``) is one "word" to a name lookup, but it names nothing."""
+    return all(run in artifact_id for run in CJK_RUN.findall(text))
 
 
 def uses_keyword_syntax(text: str) -> bool:
@@ -156,8 +165,6 @@ async def classify_query(state: QueryState, context: FusionContext) -> None:
 async def _grammar_matches(text: str, context: FusionContext) -> bool:
     """Whether the keyword grammar reading of ``text`` matches any artifact (True when no
     brain can tell)."""
-    from lgent.fusion.grammar import grammar_filter
-
     brain = await grammar_filter(context)
     if not isinstance(brain, Brain):
         return True

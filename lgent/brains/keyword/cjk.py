@@ -11,12 +11,8 @@ an exact run counts most.
 
 from __future__ import annotations
 
-import re
-
-from lgent.analysis.identifiers import CJK
+from lgent.analysis.identifiers import CJK_RUN
 from lgent.grammar import ast
-
-CJK_RUN = re.compile(CJK.pattern + "+")
 
 
 def cjk_parts(text: str) -> list[ast.Node]:

@@ -42,6 +42,7 @@ from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
 from lgent.brains.semantic.embedders import (
     Embedder,
+    EmbedsQueries,
     KnowsWords,
     Progress,
     ReadsScripts,
@@ -508,9 +509,16 @@ class SemanticBrain:
 
     # -- embedding -------------------------------------------------------------------------
 
-    def _embed(self, texts: Sequence[str], embedder: Embedder | None = None) -> Vectors:
+    def _embed(
+        self, texts: Sequence[str], embedder: Embedder | None = None, *, query: bool = False
+    ) -> Vectors:
+        """``texts`` embedded and checked; ``query``: one request (``EmbedsQueries``)."""
         self.counters.embed_calls += 1
-        vectors = (embedder or self.embedder).embed_batch(texts)
+        chosen = embedder or self.embedder
+        if query and len(texts) == 1 and isinstance(chosen, EmbedsQueries):
+            vectors = chosen.embed_query(texts[0])
+        else:
+            vectors = chosen.embed_batch(texts)
         if not isinstance(vectors, np.ndarray) or vectors.shape != (len(texts), self._dimensions):
             shape = getattr(vectors, "shape", type(vectors).__name__)
             raise ModelUnavailableError(
@@ -585,7 +593,7 @@ class SemanticBrain:
         with self._queries_done:
             self._querying += 1
         try:
-            vector: Vectors = self._embed([intent])[0]
+            vector: Vectors = self._embed([intent], query=True)[0]
         finally:
             with self._queries_done:
                 self._querying -= 1

@@ -66,6 +66,15 @@ class Embedder(Protocol):
 
 
 @runtime_checkable
+class EmbedsQueries(Protocol):
+    """What an embedder offers when its model embeds a request differently from the texts it is
+    compared with (E5's ``query:`` and ``passage:``): ``embed_batch`` embeds catalog texts,
+    ``embed_query`` one request (a ``(1, dimensions)`` array)."""
+
+    def embed_query(self, text: str) -> Vectors: ...
+
+
+@runtime_checkable
 class KnowsWords(Protocol):
     """What an embedder offers when it can tell which words its model has a word for: a string
     its vocabulary holds no piece of its own for (``qwzxqv``) is embedded as a run of letters,
