@@ -77,8 +77,8 @@ class FusionSettings:
     feedback_min_words: int = 3
     name_matches: int = 3
     """``NAME_MATCHES`` (``lgent/fusion/names.py``): on a plain-language query, a word-matching
-    brain's first hit whose name holds as many of the query's words as anything fused above it
-    is lifted to this position when it fell below (0: off)."""
+    brain's first hit whose name holds some of the query's words is lifted past the results
+    whose names hold fewer, not above this position unless its name holds two (0: off)."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)

@@ -4,9 +4,10 @@ On a plain-language query the semantic brain leads (0.8 of the vote for a short 
 its order can push down the artifact whose name the request spells out: "send a message to
 slack" put ``slack.com/get/im.list`` above ``chat.postMessage``, which the keyword brain ranked
 first. Fusion's ``NAME_MATCHES`` rule: a word-matching brain's first hit whose name or id holds
-at least as many of the query's content words as any artifact fused above it, and at least one,
-is lifted to position ``fusion.name_matches`` (3) when it fell below; nothing else moves. Its
-explanation says so. Measured in docs/quality.md ("Fourth round").
+at least one of the query's content words is lifted past the results above it whose names hold
+fewer of them, never above one whose name holds as many, and never above position
+``fusion.name_matches`` (3) unless its name holds ``STRONG_NAME`` (2) of the words; nothing else
+moves, and the interpretation says so. Measured in docs/quality.md ("Fourth round").
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ from lgent.fusion.rrf import Fused
 
 if TYPE_CHECKING:
     from lgent.fusion.state import FusionContext, QueryState
+
+
+STRONG_NAME = 2
+"""A name holding this many of the query's words may be lifted to the top, past the results
+whose names hold fewer."""
 
 
 @lru_cache(maxsize=8192)
@@ -41,8 +47,8 @@ def lift(fused: list[Fused], artifact_id: str, position: int) -> list[Fused]:
 
 
 async def name_matches(state: QueryState, context: FusionContext) -> None:
-    """``NAME_MATCHES``: each word-matching brain's first hit, when its name holds as many of
-    the query's words as anything fused above it, is lifted into the first few results."""
+    """``NAME_MATCHES``: each word-matching brain's first hit whose name holds some of the
+    query's words is lifted past the results above it whose names hold fewer."""
     position = context.settings.name_matches
     if position <= 0 or not state.plain or not state.words or len(state.fused) <= position:
         return
@@ -63,9 +69,16 @@ async def name_matches(state: QueryState, context: FusionContext) -> None:
         at = next((n for n, f in enumerate(state.fused) if f.id == top), None)
         if mine == 0 or at is None or at < position:
             continue
-        if all(held(f.id) <= mine for f in state.fused[:at] if f.id in snap):
-            state.fused = lift(state.fused, top, position)
+        # past the results above it whose names hold fewer of the words, never above one
+        # whose name holds as many, nor above ``position``
+        stronger = [
+            n for n, f in enumerate(state.fused[:at]) if f.id in snap and held(f.id) >= mine
+        ]
+        floor = 1 if mine >= STRONG_NAME else position
+        target = max(floor, (stronger[-1] + 2) if stronger else 1)
+        if target <= at:
+            state.fused = lift(state.fused, top, target)
             state.remarks.append(
-                f"{top} was lifted to result {position}: the {spec.name} brain ranked it first "
+                f"{top} was lifted to result {target}: the {spec.name} brain ranked it first "
                 f"and its name holds {mine} of the query's words"
             )

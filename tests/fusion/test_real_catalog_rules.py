@@ -117,9 +117,13 @@ def names_fusion(position: int) -> QueryFusion:
 async def test_the_words_first_hit_named_by_the_query_is_not_buried() -> None:
     off = await names_fusion(0).query("post a message to the team")
     assert [r.id for r in off.results].index("PostMessage") == 3
+    # its name holds two of the words: past every result whose name holds fewer
     on = await names_fusion(2).query("post a message to the team")
-    assert [r.id for r in on.results][:2] == ["ListChannels", "PostMessage"]
-    assert "PostMessage was lifted to result 2" in on.query_interpretation
+    assert [r.id for r in on.results][:2] == ["PostMessage", "ListChannels"]
+    assert "PostMessage was lifted to result 1" in on.query_interpretation
+    # one word: only up to the position the setting gives
+    one = await names_fusion(2).query("a message to the team")
+    assert [r.id for r in one.results][:2] == ["ListChannels", "PostMessage"]
     # a query none of whose words the name holds lifts nothing
     plain = await names_fusion(2).query("share something with the team")
     assert [r.id for r in plain.results].index("PostMessage") == 3
