@@ -39,6 +39,7 @@ ATOMS = {
     "fbwords": "fusion.feedback_min_words (WORD_FEEDBACK)",
     "fbdepth": "fusion.feedback_depth (WORD_FEEDBACK)",
     "parts": "fusion.parts_first: 0 turns PARTS_FIRST off",
+    "names": "fusion.name_matches (NAME_MATCHES; 0: off)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -77,6 +78,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             fusion["feedback_weight" if name == "feedback" else "feedback_share"] = float(value)
         elif name in ("fbwords", "fbdepth"):
             fusion["feedback_min_words" if name == "fbwords" else "feedback_depth"] = int(value)
+        elif name == "names":
+            fusion["name_matches"] = int(value)
         elif name == "clauses":
             semantic["clauses"] = value == "1"
         elif name == "scope":

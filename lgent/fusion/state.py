@@ -103,6 +103,8 @@ class QueryState:
     asked: BrainQuery | None = None
     answers: dict[str, RankedAnswer] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+    """How a rule changed the answer (the interpretation says so)."""
     rankings: dict[str, Ranking] = field(default_factory=dict)
     ids: list[str] = field(default_factory=list)
     snap: Snapshot | None = None

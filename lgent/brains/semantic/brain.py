@@ -30,6 +30,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from lgent.analysis.clauses import clauses
+from lgent.analysis.scripts import script_share
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
@@ -39,7 +40,15 @@ from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
-from lgent.brains.semantic.embedders import Embedder, Progress, Vectors, normalize_rows
+from lgent.brains.semantic.embedders import (
+    Embedder,
+    EmbedsQueries,
+    KnowsWords,
+    Progress,
+    ReadsScripts,
+    Vectors,
+    normalize_rows,
+)
 from lgent.brains.semantic.settings import SemanticSettings
 from lgent.brains.semantic.text import entry_text
 from lgent.brains.semantic.vectors import (
@@ -74,6 +83,7 @@ ENTRIES_FILE = "entries-{generation}.json"
 DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
 REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
 MOVED_SHOWN = 3  # artifacts named in the note of a query moved toward some (``_ranked``)
+UNREAD_SHOWN = 3  # words named in the weak reason of a query the model cannot read
 EMBED_CHUNK = 32
 """Entry texts per embedder call during builds and catch-ups (one batch of the model): each is
 written to the embedding cache before the next starts (a killed build resumes there), a stop
@@ -175,6 +185,11 @@ class SemanticRanking:
     """What the caller may want to know about how the answer was made (the model loaded)."""
     weak: str = ""
     """Why nothing ranked is close in meaning to the request ("": something is)."""
+    confidence: float = 1.0
+    """How much of a real match the best hit is, from 0 to 1: 1 unless ``weak`` (then its
+    similarity over the weak bar, or 0 when the model knows none of the query's words)."""
+    reads: float = 1.0
+    """The share of the query's letters in scripts the model reads (``ReadsScripts``)."""
     move: Callable[[Sequence[str], float], SemanticRanking] | None = None
 
     @property
@@ -496,9 +511,16 @@ class SemanticBrain:
 
     # -- embedding -------------------------------------------------------------------------
 
-    def _embed(self, texts: Sequence[str], embedder: Embedder | None = None) -> Vectors:
+    def _embed(
+        self, texts: Sequence[str], embedder: Embedder | None = None, *, query: bool = False
+    ) -> Vectors:
+        """``texts`` embedded and checked; ``query``: one request (``EmbedsQueries``)."""
         self.counters.embed_calls += 1
-        vectors = (embedder or self.embedder).embed_batch(texts)
+        chosen = embedder or self.embedder
+        if query and len(texts) == 1 and isinstance(chosen, EmbedsQueries):
+            vectors = chosen.embed_query(texts[0])
+        else:
+            vectors = chosen.embed_batch(texts)
         if not isinstance(vectors, np.ndarray) or vectors.shape != (len(texts), self._dimensions):
             shape = getattr(vectors, "shape", type(vectors).__name__)
             raise ModelUnavailableError(
@@ -573,7 +595,7 @@ class SemanticBrain:
         with self._queries_done:
             self._querying += 1
         try:
-            vector: Vectors = self._embed([intent])[0]
+            vector: Vectors = self._embed([intent], query=True)[0]
         finally:
             with self._queries_done:
                 self._querying -= 1
@@ -719,7 +741,11 @@ class SemanticBrain:
             seconds = getattr(self.embedder, "load_seconds", None)
             if isinstance(seconds, float):
                 notes = (f"loading the embedding model took {seconds:.2f} s",)
-        return self._ranked(query, vectors, notes)
+        ranking = self._ranked(query, vectors, notes)
+        scripts = self.embedder.scripts if isinstance(self.embedder, ReadsScripts) else None
+        if scripts is not None:
+            ranking.reads = script_share(intent, scripts)
+        return ranking
 
     def _ranked(
         self,
@@ -727,11 +753,12 @@ class SemanticBrain:
         vectors: Sequence[Vectors],
         notes: tuple[str, ...],
         toward: tuple[str, ...] = (),
-        weak: str | None = None,
+        weak: tuple[str, float] | None = None,
     ) -> SemanticRanking:
         """The ranking of the query's ``vectors`` (several: each part's best), which can be
         moved toward other artifacts (``SemanticRanking.moved_toward``); ``toward``: the
-        artifacts these vectors were already moved toward, ``weak``: the unmoved query's."""
+        artifacts these vectors were already moved toward, ``weak``: the unmoved query's weak reason
+        and confidence."""
         with self._lock:
             self._require_built()
             allowed = self._allowed(query.filters)
@@ -753,13 +780,18 @@ class SemanticBrain:
                 f"artifact{'s' * (len(held) != 1)} that its words found ({shown})"
             )
             again = [_moved(v, centre, weight) for v in vectors]
-            return self._ranked(query, again, (*notes, note), held, ranking.weak)
+            unmoved = (ranking.weak, ranking.confidence)
+            answer = self._ranked(query, again, (*notes, note), held, unmoved)
+            answer.reads = ranking.reads
+            return answer
 
+        why, confidence = self._weak(pairs, query.words) if weak is None else weak
         ranking = SemanticRanking(
             [p for p in pairs if p[1] >= query.cutoff],
             self._explainer(query.words, toward),
             notes=notes,
-            weak=self._weak(pairs) if weak is None else weak,
+            weak=why,
+            confidence=confidence,
             move=moved,
         )
         return ranking
@@ -777,13 +809,27 @@ class SemanticBrain:
 
         return explain
 
-    def _weak(self, pairs: Sequence[tuple[str, float]]) -> str:
-        """Why the best of ``pairs`` (all of them, before the threshold) is weak, or ""."""
+    def _weak(self, pairs: Sequence[tuple[str, float]], words: Sequence[str]) -> tuple[str, float]:
+        """Why the best of ``pairs`` (all of them, before the threshold) is weak ("" if it is
+        not), and how much of a real match it is: its similarity is below
+        ``settings.weak_match`` (its share of that bar), or the model has a word for none of the
+        query's content ``words`` (0: a string of letters it cannot read is near everything by
+        chance, at similarities real requests also reach; ``KnowsWords``)."""
         bar = self.settings.weak_match
         best = max((score for _, score in pairs), default=None)
-        if best is None or best >= bar:
-            return ""
-        return f"best similarity {best:.2f}, weak below {bar:.2f}"
+        if best is None:
+            return "", 1.0
+        if best < bar:
+            return f"best similarity {best:.2f}, weak below {bar:.2f}", max(best, 0.0) / bar
+        if words and isinstance(self.embedder, KnowsWords):
+            unknown = self.embedder.unknown_words(words)
+            if len(unknown) == len(words):
+                shown = ", ".join(unknown[:UNREAD_SHOWN]) + ("…" * (len(unknown) > UNREAD_SHOWN))
+                return (
+                    f"the model knows none of its words ({shown}), so its similarities are chance",
+                    0.0,
+                )
+        return "", 1.0
 
     def find_similar(
         self, artifact_id: str, limit: int = 10, within: frozenset[str] | None = None

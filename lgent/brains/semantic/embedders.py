@@ -65,6 +65,47 @@ class Embedder(Protocol):
         ...
 
 
+@runtime_checkable
+class EmbedsQueries(Protocol):
+    """What an embedder offers when its model embeds a request differently from the texts it is
+    compared with (E5's ``query:`` and ``passage:``): ``embed_batch`` embeds catalog texts,
+    ``embed_query`` one request (a ``(1, dimensions)`` array)."""
+
+    def embed_query(self, text: str) -> Vectors: ...
+
+
+@runtime_checkable
+class KnowsWords(Protocol):
+    """What an embedder offers when it can tell which words its model has a word for: a string
+    its vocabulary holds no piece of its own for (``qwzxqv``) is embedded as a run of letters,
+    and that vector is near everything by chance (``WEAK_MATCHES``, docs/quality.md)."""
+
+    def unknown_words(self, words: Sequence[str]) -> list[str]:
+        """The ``words`` the model's vocabulary holds no whole entry for, in order."""
+        ...
+
+
+ENGLISH_SCRIPTS: frozenset[str] = frozenset({"LATIN"})
+"""The scripts a model trained on English text reads (``Embedder.scripts``)."""
+
+
+@runtime_checkable
+class ReadsScripts(Protocol):
+    """What an embedder offers when its model reads only some writing systems: ``scripts``
+    (``lgent/analysis/scripts.py`` names; None: every one). Fusion's ``UNREAD_SCRIPTS`` rule
+    leans on the words of a query written in the others."""
+
+    @property
+    def scripts(self) -> frozenset[str] | None: ...
+
+
+def single_piece(pieces: Sequence[str], unknown: str | None) -> bool:
+    """Whether a word's tokenizer pieces are one vocabulary entry of its own (a lone word-start
+    marker of a SentencePiece vocabulary, ``▁``, does not count)."""
+    kept = [p for p in pieces if p not in ("▁", "")]
+    return len(kept) == 1 and kept[0] != unknown
+
+
 def normalize_rows(vectors: npt.ArrayLike) -> Vectors:
     """Rows scaled to unit length (all-zero rows stay zero), as contiguous float32."""
     array = np.ascontiguousarray(vectors, dtype=np.float32)
@@ -165,6 +206,12 @@ class SentenceTransformerEmbedder:
     def loaded(self) -> bool:
         return self._model is not None
 
+    @property
+    def scripts(self) -> frozenset[str] | None:
+        """``ReadsScripts``: the packaged English model reads Latin letters; a model folder of
+        the caller's is not judged (None)."""
+        return ENGLISH_SCRIPTS if self._label.startswith(DEFAULT_MODEL_LABEL) else None
+
     def _load(self) -> Any:
         with self._lock:
             if self._model is not None:
@@ -231,6 +278,12 @@ class SentenceTransformerEmbedder:
             if self.progress is not None:
                 self.progress(min(start + len(chunk), total), total)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def unknown_words(self, words: Sequence[str]) -> list[str]:
+        """``KnowsWords``: the words the model's tokenizer splits into pieces (or cannot read)."""
+        tokenizer = self._load().tokenizer
+        unk = getattr(tokenizer, "unk_token", None)
+        return [w for w in words if not single_piece(tokenizer.tokenize(w), unk)]
 
     @staticmethod
     def _embed_one(model: Any, text: str) -> Vectors:

