@@ -37,7 +37,12 @@ import numpy as np
 from benchmarks import baselines, devsets
 from benchmarks.ir_metrics import METRICS, mean_scores
 from lgent import LGent
-from lgent.brains.semantic.embedders import Embedder, SentenceTransformerEmbedder, Vectors
+from lgent.brains.semantic.embedders import (
+    CutsToPieces,
+    Embedder,
+    SentenceTransformerEmbedder,
+    Vectors,
+)
 from lgent.config import Settings
 from lgent.errors import LGentError
 
@@ -81,6 +86,12 @@ class CachedEmbedder:
 
     def prime(self, texts: Sequence[str]) -> None:
         self.embed_batch(texts)
+
+    def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
+        """The inner embedder's text budget (``CutsToPieces``)."""
+        if not isinstance(self.inner, CutsToPieces):
+            raise TypeError(f"{self.inner.name} counts no word pieces")
+        return self.inner.cut_to_pieces(texts, pieces)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]

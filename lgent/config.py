@@ -78,6 +78,7 @@ EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers")
 """The values of ``semantic.embedder``."""
 
 DEFAULT_HNSW_THRESHOLD = 20_000
+DEFAULT_ENTRY_TOKENS = 256
 """Catalogs with at least this many vectors are searched with HNSW; smaller ones exactly."""
 
 
@@ -91,6 +92,9 @@ class SemanticSettings:
     ``onnx`` for the packaged model and ``sentence-transformers`` for a ``model_path`` folder,
     which only sentence-transformers can run.
     ``text_mode``: ``plain`` or the spec's ``weighted`` repetition (see semantic/text.py).
+    ``entry_tokens``: the text budget, word pieces of an entry's text embedded (the model reads
+    at most 256); a longer text is cut after its last whole word that fits, and the brain's
+    status counts the texts cut (semantic/budget.py).
     ``threshold`` is the default minimum cosine similarity of a hit (-1 keeps everything).
     ``weak_match``: a plain-language answer whose best similarity is below it is weak: nothing
     in the catalog is close in meaning (fusion's ``WEAK_MATCHES`` rule says so; -1 never).
@@ -108,6 +112,7 @@ class SemanticSettings:
     model_path: str | None = None
     embedder: EmbedderName = "auto"
     text_mode: Literal["plain", "weighted"] = "plain"
+    entry_tokens: int = DEFAULT_ENTRY_TOKENS
     threshold: float = 0.1
     weak_match: float = 0.2
     hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD
@@ -156,6 +161,7 @@ class SemanticSettings:
             ("ef_search", 1),
             ("batch_size", 1),
             ("query_cache_size", 0),
+            ("entry_tokens", 8),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
