@@ -41,7 +41,7 @@ def main(argv: Sequence[str]) -> int:
     from lgent.catalog.loaders import read_path
     from lgent.config import SemanticSettings
 
-    settings = SemanticSettings(**({"entry_tokens": int(rest[0])} if rest else {}))
+    settings = SemanticSettings(entry_tokens=int(rest[0])) if rest else SemanticSettings()
     with open(ids_file, encoding="utf-8") as stream:
         wanted: list[str] = json.load(stream)
     found = {e.id: e for path in (specs, mcp) for e in read_path(path).entries}

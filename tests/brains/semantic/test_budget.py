@@ -49,11 +49,12 @@ def whole_pieces(texts: Sequence[str]) -> list[list[int]]:
 def test_cut_point_keeps_whole_words() -> None:
     # pieces: "em" "##bed" "text" "##s" "now" -> words 0 0 1 1 2
     words = [0, 0, 1, 1, 2]
-    offsets = [(0, 2), (2, 5), (6, 10), (10, 11), (12, 15)]
-    assert cut_point(words, offsets, 5) == -1  # it fits
-    assert cut_point(words, offsets, 4) == 12  # after "texts"
-    assert cut_point(words, offsets, 3) == 6  # "text" fits but "texts" does not: after "embed"
-    assert cut_point(words, offsets, 1) == 2  # one word fills the room: cut inside it
+    starts = [0, 2, 6, 10, 12]
+    assert cut_point(words.__getitem__, starts.__getitem__, 4) == 12  # after "texts"
+    # "text" fits but "texts" does not: after "embed"
+    assert cut_point(words.__getitem__, starts.__getitem__, 3) == 6
+    # one word fills the room: cut inside it
+    assert cut_point(words.__getitem__, starts.__getitem__, 1) == 2
 
 
 LONG_TEXTS = [
@@ -106,7 +107,7 @@ def test_a_broken_tokenizer_file_is_model_unavailable(tmp_path: Path) -> None:
     broken = tmp_path / "tokenizer.json"
     broken.write_text('{"model": 7}')
     with pytest.raises(ModelUnavailableError, match=r"cannot load .*tokenizer.json to count"):
-        PieceCutter(broken, 256).cut(["text"], 64)
+        PieceCutter(broken, 256).cut(["a longer text " * 10], 16)
 
 
 # -- the brain --------------------------------------------------------------------------------
