@@ -13,9 +13,8 @@ On disk, in the brain's folder: ``manifest.json`` (format version, catalog chang
 name, dimension, text mode, text budget, index kind, count, generation), ``vectors-<gen>.faiss``,
 ``ids-<gen>.json``, ``entries-<gen>.json`` and ``embeddings.sqlite``. A missing or unreadable
 manifest, another model, dimension, text mode or text budget, or files that do not match it leave
-the brain
-unbuilt (``change_number == -1``, ``status().detail`` says why), so ``sync`` rebuilds it; the
-embedding cache makes that rebuild cheap.
+the brain unbuilt (``change_number == -1``, ``status().detail`` says why), so ``sync`` rebuilds
+it; the embedding cache makes that rebuild cheap.
 """
 
 from __future__ import annotations
