@@ -78,7 +78,7 @@ EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers")
 """The values of ``semantic.embedder``."""
 
 DEFAULT_HNSW_THRESHOLD = 20_000
-DEFAULT_ENTRY_TOKENS = 80
+DEFAULT_ENTRY_TOKENS = 72
 """Catalogs with at least this many vectors are searched with HNSW; smaller ones exactly."""
 
 
@@ -94,10 +94,10 @@ class SemanticSettings:
     ``text_mode``: ``plain`` or the spec's ``weighted`` repetition (see semantic/text.py).
     ``entry_tokens``: the text budget, word pieces of an entry's text embedded (the model reads
     at most 256); a longer text is cut after its last whole word that fits, and the brain's
-    status counts the texts cut (semantic/budget.py). 80 embeds the ecosystem's OpenAPI and MCP
-    texts (187 pieces at the median) 3.4 times as fast as whole texts did, for 0.41 nDCG@10
-    point of the ToolLens development set and nothing on MetaTool or the labeled queries
-    (docs/benchmarks.md, "Embedding long texts").
+    status counts the texts cut (semantic/budget.py). 72 embeds the ecosystem's OpenAPI and MCP
+    texts (187 pieces at the median) about 3.2 times as fast as whole texts did, for 0.46
+    nDCG@10 point of the ToolLens development set and nothing on MetaTool or the labeled
+    queries' fused answers (docs/benchmarks.md, "Embedding long texts").
     ``threshold`` is the default minimum cosine similarity of a hit (-1 keeps everything).
     ``weak_match``: a plain-language answer whose best similarity is below it is weak: nothing
     in the catalog is close in meaning (fusion's ``WEAK_MATCHES`` rule says so; -1 never).
