@@ -88,9 +88,10 @@ class CachedEmbedder:
         self.embed_batch(texts)
 
     def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
-        """The inner embedder's text budget (``CutsToPieces``)."""
+        """The inner embedder's text budget (``CutsToPieces``); whole texts for one that
+        counts no word pieces, as the brain gives them."""
         if not isinstance(self.inner, CutsToPieces):
-            raise TypeError(f"{self.inner.name} counts no word pieces")
+            return list(texts)
         return self.inner.cut_to_pieces(texts, pieces)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
