@@ -96,7 +96,7 @@ def length_tables(counts: np.ndarray) -> str:
     pct.add(len(counts), float(counts.mean()), *np.percentile(counts, PERCENTILES), counts.max())
     seen = np.minimum(counts, MODEL_LIMIT)
     cuts = runner.Table(["budget (word pieces)", "texts cut", "share cut", "pieces embedded"])
-    for budget in BUDGETS:
+    for budget in sorted({*BUDGETS, SemanticSettings().entry_tokens}):
         cut = int((counts > budget).sum())
         kept = float(np.minimum(counts, budget).sum() / seen.sum())
         cuts.add(budget, cut, f"{cut / len(counts):.1%}", f"{kept:.0%}")
