@@ -26,6 +26,7 @@ ATOMS = {
     "keyword": "keyword.field_mode: fields or combined",
     "semantic": "semantic.text_mode: plain or weighted",
     "threshold": "semantic.threshold",
+    "tokens": "semantic.entry_tokens: the text budget, word pieces of an entry text embedded",
     "cover": "fusion.coverage_saturation (WORD_COVERAGE)",
     "floor": "fusion.coverage_floor (WORD_COVERAGE)",
     "clauses": "semantic.clauses: 1 searches a request clause by clause too",
@@ -109,6 +110,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             }
         elif name == "semantic":
             semantic["text_mode"] = value
+        elif name == "tokens":
+            semantic["entry_tokens"] = int(value)
     if weights:
         fusion["weights"] = {"semantic_intent": weights}
     settings = Settings(

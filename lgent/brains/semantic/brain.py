@@ -6,12 +6,15 @@ author, execution, successor links, name, description head, keywords) lets the b
 ``SearchFilters``, exclude an artifact's own versions from ``find_similar`` and explain hits
 without the catalog.
 
+An entry's text is cut to the text budget (``semantic.entry_tokens`` word pieces, ``budget.py``)
+before it is embedded and keyed; ``status()`` says how many texts were cut.
+
 On disk, in the brain's folder: ``manifest.json`` (format version, catalog change number, model
-name, dimension, text mode, index kind, count, generation), ``vectors-<gen>.faiss``,
+name, dimension, text mode, text budget, index kind, count, generation), ``vectors-<gen>.faiss``,
 ``ids-<gen>.json``, ``entries-<gen>.json`` and ``embeddings.sqlite``. A missing or unreadable
-manifest, another model, dimension or text mode, or files that do not match it leave the brain
-unbuilt (``change_number == -1``, ``status().detail`` says why), so ``sync`` rebuilds it; the
-embedding cache makes that rebuild cheap.
+manifest, another model, dimension, text mode or text budget, or files that do not match it leave
+the brain unbuilt (``change_number == -1``, ``status().detail`` says why), so ``sync`` rebuilds
+it; the embedding cache makes that rebuild cheap.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
 from lgent.brains.semantic.embedders import (
+    CutsToPieces,
     Embedder,
     EmbedsQueries,
     KnowsWords,
@@ -50,7 +54,7 @@ from lgent.brains.semantic.embedders import (
     normalize_rows,
 )
 from lgent.brains.semantic.settings import SemanticSettings
-from lgent.brains.semantic.text import entry_text
+from lgent.brains.semantic.text import EntryTexts, budgeted_texts
 from lgent.brains.semantic.vectors import (
     IDS_FILE,
     INDEX_FILE,
@@ -117,9 +121,10 @@ class EntryInfo:
     name: str
     description: str
     keywords: tuple[str, ...]
+    cut: bool  # its text was cut to the text budget
 
     @classmethod
-    def of(cls, entry: CatalogEntry, key: str) -> EntryInfo:
+    def of(cls, entry: CatalogEntry, key: str, cut: bool) -> EntryInfo:
         return cls(
             key=key,
             status=entry.status.value,
@@ -130,6 +135,7 @@ class EntryInfo:
             name=entry.name,
             description=entry.description[:DESCRIPTION_HEAD],
             keywords=entry.keywords,
+            cut=cut,
         )
 
     @classmethod
@@ -144,6 +150,7 @@ class EntryInfo:
             name=str(data["name"]),
             description=str(data["description"]),
             keywords=tuple(str(k) for k in data["keywords"]),
+            cut=bool(data["cut"]),
         )
 
     def admitted_by(self, filters: SearchFilters) -> bool:
@@ -300,6 +307,7 @@ class SemanticBrain:
                 ("model", manifest.model, self._model),
                 ("dimensions", manifest.dimensions, self._dimensions),
                 ("text mode", manifest.text_mode, self.settings.text_mode),
+                ("text budget", manifest.entry_tokens, self.settings.entry_tokens),
             )
             if was != now
         ]
@@ -370,6 +378,7 @@ class SemanticBrain:
                     model=self._model,
                     dimensions=self._dimensions,
                     text_mode=self.settings.text_mode,
+                    entry_tokens=self.settings.entry_tokens,
                     kind=self._vectors.kind,
                     count=len(self._vectors),
                     generation=generation,
@@ -395,13 +404,15 @@ class SemanticBrain:
         The new index is made beside the one answering queries, which it replaces at the end."""
         self._check_open()
         latest = list({e.id: e for e in entries}.values())
-        texts = [entry_text(e, self.settings.text_mode) for e in latest]
-        keys = [cache_key(self._model, t) for t in texts]
-        vectors = self._entry_vectors(keys, texts)
+        made = self._texts(latest)
+        keys = [cache_key(self._model, t) for t in made.texts]
+        vectors = self._entry_vectors(keys, made.texts)
         self._report_stage("indexing")
         fresh = VectorIndex(self._dimensions, self._params)
         fresh.replace_all([e.id for e in latest], vectors)
-        records = {e.id: EntryInfo.of(e, k) for e, k in zip(latest, keys, strict=True)}
+        records = {
+            e.id: EntryInfo.of(e, k, cut) for e, k, cut in zip(latest, keys, made.cut, strict=True)
+        }
         with self._lock:
             self._check_open()
             self._vectors = fresh
@@ -409,21 +420,29 @@ class SemanticBrain:
             self._cache.retain(keys)
             self._commit(change_number)
 
-    def _changed_texts(self, changes: ChangeSet) -> tuple[list[CatalogEntry], list[str], list[str]]:
+    def _texts(self, entries: Sequence[CatalogEntry]) -> EntryTexts:
+        """The texts embedded for ``entries``: cut to the text budget when the embedder counts
+        word pieces."""
+        settings = self.settings
+        return budgeted_texts(entries, settings.text_mode, self.embedder, settings.entry_tokens)
+
+    def _changed_texts(
+        self, changes: ChangeSet
+    ) -> tuple[list[CatalogEntry], EntryTexts, list[str]]:
         """The latest upserts with their texts and cache keys."""
         upserts = list({e.id: e for e in changes.upserts}.values())
-        texts = [entry_text(e, self.settings.text_mode) for e in upserts]
-        return upserts, texts, [cache_key(self._model, t) for t in texts]
+        made = self._texts(upserts)
+        return upserts, made, [cache_key(self._model, t) for t in made.texts]
 
     def prepare_changes(self, changes: ChangeSet) -> None:
         """Embed (into the cache) the texts ``apply_changes`` will need, without changing what
         queries read: the slow part of a catch-up, done while they keep being answered."""
         self._check_open()
         entries = self._entries
-        upserts, texts, keys = self._changed_texts(changes)
+        upserts, made, keys = self._changed_texts(changes)
         needed = [
             (k, t)
-            for e, t, k in zip(upserts, texts, keys, strict=True)
+            for e, t, k in zip(upserts, made.texts, keys, strict=True)
             if _key_of(entries.get(e.id)) != k
         ]
         if needed:
@@ -442,18 +461,18 @@ class SemanticBrain:
             self._vectors.remove(changes.removals)
             for artifact_id in changes.removals:
                 entries.pop(artifact_id, None)
-            upserts, texts, keys = self._changed_texts(changes)
+            upserts, made, keys = self._changed_texts(changes)
             changed = [
                 i
                 for i, (entry, key) in enumerate(zip(upserts, keys, strict=True))
                 if entry.id not in self._vectors or _key_of(entries.get(entry.id)) != key
             ]
             if changed:
-                fresh = [keys[i] for i in changed], [texts[i] for i in changed]
+                fresh = [keys[i] for i in changed], [made.texts[i] for i in changed]
                 vectors = self._entry_vectors(*fresh)
                 self._vectors.upsert([upserts[i].id for i in changed], vectors)
-            for entry, key in zip(upserts, keys, strict=True):
-                entries[entry.id] = EntryInfo.of(entry, key)
+            for entry, key, cut in zip(upserts, keys, made.cut, strict=True):
+                entries[entry.id] = EntryInfo.of(entry, key, cut)
             self._set_entries(entries)
             self._commit(changes.change_number, changed=len(changes.removals) + len(upserts))
 
@@ -462,6 +481,10 @@ class SemanticBrain:
             "model": self._model,
             "dimensions": self._dimensions,
             "text_mode": self.settings.text_mode,
+            "entry_tokens": (
+                self.settings.entry_tokens if isinstance(self.embedder, CutsToPieces) else None
+            ),
+            "texts_cut": self._texts_cut(),
             "index": self._vectors.kind,
             "tombstones": self._vectors.tombstones,
         }
@@ -479,6 +502,10 @@ class SemanticBrain:
             self.detail,
             extra,
         )
+
+    def _texts_cut(self) -> int:
+        """How many indexed entries' texts the text budget cut."""
+        return sum(1 for info in self._entries.values() if info.cut)
 
     def close(self) -> None:
         """Save what changed since the last checkpoint, then release the cache."""

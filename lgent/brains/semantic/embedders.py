@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from lgent.analysis.identifiers import split_identifier
 from lgent.analysis.tokens import words
+from lgent.brains.semantic.budget import PieceCutter, max_seq_length
 from lgent.brains.semantic.openmp import prefer_short_spin
 from lgent.errors import ModelUnavailableError, SettingsError
 
@@ -104,6 +105,17 @@ def single_piece(pieces: Sequence[str], unknown: str | None) -> bool:
     marker of a SentencePiece vocabulary, ``▁``, does not count)."""
     kept = [p for p in pieces if p not in ("▁", "")]
     return len(kept) == 1 and kept[0] != unknown
+
+
+@runtime_checkable
+class CutsToPieces(Protocol):
+    """An embedder that counts its model's word pieces, so entry texts can be cut to a budget
+    of them before they are embedded (``budget.py``). An embedder without it gets whole texts."""
+
+    def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
+        """Each text cut to at most ``pieces`` word pieces, after its last whole word that fits
+        (a text that fits is returned unchanged)."""
+        ...
 
 
 def normalize_rows(vectors: npt.ArrayLike) -> Vectors:
@@ -190,6 +202,9 @@ class SentenceTransformerEmbedder:
         self._model: Any = None
         self._lock = threading.Lock()
         self.load_seconds: float | None = None
+        tokenizer_file = self.model_dir / "tokenizer.json"
+        source = tokenizer_file if tokenizer_file.is_file() else self._tokenizer_json
+        self._cutter = PieceCutter(source, max_seq_length(self.model_dir))
 
     @property
     def name(self) -> str:
@@ -201,6 +216,20 @@ class SentenceTransformerEmbedder:
             self._load()
         assert self._dimensions is not None
         return self._dimensions
+
+    def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
+        """Each text cut to ``pieces`` of the model's word pieces, at a word (``budget.py``)."""
+        return self._cutter.cut(texts, pieces)
+
+    def _tokenizer_json(self) -> str:
+        """The loaded model's tokenizer as JSON, for a folder without ``tokenizer.json``."""
+        backend = getattr(getattr(self._load(), "tokenizer", None), "backend_tokenizer", None)
+        if backend is None:
+            raise ModelUnavailableError(
+                f"the model in {self.model_dir} has no fast tokenizer (tokenizer.json) to count "
+                "word pieces with, which the text budget (semantic.entry_tokens) needs"
+            )
+        return str(backend.to_str())
 
     @property
     def loaded(self) -> bool:

