@@ -17,6 +17,7 @@ from lgent.errors import IndexNotReadyError, LGentError, QuerySyntaxError
 from lgent.fusion.access import Unavailable
 from lgent.fusion.classify import Classification
 from lgent.fusion.constraints import Constraint
+from lgent.fusion.feedback import start_vouching
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, leader_settles
 from lgent.fusion.state import FusionContext, QueryState
 from lgent.fusion.ties import has_ties
@@ -81,6 +82,7 @@ async def ask_brains(state: QueryState, context: FusionContext) -> None:
                 plan.skip(name, reason)
                 continue
         tasks[name] = _start(context, name, asked)
+    start_vouching(state, context, tasks)  # WORD_FEEDBACK reads its hits meanwhile
     outcomes = await asyncio.gather(*tasks.values(), return_exceptions=True)
     for name, outcome in zip(list(tasks), outcomes, strict=True):
         if isinstance(outcome, BaseException):
