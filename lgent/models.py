@@ -67,6 +67,11 @@ class Execution(StrEnum):
     HYBRID = "hybrid"
 
 
+# How the entry holding a relation stands to its target: successor_to (replaced it), depends_on,
+# forged_by (was made by it), implements, similar_to, part_of (a tool of a server, an operation of
+# an API), and feeds: what this artifact returns can be passed to the target (an OpenAPI 3
+# response link to another operation). A comment, not a docstring: a docstring would be sent in
+# every JSON schema that holds a relation (the MCP tool list among them).
 class RelationType(StrEnum):
     SUCCESSOR_TO = "successor_to"
     DEPENDS_ON = "depends_on"
@@ -74,6 +79,7 @@ class RelationType(StrEnum):
     IMPLEMENTS = "implements"
     SIMILAR_TO = "similar_to"
     PART_OF = "part_of"
+    FEEDS = "feeds"
 
 
 def _check_text(value: str, *, multiline: bool) -> str:

@@ -46,7 +46,9 @@ def load_path(
     """Read ``path`` (a file or folder) and commit what it holds (``commit_loaded``)."""
     from lgent.catalog.loaders import read_path
 
-    batch = read_path(path, progress, kind=kind, options=options, cancelled=cancelled)
+    batch = read_path(
+        path, progress, kind=kind, options=options, cancelled=cancelled, declared=store.types()
+    )
     return commit_loaded(store, batch, dry_run)
 
 

@@ -23,17 +23,21 @@ import errno
 import fnmatch
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from lgent.catalog.kind_inference import KindInference, catalog_vocabulary, kind_declarations
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
 from lgent.config import LoadSettings
 from lgent.errors import LGentError, LoadError, LoadStoppedError
 from lgent.home import Home
 from lgent.models import CatalogEntry, TypeDecl
+
+if TYPE_CHECKING:
+    from lgent.kinds import Vocabulary
 
 MAX_PROBLEMS = 50
 
@@ -62,6 +66,11 @@ class LoadedBatch:
     harvested: bool = False
     """Read from a live server (``read_document``): a problem with it is an error, not a source
     left out of a larger load."""
+    kind_types: list[TypeDecl] = field(default_factory=list)
+    """The vocabulary's kinds the catalog does not declare, added with ecosystem sources so
+    that every kind an entry names is a type (``kind_inference.kind_declarations``)."""
+    inference: KindInference | None = field(default=None, repr=False)
+    """The kind inference the readers used (its vocabulary, and what it cost)."""
 
     def add(self, records: list[Located]) -> None:
         """Append records read from one source."""
@@ -129,12 +138,53 @@ def read_path(
     registry: ReaderRegistry | None = None,
     options: LoadSettings | None = None,
     cancelled: Callable[[], bool] = lambda: False,
+    declared: Iterable[TypeDecl] = (),
 ) -> LoadedBatch:
     """Parse a file or a folder, each file in its detected format (or all in format ``kind``).
     Raises LoadError listing every problem found in native files. ``options`` sets the file size
     limit and whether symlinks may lead out of the folder (``[load]`` in lgent.toml).
     ``cancelled()`` is asked before each file, whenever a reader reports progress through one,
-    and at the end (true: ``LoadStoppedError``)."""
+    and at the end (true: ``LoadStoppedError``).
+
+    ``declared``: the catalog's type declarations. Value kinds are inferred with the shipped
+    vocabulary extended by the catalog's kinds and the batch's own (a load that declares new
+    kinds beside ecosystem sources reads them again with those kinds: their kinds never depend
+    on the order of the files)."""
+    stored = {t.type: t for t in declared}
+    vocabulary = catalog_vocabulary(stored.values())
+    batch = _read_path(path, progress, kind, registry, options, cancelled, vocabulary)
+    if batch.synced:
+        own = {t.type: t for t in batch.types if stored.get(t.type) != t}
+        wider = catalog_vocabulary({**stored, **own}.values()) if own else vocabulary
+        if _kinds_of(wider) != _kinds_of(vocabulary):
+            vocabulary = wider
+            batch = _read_path(path, progress, kind, registry, options, cancelled, vocabulary)
+        _add_kind_types(batch, vocabulary, stored)
+    return batch
+
+
+def _kinds_of(vocabulary: Vocabulary) -> dict[str, TypeDecl]:
+    return {kind.name: kind.declaration for kind in vocabulary}
+
+
+def _add_kind_types(
+    batch: LoadedBatch, vocabulary: Vocabulary, stored: dict[str, TypeDecl]
+) -> None:
+    """The kinds neither the catalog nor the batch declares, as types to add with the batch."""
+    known = {**stored, **{t.type: t for t in batch.types}}
+    batch.kind_types = kind_declarations(vocabulary, known)
+
+
+def _read_path(
+    path: str | Path,
+    progress: Progress | None,
+    kind: str | None,
+    registry: ReaderRegistry | None,
+    options: LoadSettings | None,
+    cancelled: Callable[[], bool],
+    vocabulary: Vocabulary,
+) -> LoadedBatch:
+    inference = KindInference(vocabulary)
     readers = registry or ReaderRegistry.default()
     opts = options or LoadSettings()
     forced = readers.named(kind) if kind is not None else None
@@ -149,7 +199,7 @@ def read_path(
         raise LoadError(f"{root} cannot be read ({_why(err)})") from None
     if system is not None:
         raise LoadError(f"{root} is in the system folder {system}: it holds no catalog files")
-    batch = LoadedBatch()
+    batch = LoadedBatch(inference=inference)
     problems = _Problems()
     if is_dir:
         files = _walk(root, batch, suffixes, opts)
@@ -180,7 +230,7 @@ def read_path(
 
         raw = _read_bytes(file, batch, problems, forced, opts, named=file is root)
         if raw is not None:
-            _read_raw(file, raw, batch, problems, partial, readers, forced)
+            _read_raw(file, raw, batch, problems, partial, readers, forced, inference)
         done += size
         if progress:
             progress(done, total, str(file))
@@ -190,15 +240,25 @@ def read_path(
     return batch
 
 
-def read_document(doc: Document, kind: str, registry: ReaderRegistry | None = None) -> LoadedBatch:
+def read_document(
+    doc: Document,
+    kind: str,
+    registry: ReaderRegistry | None = None,
+    *,
+    declared: Iterable[TypeDecl] = (),
+) -> LoadedBatch:
     """Read one in-memory document (a live harvest) in format ``kind``, as ``read_path`` reads
-    a file of it."""
+    a file of it (``declared``: the catalog's type declarations, whose kinds inference uses)."""
     readers = registry or ReaderRegistry.default()
-    batch = LoadedBatch(harvested=True)
+    stored = {t.type: t for t in declared}
+    inference = KindInference(catalog_vocabulary(stored.values()))
+    batch = LoadedBatch(harvested=True, inference=inference)
     problems = _Problems()
-    _read_doc(doc, batch, problems, lambda _n: None, readers.named(kind))
+    _read_doc(doc, batch, problems, lambda _n: None, readers.named(kind), inference)
     _check_duplicates(batch, problems)
     problems.raise_if_any()
+    if batch.synced:
+        _add_kind_types(batch, inference.vocabulary, stored)
     return batch
 
 
@@ -425,6 +485,7 @@ def _read_raw(
     progress: Callable[[int], Any],
     readers: ReaderRegistry,
     forced: Reader | None,
+    inference: KindInference,
 ) -> None:
     source = str(path)
     try:
@@ -435,7 +496,7 @@ def _read_raw(
         return
     doc = Document(source, text, path.suffix)
     reader = forced or readers.detect(doc)
-    _read_doc(doc, batch, problems, progress, reader)
+    _read_doc(doc, batch, problems, progress, reader, inference)
 
 
 def _read_doc(
@@ -444,6 +505,7 @@ def _read_doc(
     problems: _Problems,
     progress: Callable[[int], Any],
     reader: Reader | None,
+    inference: KindInference,
 ) -> None:
     source = doc.source
     if reader is None:
@@ -456,7 +518,9 @@ def _read_doc(
         return
     found: list[LGentError] = []
     ctx = ReadContext(
-        problem=found.append if reader.skips_bad_sources else problems.add, progress=progress
+        problem=found.append if reader.skips_bad_sources else problems.add,
+        progress=progress,
+        kinds=inference,
     )
     try:
         records = list(reader.read(doc, ctx))

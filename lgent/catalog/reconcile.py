@@ -18,7 +18,9 @@ Only what the importing source itself wrote is updated or retired (``lgent.catal
 ``commit_loaded`` leaves out a whole ecosystem source that claims an artifact another source owns
 (named in the report's ``rejected``), and a retirement never reaches a part another source wrote.
 
-Shared base types (``json.string``, ``List``...) are declared only where the catalog lacks them.
+Shared base types (``json.string``, ``List``...) are declared only where the catalog lacks them,
+and so are the value kinds a load of ecosystem sources brings (``LoadedBatch.kind_types``): a
+catalog's own declaration of a kind stays as it is.
 ``plan_sync`` reads the store and returns the plan; ``commit_loaded`` checks and commits a whole
 load in one ``register_batch``, each entry credited to the source it was read from.
 """
@@ -157,10 +159,14 @@ def commit_loaded(store: Catalog, batch: LoadedBatch, dry_run: bool) -> BatchRep
     owners = _source_owners(store, batch)
     native = [r.record for r in batch.records if r.source not in batch.synced]
     synced = [r.record for r in batch.records if r.source in batch.synced]
+    stored = {t.type for t in store.types()} if batch.kind_types else set()
     plan = plan_sync(
         store,
         [r for r in synced if isinstance(r, CatalogEntry)],
-        [r for r in synced if isinstance(r, TypeDecl)],
+        [
+            *(r for r in synced if isinstance(r, TypeDecl)),
+            *(t for t in batch.kind_types if t.type not in stored),
+        ],
         batch.wholes,
         owners,
     )

@@ -279,6 +279,7 @@ def show(
                 "health": answer.health,
                 "successors": list(answer.successors),
                 "callable": answer.callable,
+                "inferred_kinds": [k.model_dump(mode="json") for k in answer.kinds],
             }
         )
     else:
@@ -347,6 +348,43 @@ def list_(
     console.print(output.entry_table(entries, title=f"artifacts {span}"))
     if counted:
         console.print(facets_table(counted))
+
+
+@app.command()
+@handles_errors
+def types(
+    ctx: typer.Context,
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[WORDS]...", help="Words the type's name or description holds."),
+    ] = None,
+    kinds_only: Annotated[
+        bool, typer.Option("--kinds-only", help="Only value kinds (URL, Date, FilePath...).")
+    ] = False,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many rows.")] = 50,
+    offset: Annotated[int, typer.Option(min=0, help="Rows to skip.")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the catalog's types, most used first: how many artifacts produce and consume each
+    (declared types and kinds inferred from schemas), whether it is a value kind and the rules
+    that find it, and where it comes from (vocabulary, catalog, an imported source's schema)."""
+    from lgent.serving import types_answer
+
+    answer = with_lgent(
+        ctx,
+        lambda lg: types_answer(
+            lg, " ".join(words or ()), kinds_only=kinds_only, offset=offset, limit=limit
+        ),
+    )
+    if as_json:
+        output.print_json(answer.model_dump(mode="json"))
+        return
+    console = output.stdout()
+    if not answer.types:
+        output.say(console, f"No type matches (of {answer.total}).")
+        return
+    first, last = offset + 1, offset + len(answer.types)
+    console.print(output.types_table(answer.types, title=f"types {first}-{last} of {answer.total}"))
 
 
 @app.command()

@@ -24,10 +24,15 @@ from rich.text import Text
 from lgent.models import BrainHit, CatalogEntry, QueryResult, QueryType, Resolution
 from lgent.serving import (
     QueryPage,
+    ShownKind,
+    TypeRow,
+    evidence_text,
     one_line,
     result_card,
     score_part,
+    shown_kinds,
     signature,
+    slot_text,
     unmeasured,
     weighed_parts,
 )
@@ -84,7 +89,7 @@ def entry_detail(
     table.add_column(overflow="fold")
     record = entry.to_record()
     for key, value in record.items():
-        if key == "origin":  # shown below as how to call it (`show --json` has all of it)
+        if key in ("origin", "kinds"):  # shown below (`show --json` has all of them)
             continue
         if key == "relations":
             value = ", ".join(f"{r['type']} {r['target']}" for r in value) or "-"
@@ -96,6 +101,8 @@ def entry_detail(
         table.add_row(
             "signature", escape(f"{entry.input_type or '-'} -> {entry.output_type or '-'}")
         )
+    for label, item in _kind_rows(shown_kinds(entry)):
+        table.add_row(label, item)
     if len(versions) > 1:
         table.add_row("history", ", ".join(versions))
     if successors:
@@ -104,6 +111,41 @@ def entry_detail(
     call = entry.callable_definition()
     if call is not None:
         table.add_row("call", escape(call_line(call)))
+    return table
+
+
+def _kind_rows(shown: Sequence[ShownKind]) -> list[tuple[str, str]]:
+    """The inferred kinds as rows: ``takes`` / ``gives``, each kind on a line with its
+    confidence, then its evidence indented (what found it, in which words, where)."""
+    rows = []
+    for slot, label in (("input", "takes"), ("output", "gives")):
+        lines = []
+        for item in (k for k in shown if k.slot == slot):
+            lines.append(escape(slot_text(item)))
+            lines += [f"  {escape(evidence_text(e, item.kind))}" for e in item.evidence]
+        if lines:
+            rows.append((f"{label} (inferred)", "\n".join(lines)))
+    return rows
+
+
+def types_table(rows: Sequence[TypeRow], title: str) -> Table:
+    """Types with their counts, kind rules and origin (``lgent types``)."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("type", overflow="fold")
+    table.add_column("produced by", justify="right")
+    table.add_column("consumed by", justify="right")
+    table.add_column("kind: found by", overflow="fold")
+    table.add_column("from", overflow="fold")
+    for row in rows:
+        rules = ", ".join(f"{family} ({len(found)})" for family, found in row.rules.items())
+        name = row.name + (f" < {', '.join(row.parents)}" if row.parents else "")
+        table.add_row(
+            escape(name),
+            f"{row.producers:,}",
+            f"{row.consumers:,}",
+            escape(rules if row.kind and rules else "kind" if row.kind else ""),
+            escape(row.source),
+        )
     return table
 
 

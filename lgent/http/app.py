@@ -46,6 +46,7 @@ from lgent.models import (
     TypeRequirement,
 )
 from lgent.serving import (
+    MAX_TYPES_PAGE,
     PAGE_DEPTH,
     ArtifactAnswer,
     CompatibleAnswer,
@@ -60,6 +61,7 @@ from lgent.serving import (
     RemoveAnswer,
     SearchPage,
     SimilarAnswer,
+    TypesAnswer,
     WhoAmI,
     artifact_answer,
     browse_page,
@@ -76,6 +78,7 @@ from lgent.serving import (
     query_page,
     register_answer,
     search_page,
+    types_answer,
     warm_up,
 )
 from lgent.validation import QueryArguments
@@ -491,6 +494,19 @@ def build_http_app(
         return _json(await artifact_answer(me, artifact_id, version))
 
     # -- types and pipelines ------------------------------------------------------------------
+
+    @app.get("/types", response_model=TypesAnswer, tags=["graph"])
+    async def list_types(
+        me: Caller,
+        q: Annotated[str | None, Query(max_length=limits.MAX_QUERY_LENGTH)] = None,
+        kinds_only: bool = False,
+        offset: Offset = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_TYPES_PAGE)] = 50,
+    ) -> Response:
+        """The catalog's types, most used first: parents, producers and consumers, whether a
+        value kind (and the rules that infer it), where each comes from. ``q``: words the name
+        or description holds; ``kinds_only``: value kinds only."""
+        return _json(await types_answer(me, q, kinds_only=kinds_only, offset=offset, limit=limit))
 
     @app.post("/resolve", response_model=Resolution, tags=["resolve"])
     async def resolve(me: Caller, body: ResolveRequest) -> Response:

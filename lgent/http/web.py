@@ -37,11 +37,14 @@ from lgent.serving import (
     ArtifactAnswer,
     Card,
     HistoryRow,
+    ShownKind,
     artifact_answer,
     cards_of,
+    evidence_text,
     history_answer,
     owner,
     signature,
+    slot_text,
     type_sides,
 )
 
@@ -161,6 +164,20 @@ def facts(entry: CatalogEntry, held: set[str] | None = None) -> list[tuple[str, 
     return [(label, value) for label, value in rows if value]
 
 
+def kinds_html(shown: Sequence[ShownKind]) -> str:
+    """The inferred kinds, one per line with its confidence and its evidence listed below it
+    (escaped HTML; empty when none were inferred)."""
+    items = []
+    for item in shown:
+        said = [escape(evidence_text(e, item.kind)) for e in item.evidence]
+        verb = "takes" if item.slot == "input" else "gives"
+        items.append(
+            f"<li>{verb} <code>{escape(slot_text(item))}</code>"
+            f'<ul class="muted">{"".join(f"<li>{e}</li>" for e in said)}</ul></li>'
+        )
+    return f'<ul id="kinds" class="kinds">{"".join(items)}</ul>' if items else ""
+
+
 def render_history(changes: Sequence[HistoryRow]) -> str:
     rows = "".join(
         f"<tr><td>{c.seq}</td><td>{escape(c.at[:19].replace('T', ' '))}</td>"
@@ -193,6 +210,7 @@ def render_artifact(
         for v in answer.versions
     )
     rows = "".join(_row(label, value) for label, value in facts(entry, held))
+    rows += _row("value kinds", kinds_html(answer.kinds))
     title = escape(entry.name)
     also = "" if entry.name == entry.id else f' <span class="muted">{escape(entry.id)}</span>'
     return f"""<h1 id="name">{title}{also}</h1>

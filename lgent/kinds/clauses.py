@@ -152,10 +152,18 @@ def before_result(sentence: str) -> str:
 
 
 def _sentences(description: str) -> Iterator[str]:
-    for sentence in _SENTENCES.split(description[:MAX_TEXT]):
-        sentence = sentence.strip(" -*•\t")
+    """The sentences of ``description``, found one at a time (the first costs no more than
+    finding its end)."""
+    text = description[:MAX_TEXT]
+    start = 0
+    for boundary in _SENTENCES.finditer(text):
+        sentence = text[start : boundary.start()].strip(" -*•\t")
+        start = boundary.end()
         if sentence:
             yield sentence
+    sentence = text[start:].strip(" -*•\t")
+    if sentence:
+        yield sentence
 
 
 def description_clauses(description: str, where: str = "description") -> list[Clause]:

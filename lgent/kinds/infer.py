@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
+from lgent.kinds.cache import Findings, InferenceCache, located
 from lgent.kinds.clauses import (
     Clause,
     before_result,
@@ -58,7 +60,7 @@ census counted, as the only property of an output: ``properties`` 447, ``Results
 ``result`` 128, ``value`` 98, ``data`` 31, ``results`` 21, ``Return`` 17, ``items`` 16."""
 MAX_PARAMETERS = 60
 """Parameters (and record fields) read per schema; the rest are left out."""
-MAX_RECORD_DEPTH = 2
+MAX_RECORD_DEPTH = 1
 """Levels of nested records whose fields are described."""
 LOCATORS = ("URL", "Path")
 """Kinds that say where a value is; found as the object of a fetching verb, they are inputs."""
@@ -84,24 +86,38 @@ OUTPUT_PARAMETER = re.compile(r"(?:^|_)(?:output|out|destination|dest|target|sav
 """Names (in snake case) of a parameter saying where a tool writes its result."""
 
 
-def _kinds_of_value(
-    vocabulary: Vocabulary, value: Value, depth: int
-) -> tuple[tuple[InferredKind, ...], RecordShape | None]:
-    record = record_shape(vocabulary, value, depth) if value.properties is not None else None
-    evidence = [e for kind in vocabulary for e in value_evidence(kind, value, record, vocabulary)]
-    return combine(evidence, vocabulary, many=value.many), record
+def _findings(vocabulary: Vocabulary, value: Value, depth: int, cache: InferenceCache) -> Findings:
+    """What every kind's rules find on ``value`` (located at ``""``) and, for a record, its
+    fields; remembered by ``cache``."""
+
+    def compute(value: Value) -> Findings:
+        record = (
+            record_shape(vocabulary, value, depth, cache) if value.properties is not None else None
+        )
+        head = value.head[0] if value.head else ""
+        evidence = tuple(
+            e
+            for kind in vocabulary.index.value_kinds(value, record, head)
+            for e in value_evidence(kind, value, record, vocabulary)
+        )
+        return Findings(evidence, record, combine(evidence, vocabulary, many=value.many))
+
+    return cache.findings(value, depth, compute)
 
 
-def record_shape(vocabulary: Vocabulary, value: Value, depth: int = 0) -> RecordShape | None:
+def record_shape(
+    vocabulary: Vocabulary, value: Value, depth: int = 0, cache: InferenceCache | None = None
+) -> RecordShape | None:
     """The fields of a record value, each with its best kind (nested records to
     ``MAX_RECORD_DEPTH``)."""
     if value.properties is None or depth > MAX_RECORD_DEPTH:
         return None
+    cache = InferenceCache() if cache is None else cache
     required = set(value.required)
     fields: list[tuple[str, FieldShape]] = []
     for name, schema in list(value.properties.items())[:MAX_PARAMETERS]:
-        inner = value_of(str(name), schema, value.document, f"{value.where}/properties/{name}")
-        kinds, _ = _kinds_of_value(vocabulary, inner, depth + 1)
+        inner = cache.value(str(name), schema, value.document)
+        kinds = _findings(vocabulary, inner, depth + 1, cache).kinds
         fields.append(
             (
                 normal_name(str(name)) or str(name),
@@ -208,14 +224,19 @@ def _groups(
 
 
 def _inputs(
-    vocabulary: Vocabulary, schema: Any, document: Any, description: str
+    vocabulary: Vocabulary,
+    schema: Any,
+    document: Any,
+    description: str,
+    cache: InferenceCache,
 ) -> tuple[tuple[ParameterKinds, ...], tuple[InferredKind, ...]]:
     parameters: list[tuple[str, ParameterKinds, Value]] = []
     refining = before_result(first_sentence(description))
     for name, sub, required in list(object_properties(schema, document))[:MAX_PARAMETERS]:
-        where = f"inputSchema/properties/{name}"
-        value = value_of(name, sub, document, where)
-        found, _ = _kinds_of_value(vocabulary, value, 1)
+        value = cache.value(name, sub, document)
+        found = located(
+            _findings(vocabulary, value, 1, cache).kinds, f"inputSchema/properties/{name}"
+        )
         if not value.described and not OUTPUT_PARAMETER.search(value.name):
             found = _refined(vocabulary, found, refining, "description")
         parameters.append((name, ParameterKinds(name, required, found), value))
@@ -252,7 +273,7 @@ def _clause_evidence(vocabulary: Vocabulary, clauses: list[Clause]) -> list[Evid
     }
     for clause in clauses:
         heads = head_ends(clause.text)
-        for kind in vocabulary:
+        for kind in vocabulary.index.phrase_kinds(clause.text):
             if clause.locator_source and kind.name in locators:
                 continue
             found.extend(
@@ -324,21 +345,21 @@ def _outputs(
     schema: Any,
     output_description: str,
     document: Any,
-    inputs: tuple[ParameterKinds, ...] = (),
+    inputs: tuple[ParameterKinds, ...],
+    cache: InferenceCache,
 ) -> tuple[tuple[InferredKind, ...], RecordShape | None]:
     evidence: list[Evidence] = effect_evidence(vocabulary, name, description, inputs)
     record: RecordShape | None = None
     many = False
     root = _unwrapped_output(schema, document)
     if root is not None:
-        value = value_of("", root, document, "outputSchema")
+        value = value_of("", root, document, "")
         many = value.many
-        record = record_shape(vocabulary, value) if value.properties is not None else None
-        evidence.extend(
-            e for kind in vocabulary for e in value_evidence(kind, value, record, vocabulary)
-        )
+        found = _findings(vocabulary, value, 0, cache)
+        record = found.record
+        evidence.extend(replace(e, where="outputSchema" + e.where) for e in found.evidence)
     if output_description:
-        for kind in vocabulary:
+        for kind in vocabulary.index.phrase_kinds(output_description[:MAX_TEXT]):
             evidence.extend(
                 phrase_evidence(
                     kind,
@@ -364,16 +385,21 @@ def infer_tool_kinds(
     output_schema: Any = None,
     output_description: str = "",
     document: Any = None,
+    cache: InferenceCache | None = None,
 ) -> ToolKinds:
     """The input and output kinds of one tool (an MCP tool, an OpenAPI operation read with
     ``lgent.kinds.operations``, a function definition). ``document`` is where ``$ref`` point
-    (an OpenAPI document; by default each schema itself)."""
+    (an OpenAPI document; by default each schema itself). ``cache``: a memo shared by the
+    tools of one import (``lgent.kinds.cache``; the answer is the same with or without)."""
     description = text_of(description)
+    cache = InferenceCache() if cache is None else cache
+    cache.bind(document)
     inputs, groups = _inputs(
         vocabulary,
         input_schema,
         input_schema if document is None else document,
         description,
+        cache,
     )
     outputs, record = _outputs(
         vocabulary,
@@ -383,6 +409,7 @@ def infer_tool_kinds(
         text_of(output_description),
         output_schema if document is None else document,
         inputs,
+        cache,
     )
     return ToolKinds(inputs=inputs, groups=groups, outputs=outputs, output_record=record)
 

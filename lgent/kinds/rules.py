@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from lgent.kinds.clauses import NOT_HEAD_PENALTY, head_ends, leading_noun_phrase
+from lgent.kinds.literals import lacks_all
 from lgent.kinds.records import ANY, FieldShape, RecordShape, record_fit
 from lgent.kinds.results import Evidence, InferredKind
 from lgent.kinds.schemas import Value
@@ -85,7 +86,12 @@ def phrase_evidence(
     """The best of ``kind``'s phrases found in ``text`` (the longest, among the strongest);
     with ``heads`` (where head nouns end), a match ending elsewhere counts
     ``NOT_HEAD_PENALTY`` less."""
-    if kind.rules.any_phrase is None or kind.rules.any_phrase.search(text) is None:
+    rules = kind.rules
+    if (
+        rules.any_phrase is None
+        or lacks_all(rules.phrase_literals, text)
+        or rules.any_phrase.search(text) is None
+    ):
         return []
     best: Evidence | None = None
     for phrase in kind.rules.phrases:

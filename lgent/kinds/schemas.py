@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from lgent.catalog.readers.schema_types import resolve_ref
@@ -146,9 +147,14 @@ def schema_examples(schema: Mapping[str, Any] | None) -> list[str]:
     return found[:MAX_EXAMPLES]
 
 
-def description_examples(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def description_examples(text: str) -> tuple[str, ...]:
     """The values a description gives as examples: quoted ones after "e.g.", "for example",
     "such as", "例如"..., else the bare comma-separated words there."""
+    return tuple(_description_examples(text))
+
+
+def _description_examples(text: str) -> list[str]:
     found: list[str] = []
     for mark in _EXAMPLE_MARK.finditer(text[:MAX_TEXT]):
         span = mark.group(1)
@@ -233,6 +239,7 @@ def value_of(name: str, schema: Any, document: Any, where: str) -> Value:
     )
 
 
+@lru_cache(maxsize=4096)
 def _head(description: str) -> tuple[str, frozenset[int]] | None:
     if not description:
         return None

@@ -25,6 +25,8 @@ from pathlib import Path
 from lgent.catalog.readers.base import Located, ReadContext
 from lgent.catalog.readers.manifest import read_yaml_records
 from lgent.errors import LGentError, LoadError
+from lgent.kinds.index import KindIndex
+from lgent.kinds.literals import phrase_literals
 from lgent.models import KindEvidence, TypeDecl
 
 ANY = "any"
@@ -48,6 +50,9 @@ class Rules:
     """``(field name, kind or "any", required)``."""
     any_phrase: re.Pattern[str] | None = None
     """All the phrases as one pattern: one search tells whether any of them is there."""
+    phrase_literals: tuple[str, ...] | None = None
+    """The text each phrase starts with (``lgent.kinds.literals``): a text holding none of them
+    matches no phrase. None when some phrase starts otherwise."""
 
     @classmethod
     def of(cls, evidence: KindEvidence | None) -> Rules:
@@ -69,6 +74,7 @@ class Rules:
             any_phrase=re.compile("|".join(f"(?:{p})" for p in evidence.phrases), re.IGNORECASE)
             if evidence.phrases
             else None,
+            phrase_literals=phrase_literals(evidence.phrases),
             fields=tuple(
                 (name.rstrip("?"), kind, not name.endswith("?")) for name, kind in evidence.fields
             ),
@@ -186,6 +192,11 @@ class Vocabulary:
         """True when every value of ``sub`` is a value of ``sup`` (``sup`` is ``sub``, one of
         its ancestors, or ``any``)."""
         return sup == ANY or sub == sup or sup in self.ancestors(sub)
+
+    @cached_property
+    def index(self) -> KindIndex:
+        """The kinds indexed by what their rules need (which may fire on a value or a text)."""
+        return KindIndex(self.kinds.values())
 
     def depth(self, name: str) -> int:
         """How specific ``name`` is: the length of its longest chain of parents (0 for a root)."""

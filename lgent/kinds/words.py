@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from lgent.analysis.identifiers import split_identifier
 
 MAX_TEXT = 4_000
@@ -10,6 +12,7 @@ MAX_NAME = 120
 """Characters of a property name the rules read."""
 
 
+@lru_cache(maxsize=8192)
 def normal_name(name: str) -> str:
     """``fileAbsolutePath`` -> ``file_absolute_path``: a name in snake case, lower case."""
     parts = split_identifier(name[:MAX_NAME], attach_digits=True)

@@ -20,6 +20,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal, TypeVar
+from urllib.parse import unquote
 
 import pydantic
 from mcp.server.mcpserver import Context, MCPServer
@@ -46,6 +47,7 @@ from lgent.serving import (
     query_page,
     register_answer,
     search_page,
+    types_answer,
     warm_up,
 )
 from lgent.validation import QueryArguments, describe
@@ -140,6 +142,15 @@ Example: {"kind": "agent", "status": "experimental"}"""
 
 STATS = """Size of the catalog: artifacts, versions, types, relations, counts by kind and status.
 Example: {}"""
+
+TYPES_URI = "lgent://types"
+KINDS_URI = "lgent://kinds"
+TYPES_PAGE = 100
+"""Types one resource lists."""
+TYPES = """The catalog's types, most used first: how many artifacts produce and consume each, \
+value kinds and the rules that find them, where each type comes from."""
+KINDS = """The value kinds (URL, Date, FilePath...) inferred from tool schemas, most used first."""
+TYPES_MATCHING = """The types whose name or description holds these words (URL-encoded)."""
 
 REGISTER = """Add an artifact or a new version of one; the next search sees it.
 Example: {"entry": {"id": "MyTool", "name": "MyTool", "input_type": "Text"}}"""
@@ -471,6 +482,24 @@ def build_mcp_server(
     @tool(STATS)
     async def stats() -> str:
         return text.stats_text(await _call(lg.stats()))
+
+    # The types are resources, not tools: the tool list every model reads stays within budget.
+    @server.resource(TYPES_URI, name="types", description=TYPES, mime_type="text/plain")
+    async def most_used_types() -> str:
+        return text.types_text(await _call(types_answer(lg, limit=TYPES_PAGE)))
+
+    @server.resource(KINDS_URI, name="kinds", description=KINDS, mime_type="text/plain")
+    async def value_kinds() -> str:
+        return text.types_text(await _call(types_answer(lg, kinds_only=True, limit=TYPES_PAGE)))
+
+    @server.resource(
+        TYPES_URI + "/{words}",
+        name="types matching",
+        description=TYPES_MATCHING,
+        mime_type="text/plain",
+    )
+    async def matching_types(words: str) -> str:
+        return text.types_text(await _call(types_answer(lg, unquote(words), limit=TYPES_PAGE)))
 
     if not allow_writes:
         server.refused = WRITE_TOOLS

@@ -21,6 +21,8 @@ from lgent.serving import (
     ListPage,
     PathsAnswer,
     SearchPage,
+    TypesAnswer,
+    kinds_line,
     one_line,
     owner,
     score_part,
@@ -134,6 +136,8 @@ def artifact_text(answer: ArtifactAnswer) -> str:
     lines = entry_lines(answer.entry)
     lines.append("versions: " + ", ".join(answer.versions))
     lines.append("health: " + answer.health)
+    if answer.kinds:
+        lines.append("inferred kinds: " + kinds_line(answer.kinds))
     if answer.callable is not None:
         lines.append("callable: " + compact_json(answer.callable))
     return "\n".join(lines)
@@ -268,6 +272,23 @@ def facets_lines(facets: Mapping[str, Facet]) -> list[str]:
             shown += f"; {facet.missing} without one"
         lines.append(f"  {name}: {shown}")
     return lines
+
+
+def types_text(answer: TypesAnswer) -> str:
+    """One line per type: ``URL < Text: 26 produce, 88 consume; kind found by formats, names;
+    from vocabulary``."""
+    if not answer.types:
+        return f"{answer.total} types match; none here."
+    shown = len(answer.types)
+    lines = [f"{answer.total} types match, the {shown} most used first."]
+    for row in answer.types:
+        parents = f" < {', '.join(row.parents)}" if row.parents else ""
+        kind = f"; kind found by {', '.join(row.rules) or 'its parents'}" if row.kind else ""
+        lines.append(
+            f"{row.name}{parents}: {row.producers} produce, {row.consumers} consume{kind}; "
+            f"from {row.source}"
+        )
+    return "\n".join(lines)
 
 
 def stats_text(stats: Mapping[str, Any]) -> str:

@@ -1,6 +1,7 @@
 """What the MCP server, the HTTP API and the CLI share, in one place so that they say the same
 things the same way: the answer models (``answers``), what a result says of itself (``cards``),
-the answers made from an open home (``pages``) and a serving process's tuning (``process``)."""
+the answers made from an open home (``pages``), inferred value kinds in words (``kinds``) and a
+serving process's tuning (``process``)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,14 @@ from lgent.serving.cards import (
     why,
 )
 from lgent.serving.facet_counts import facets_of
+from lgent.serving.kinds import (
+    ShownEvidence,
+    ShownKind,
+    evidence_text,
+    kinds_line,
+    shown_kinds,
+    slot_text,
+)
 from lgent.serving.pages import (
     LIST_FILTERS,
     PAGE_DEPTH,
@@ -69,10 +78,12 @@ from lgent.serving.process import (
     freeze_heap,
     warm_up,
 )
+from lgent.serving.types import MAX_TYPES_PAGE, TypeRow, TypesAnswer, types_answer
 
 __all__ = [
     "DESCRIPTION_CHARS",
     "LIST_FILTERS",
+    "MAX_TYPES_PAGE",
     "PAGE_DEPTH",
     "READINGS",
     "ArtifactAnswer",
@@ -93,7 +104,11 @@ __all__ = [
     "RegisterAnswer",
     "RemoveAnswer",
     "SearchPage",
+    "ShownEvidence",
+    "ShownKind",
     "SimilarAnswer",
+    "TypeRow",
+    "TypesAnswer",
     "WhoAmI",
     "artifact_answer",
     "browse_page",
@@ -105,12 +120,14 @@ __all__ = [
     "compatible_answer",
     "depth_warnings",
     "doctor",
+    "evidence_text",
     "facet_filter",
     "facets_of",
     "freeze_heap",
     "get_entry",
     "health",
     "history_answer",
+    "kinds_line",
     "lineage_answer",
     "list_page",
     "one_line",
@@ -122,10 +139,13 @@ __all__ = [
     "result_card",
     "score_part",
     "search_page",
+    "shown_kinds",
     "signature",
+    "slot_text",
     "successors_of",
     "suggestion",
     "type_sides",
+    "types_answer",
     "unmeasured",
     "warm_up",
     "weighed_parts",

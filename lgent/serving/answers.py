@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from lgent.facets import Facet
 from lgent.models import BrainHit, CatalogEntry, QueryResponse, QueryType
+from lgent.serving.kinds import ShownKind
 
 
 class _Answer(BaseModel):
@@ -36,7 +37,8 @@ class SimilarAnswer(_Answer):
 class ArtifactAnswer(_Answer):
     """One artifact at one version, every version the catalog holds, its health flags and
     verdict (``lgent.health``), the artifacts that succeed it, and how to call it
-    (``lgent.callables``; None when its source did not say)."""
+    (``lgent.callables``; None when its source did not say), and the value kinds inferred from
+    its schemas, each with its evidence and confidence (``lgent.serving.kinds``)."""
 
     entry: CatalogEntry
     versions: tuple[str, ...]
@@ -44,6 +46,7 @@ class ArtifactAnswer(_Answer):
     health: str = ""
     successors: tuple[str, ...] = ()
     callable: dict[str, Any] | None = None
+    kinds: tuple[ShownKind, ...] = ()
 
 
 class RegisterAnswer(_Answer):

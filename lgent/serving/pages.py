@@ -42,6 +42,7 @@ from lgent.serving.answers import (
 )
 from lgent.serving.cards import card, reading, result_card, suggestion
 from lgent.serving.facet_counts import facets_of
+from lgent.serving.kinds import shown_kinds
 from lgent.validation import QueryArguments
 
 if TYPE_CHECKING:
@@ -202,6 +203,7 @@ async def artifact_answer(
         health=Health.of(entry).verdict(successors),
         successors=successors,
         callable=entry.callable_definition(),
+        kinds=shown_kinds(entry),
     )
 
 

@@ -159,7 +159,8 @@ class CatalogVerbs(AccessVerbs):
     async def _sync_document(self, doc: Document, dry_run: bool) -> BatchReport:
         from lgent.catalog.loaders import read_document
 
-        batch = await asyncio.to_thread(read_document, doc, "mcp")
+        declared = await self.doors.read(self.store.types)
+        batch = await asyncio.to_thread(read_document, doc, "mcp", declared=declared)
         if batch.rejected:
             raise LoadError(batch.rejected[0][1])
         return await self.doors.write(

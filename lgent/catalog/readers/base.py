@@ -13,7 +13,7 @@ and named with the reason, and the rest of the load goes on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, ClassVar, Protocol
@@ -95,15 +95,45 @@ class Document:
 class ReadContext:
     """What a reader reports besides its records: problems (errors), warnings, progress through
     the file (``progress(bytes_done)``), and the *wholes* it read (an MCP server, an API, an
-    agent): a re-import retires the parts of a whole that its source no longer lists."""
+    agent): a re-import retires the parts of a whole that its source no longer lists; and the
+    load's kind inference."""
 
     problem: Callable[[LGentError], None]
     progress: Callable[[int], Any] = lambda _n: None
     warnings: list[str] = field(default_factory=list)
     wholes: list[str] = field(default_factory=list)
+    kinds: KindReader | None = None
+    """The load's kind inference (``lgent.catalog.kind_inference``); None: readers store no
+    kinds."""
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)
+
+
+class KindReader(Protocol):
+    """What a reader asks of the load's kind inference: the kinds of a tool, or of an OpenAPI
+    operation, as an entry stores them (``CatalogEntry.kinds``)."""
+
+    def tool_kinds(
+        self,
+        *,
+        name: str,
+        description: str,
+        input_schema: Any,
+        output_schema: Any = None,
+        output_description: str = "",
+        document: Any = None,
+    ) -> dict[str, Any]: ...
+
+    def operation_kinds(
+        self,
+        document: Any,
+        path_item: Mapping[str, Any],
+        operation: Mapping[str, Any],
+        *,
+        name: str,
+        description: str,
+    ) -> dict[str, Any]: ...
 
 
 class Reader(Protocol):
@@ -137,6 +167,7 @@ __all__ = [
     "JSON_SUFFIXES",
     "YAML_SUFFIXES",
     "Document",
+    "KindReader",
     "Located",
     "ReadContext",
     "Reader",

@@ -8,7 +8,8 @@ type, so its own title names nothing); its output type comes from ``outputSchema
 ``{"result": ...}`` wrapper, an object whose only property is ``result``, is unwrapped: the SDKs
 wrap a plain return value so). Annotations become contracts: ``readOnlyHint`` ->
 ``read-only``, ``destructiveHint`` -> ``destructive``, ``idempotentHint`` -> ``idempotent``,
-``openWorldHint`` -> ``open-world`` (only hints that are true).
+``openWorldHint`` -> ``open-world`` (only hints that are true). Each tool's value kinds are
+inferred from its name, description and schemas (``kinds``: ``lgent.catalog.kind_inference``).
 
 Each tool's ``origin`` keeps the tool exactly as listed (JSON Schemas and annotations included),
 so it can be called; the server's and its tools' origins say how to start or reach the server
@@ -236,6 +237,16 @@ class McpReader:
             title = annotations.get("title")
         title = title if isinstance(title, str) and title.strip() else None
         (description,) = cleaned(origin, tool.get("description") or title or "")
+        kinds = (
+            None
+            if ctx.kinds is None
+            else ctx.kinds.tool_kinds(
+                name=str(tool["name"]),
+                description=str(tool.get("description") or ""),
+                input_schema=schema if isinstance(schema, dict) else {},
+                output_schema=output,
+            )
+        )
         return entry(
             doc,
             ctx,
@@ -255,6 +266,7 @@ class McpReader:
                 "contracts": contracts,
                 "relations": [{"type": "part_of", "target": origin["server"]}],
                 "origin": origin,
+                "kinds": kinds,
                 **provided,
             },
         )

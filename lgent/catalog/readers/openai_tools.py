@@ -4,7 +4,9 @@ bare ``{"name", "description", "parameters"}`` form, a list of either, or ``{"to
 
 A file of functions has no container artifact of its own: each function is an artifact
 ``<file>/<name>`` (the file name keeps two files' ``search`` apart). Its input type follows the
-MCP rule (the type of its one required parameter); functions declare no output.
+MCP rule (the type of its one required parameter); functions declare no output. Each function's
+value kinds are inferred from its name, description and parameters (``kinds``:
+``lgent.catalog.kind_inference``).
 """
 
 from __future__ import annotations
@@ -120,6 +122,15 @@ class OpenAiToolsReader:
                 if len(required) == 1
                 else None
             )
+            kinds = (
+                None
+                if ctx.kinds is None
+                else ctx.kinds.tool_kinds(
+                    name=str(spec["name"]),
+                    description=str(spec.get("description") or ""),
+                    input_schema=parameters if isinstance(parameters, dict) else {},
+                )
+            )
             located = entry(
                 doc,
                 ctx,
@@ -136,6 +147,7 @@ class OpenAiToolsReader:
                     "input_type": input_type,
                     "contracts": ["strict"] if spec.get("strict") is True else [],
                     "origin": {"protocol": "openai", "role": "function", "tool": spec},
+                    "kinds": kinds,
                 },
             )
             if located is not None:

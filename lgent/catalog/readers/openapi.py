@@ -7,7 +7,10 @@ else the file name, since titles repeat; its name is the title); each operation 
 ``requestBody``, 2.0 ``in: body``), else from its one required path or query parameter; its output
 type from its first success response (2xx, JSON content preferred). HTTP's own guarantees become
 contracts: GET and HEAD are ``read-only`` and ``idempotent``, PUT and DELETE ``idempotent``.
-An operation marked ``deprecated`` is deprecated.
+An operation marked ``deprecated`` is deprecated. Each operation's value kinds are inferred from
+its name, description, arguments and success response (``kinds``:
+``lgent.catalog.kind_inference``), and an OpenAPI 3 response ``link`` to another
+operation becomes a ``feeds`` relation to it (``openapi_links``).
 
 Each operation's ``origin`` says how to call it (``http_calls``: base URL, method, path,
 parameters, body, security scheme names); the API's holds its base URL. Descriptions are made
@@ -31,6 +34,11 @@ from lgent.catalog.readers.base import (
 )
 from lgent.catalog.readers.common import cleaned, entry, source_key, stable, type_records
 from lgent.catalog.readers.http_calls import SchemaRefs, base_url, operation_call
+from lgent.catalog.readers.openapi_links import (
+    OperationIndex,
+    linked_operations,
+    operation_local_id,
+)
 from lgent.catalog.readers.parameters import parameters_paragraph, with_paragraphs
 from lgent.catalog.readers.provenance import execution_of_url, provider_of
 from lgent.catalog.readers.schema_types import SchemaTyper, resolve_ref
@@ -101,6 +109,7 @@ class OpenApiReader:
         ]
         typer = SchemaTyper(api_id, data, ctx.warn, doc.source)
         refs = SchemaRefs(data)
+        links = OperationIndex.of(paths, api_id) if spec_version != "2.0" else None
         total = sum(len(item) for item in paths.values() if isinstance(item, dict)) or 1
         done = 0
         operations: list[Located] = []
@@ -127,7 +136,7 @@ class OpenApiReader:
                     doc,
                     ctx,
                     typer,
-                    (api_id, refs),
+                    (api_id, refs, links),
                     (path, method, item),
                     operation,
                     shared,
@@ -175,7 +184,7 @@ class OpenApiReader:
         doc: Document,
         ctx: ReadContext,
         typer: SchemaTyper,
-        owner: tuple[str, SchemaRefs],
+        owner: tuple[str, SchemaRefs, OperationIndex | None],
         where: tuple[str, str, dict[str, Any]],
         operation: dict[str, Any],
         shared: list[Any],
@@ -184,13 +193,13 @@ class OpenApiReader:
         versioned: dict[str, str],
     ) -> Located | None:
         path, method, path_item = where
-        api_id, refs = owner
+        api_id, refs, links = owner
         operation_id = operation.get("operationId")
         if isinstance(operation_id, str) and operation_id.strip():
-            name, local = operation_id.strip(), operation_id.strip()
+            name = operation_id.strip()
         else:
             name = f"{method.upper()} {path}"
-            local = method + path.replace("{", "").replace("}", "")
+        local = operation_local_id(path, method, operation)
         record_id = stable(f"{api_id}/{local}", "operation", doc, at)
         parameters = self._parameters(typer.document, shared, operation.get("parameters"))
         input_type = self._input(typer, operation, parameters, at)
@@ -208,6 +217,25 @@ class OpenApiReader:
         listed = operation.get("tags")
         tags: list[Any] = listed if isinstance(listed, list) else []
         arguments, required = _parameter_schemas(parameters)
+        written = [operation.get("summary"), operation.get("description")]
+        kinds = (
+            None
+            if ctx.kinds is None
+            else ctx.kinds.operation_kinds(
+                typer.document,
+                path_item,
+                operation,
+                name=name,
+                description="\n\n".join(t for t in written if isinstance(t, str) and t.strip()),
+            )
+        )
+        feeds = (
+            []
+            if links is None
+            else linked_operations(
+                typer.document, operation, links, lambda m: ctx.warn(f"{doc.source}#{m}"), at
+            )
+        )
         return entry(
             doc,
             ctx,
@@ -224,8 +252,12 @@ class OpenApiReader:
                 "input_type": input_type,
                 "output_type": output_type,
                 "contracts": [*_SAFE.get(method, ()), *_IDEMPOTENT.get(method, ())],
-                "relations": [{"type": "part_of", "target": api_id}],
+                "relations": [
+                    {"type": "part_of", "target": api_id},
+                    *({"type": "feeds", "target": t} for t in feeds),
+                ],
                 "origin": origin,
+                "kinds": kinds,
                 **authored,
                 **versioned,
             },
