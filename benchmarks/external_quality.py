@@ -37,7 +37,13 @@ import numpy as np
 from benchmarks import baselines, devsets
 from benchmarks.ir_metrics import METRICS, mean_scores
 from lgent import LGent
-from lgent.brains.semantic.embedders import Embedder, SentenceTransformerEmbedder, Vectors
+from lgent.brains.semantic.embedders import (
+    CutsToPieces,
+    Embedder,
+    KnowsWords,
+    SentenceTransformerEmbedder,
+    Vectors,
+)
 from lgent.config import Settings
 from lgent.errors import LGentError
 
@@ -81,6 +87,19 @@ class CachedEmbedder:
 
     def prime(self, texts: Sequence[str]) -> None:
         self.embed_batch(texts)
+
+    def unknown_words(self, words: Sequence[str]) -> list[str]:
+        """The inner embedder's (``KnowsWords``), so weak matches are judged as in the product."""
+        if isinstance(self.inner, KnowsWords):
+            return self.inner.unknown_words(words)
+        return []
+
+    def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
+        """The inner embedder's text budget (``CutsToPieces``); whole texts for one that
+        counts no word pieces, as the brain gives them."""
+        if not isinstance(self.inner, CutsToPieces):
+            return list(texts)
+        return self.inner.cut_to_pieces(texts, pieces)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]

@@ -26,6 +26,7 @@ ATOMS = {
     "keyword": "keyword.field_mode: fields or combined",
     "semantic": "semantic.text_mode: plain or weighted",
     "threshold": "semantic.threshold",
+    "tokens": "semantic.entry_tokens: the text budget, word pieces of an entry text embedded",
     "cover": "fusion.coverage_saturation (WORD_COVERAGE)",
     "floor": "fusion.coverage_floor (WORD_COVERAGE)",
     "clauses": "semantic.clauses: 1 searches a request clause by clause too",
@@ -39,6 +40,7 @@ ATOMS = {
     "fbwords": "fusion.feedback_min_words (WORD_FEEDBACK)",
     "fbdepth": "fusion.feedback_depth (WORD_FEEDBACK)",
     "parts": "fusion.parts_first: 0 turns PARTS_FIRST off",
+    "names": "fusion.name_matches (NAME_MATCHES; 0: off)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -77,6 +79,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             fusion["feedback_weight" if name == "feedback" else "feedback_share"] = float(value)
         elif name in ("fbwords", "fbdepth"):
             fusion["feedback_min_words" if name == "fbwords" else "feedback_depth"] = int(value)
+        elif name == "names":
+            fusion["name_matches"] = int(value)
         elif name == "clauses":
             semantic["clauses"] = value == "1"
         elif name == "scope":
@@ -106,6 +110,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             }
         elif name == "semantic":
             semantic["text_mode"] = value
+        elif name == "tokens":
+            semantic["entry_tokens"] = int(value)
     if weights:
         fusion["weights"] = {"semantic_intent": weights}
     settings = Settings(

@@ -44,9 +44,11 @@ class FusionSettings:
     other classes, where the leading brain's few hits would be zeroed by min-max (measured:
     docs/quality.md)."""
     rrf_k: int = 60
-    overfetch: int = 3
-    min_brain_hits: int = 50
-    """Hits each brain is asked for at least (``limit * overfetch`` when that is more)."""
+    overfetch: int = 1
+    min_brain_hits: int = 100
+    """Hits each brain is asked for, whatever the page size (``limit * overfetch`` when that
+    is more): the fused answer, its total and its scores are then the same for every ``limit``
+    up to it, in Python and on every surface (which page the first 100 results)."""
     serendipity: int = 3
     free_text_min_match: float = 0.0
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""
@@ -82,6 +84,10 @@ class FusionSettings:
     """``COMPANIONS`` (``lgent/fusion/companions.py``): on a plain-language query, a best result
     that needs a kind of value the request does not supply gets the best producer of it right
     after it, labelled as its companion."""
+    name_matches: int = 3
+    """``NAME_MATCHES`` (``lgent/fusion/names.py``): on a plain-language query, a word-matching
+    brain's first hit whose name holds some of the query's words is lifted past the results
+    whose names hold fewer, not above this position unless its name holds two (0: off)."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(QUERY_TYPES)
@@ -147,6 +153,7 @@ class FusionSettings:
             ("serendipity", 0, 20),
             ("feedback_depth", 1, 100),
             ("feedback_min_words", 1, 100),
+            ("name_matches", 0, 100),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -771,10 +771,10 @@ class QueryResponse(BaseModel):
     classification_reason: str
     query_interpretation: str
     total_matches: int
-    """How many artifacts the fused answer holds: each brain is asked for ``limit x
-    fusion.overfetch`` hits (3x, at least ``fusion.min_brain_hits``, 50), so a larger ``limit``
-    can count more (the servers and the CLI always ask for the first 100 and page them, so
-    their total does not move with the page)."""
+    """How many artifacts the fused answer holds: each brain is asked for
+    ``fusion.min_brain_hits`` hits (100) whatever the ``limit``, so the total and the scores are
+    the same for every limit up to 100, in Python and on every surface (a larger limit asks
+    each brain for that many)."""
     search_time_ms: float
     brains: tuple[BrainRun, ...] = ()
     constraints: tuple[str, ...] = ()

@@ -52,6 +52,7 @@ the repository root:
 | Fusion and resolver | `python -m benchmarks.fusion_bench` | `--size` |
 | Query-time embedder | `python -m benchmarks.embedder_bench` | `--texts`, `--rounds`, `--st-onnx-python` |
 | Importing the ecosystem | `python -m benchmarks.ecosystem_bench` | `--runs`; reads `../shared/ecosystem` or `$LGENT_ECOSYSTEM_DATA` |
+| Embedding long texts | `python -m benchmarks.long_text_bench` | `--base`, `--sample`, `--no-quality` |
 | Queries during writes | `python -m benchmarks.write_load` | `--clients`, `--entries`, `--loads` |
 | Big builds | `python -m benchmarks.build_bench` | `--size`, `--resume`, `--ready-within`, `--synthetic` |
 | Cold CLI calls | `python -m benchmarks.cold_cli` | `--runs` |

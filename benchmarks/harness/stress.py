@@ -207,7 +207,9 @@ def write_batch(path: Path, size: int, tag: str) -> list[str]:
 
 
 async def probe(home: Path, embedder: Embedder | None = None) -> dict[str, list[str]]:
-    async with LGent.open(home, embedder=embedder) as lg:
+    """The probe queries' answers once every brain reflects the catalog (a fresh copy builds
+    them all: ``"complete"`` waits for that rather than answering with the brains ready)."""
+    async with LGent.open(home, embedder=embedder, freshness="complete") as lg:
         return {q: [r.id for r in (await lg.query(q, limit=10)).results] for q in PROBE_QUERIES}
 
 

@@ -35,6 +35,8 @@ CJK = re.compile(
     "\U00020000-\U000323af]"  # extensions B to H, the compatibility supplement
 )
 """A character that ``part_spans`` makes a part of its own (Hangul, written with spaces, is not)."""
+CJK_RUN = re.compile(CJK.pattern + "+")
+"""A run of such characters: a word written without spaces."""
 
 
 def _is_cjk(ch: str) -> bool:

@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 from lgent.catalog.checks import BatchReport, check_batch
 from lgent.catalog.ownership import owner_of_source, refusals
 from lgent.catalog.protocol import Catalog
-from lgent.catalog.readers.schema_types import SHARED_TYPES
 from lgent.catalog.records import BatchResult, Owner
 from lgent.errors import NotFoundError, OwnershipError
 from lgent.models import CatalogEntry, Status, TypeDecl
@@ -73,6 +72,9 @@ def plan_sync(
     """The sync of ``entries`` and ``types`` (read from ecosystem sources) against ``store``;
     ``wholes`` are the ids whose parts not in ``entries`` are retired. ``owners`` (id -> the
     source importing it): a part is retired only when its whole's source wrote it."""
+    # the readers' package loads the YAML parser: only a sync, never a query, pays for it
+    from lgent.catalog.readers.schema_types import SHARED_TYPES
+
     plan = SyncPlan()
     stored_types = {t.type for t in store.types()}
     seen_types: dict[str, TypeDecl] = {}

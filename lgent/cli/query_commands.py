@@ -401,7 +401,7 @@ def compatible(
         verdict = Health.of(held).verdict() if held is not None else "not in the catalog"
         output.say(
             console,
-            f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  ({output.escape_text(verdict)})",
+            f"  [bold]{s.id}[/]  {s.input_type} -> {s.output_type}  {output.escape_text(verdict)}",
         )
 
 

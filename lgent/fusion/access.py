@@ -9,10 +9,13 @@ with an ``LGentError``, and fusion reports it as unavailable.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from lgent.brains.base import Brain, QuestionReader
+from lgent.brains.base import Brain, GrammarFilter, QuestionReader
 from lgent.errors import LGentError
+
+if TYPE_CHECKING:
+    from lgent.fusion.state import FusionContext
 
 
 class BrainAccess(Protocol):
@@ -85,3 +88,17 @@ class FixedBrains:
 
     def notes(self) -> list[str]:
         return []
+
+
+async def grammar_filter(context: FusionContext) -> GrammarFilter | None:
+    """The first brain that honours the grammar and can filter by it, if one can be had."""
+    for spec in context.registry:
+        if not spec.can(GrammarFilter):
+            continue
+        try:
+            brain = await context.access.acquire(spec.name)
+        except LGentError:
+            continue
+        if isinstance(brain, GrammarFilter):
+            return brain
+    return None

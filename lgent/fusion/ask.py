@@ -17,10 +17,18 @@ from lgent.errors import IndexNotReadyError, LGentError, QuerySyntaxError
 from lgent.fusion.access import Unavailable
 from lgent.fusion.classify import Classification
 from lgent.fusion.constraints import Constraint
+from lgent.fusion.feedback import start_vouching
 from lgent.fusion.plan import CANDIDATE_SET_CLASSES, leader_settles
 from lgent.fusion.state import FusionContext, QueryState
 from lgent.fusion.ties import has_ties
 from lgent.models import EntityType, Execution, QueryType, SearchFilters, Status
+
+
+def answer_depth(limit: int, settings: FusionSettings) -> int:
+    """How many hits each brain is asked for: ``fusion.min_brain_hits`` whatever the page size
+    (``limit * overfetch`` when more), so the fused answer, its total and its scores do not
+    move with ``limit``."""
+    return max(limit * settings.overfetch, settings.min_brain_hits)
 
 
 def brain_query(
@@ -48,8 +56,8 @@ def brain_query(
 async def ask_brains(state: QueryState, context: FusionContext) -> None:
     """Each asked brain's answer and its warnings (all at once); then the note of a query shaped
     like a graph question that could not be read as one."""
-    settings, limit = context.settings, state.arguments.limit
-    fetch = max(limit * settings.overfetch, settings.min_brain_hits)
+    settings = context.settings
+    fetch = answer_depth(state.arguments.limit, settings)
     filters = filters_of(state.constraints)
     if context.within is not None:
         filters = filters.model_copy(update={"ids": context.within})
@@ -74,6 +82,7 @@ async def ask_brains(state: QueryState, context: FusionContext) -> None:
                 plan.skip(name, reason)
                 continue
         tasks[name] = _start(context, name, asked)
+    start_vouching(state, context, tasks)  # WORD_FEEDBACK reads its hits meanwhile
     outcomes = await asyncio.gather(*tasks.values(), return_exceptions=True)
     for name, outcome in zip(list(tasks), outcomes, strict=True):
         if isinstance(outcome, BaseException):
@@ -119,14 +128,15 @@ async def _leader_settles(
     state: QueryState, context: FusionContext, leading: asyncio.Future[RankedAnswer]
 ) -> str:
     """Why the deferred brains cannot change the leader's answer, or "" if they can."""
-    plan, c, limit = state.the_plan, state.c, state.arguments.limit
+    plan, c = state.the_plan, state.c
+    limit = answer_depth(state.arguments.limit, context.settings)
     if leading.exception() is not None or plan.leader is None:
         return ""
     ranking = leading.result().ranking
     ids = [i for i, _ in ranking]
-    # LEADER_TIES: the other votes still order the leader's equal scores among the shown
-    # results (one more than the page: the subject of a relationship question is dropped)
-    ties = has_ties(ranking, limit + 1)
+    # LEADER_TIES: the other votes still order the leader's equal scores anywhere in the
+    # answer (whatever page is shown, the same brains vote: the scores do not move with it)
+    ties = has_ties(ranking, len(ranking))
     admitted: int | None = None
     if not ties and c.query_type not in CANDIDATE_SET_CLASSES and len(ids) >= limit:
         snap = await context.run(lambda: context.snapshot(ids))

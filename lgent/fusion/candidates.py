@@ -37,6 +37,11 @@ async def admit_candidates(state: QueryState, context: FusionContext) -> None:
     plan = state.the_plan
     leader = plan.leader if plan.leader in state.rankings else None
     state.leader = leader
+    if subject is not None and leader is not None and not state.rankings[leader]:
+        state.remarks.append(
+            f"the {leader} has no answer to this question, so the results are only artifacts "
+            f"whose text mentions {subject}"
+        )
     candidates = (
         {i for i, _ in state.rankings[leader]}
         if leader is not None and c.query_type in CANDIDATE_SET_CLASSES

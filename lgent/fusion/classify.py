@@ -17,13 +17,17 @@ The order of the rules, each with the reason it gives:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lgent.brains.base import QuestionReader, Reading
+from lgent.analysis.identifiers import CJK_RUN
+from lgent.brains.base import Brain, BrainQuery, QuestionReader, Reading
+from lgent.errors import LGentError
+from lgent.fusion.access import grammar_filter
 from lgent.grammar import ast, parse
-from lgent.grammar.reading import grammar_meant, meaning_words, read_words
+from lgent.grammar.reading import SHORT_QUERY, grammar_meant, meaning_words, read_words
 from lgent.models import QueryType
 
 if TYPE_CHECKING:
@@ -97,8 +101,8 @@ def classify(
     notes = read_words(text).notes
     words = text.split()
     if graph is not None and 0 < len(words) <= MAX_NAME_WORDS:
-        named = graph.artifact_id(text, fuzzy=len(words) == 1)
-        if named is not None:
+        named = graph.artifact_id(text, fuzzy=len(words) == 1 and not CJK_RUN.search(text))
+        if named is not None and _spelled_in(text, named):
             return Classification(
                 QueryType.EXACT_NAME,
                 f"names the artifact {named}",
@@ -119,6 +123,13 @@ def classify(
     return Classification(QueryType.SEMANTIC_INTENT, reason, notes=notes, unread=unread)
 
 
+def _spelled_in(text: str, artifact_id: str) -> bool:
+    """Whether the characters written without spaces (Chinese, Japanese) of a query that names
+    ``artifact_id`` are in its id too: a sentence of them holding one Latin word (``ドメインの
+    WHOIS情報を調べる``) is one "word" to a name lookup, but it names nothing."""
+    return all(run in artifact_id for run in CJK_RUN.findall(text))
+
+
 def uses_keyword_syntax(text: str) -> bool:
     """True when ``text`` uses any of the grammar's operators."""
     return bool(_OPERATOR_RE.search(text) or _FIELD_RE.search(text))
@@ -132,9 +143,34 @@ def _looks_like_identifier(word: str) -> bool:
 
 
 async def classify_query(state: QueryState, context: FusionContext) -> None:
-    """The step: the query's class, read with the brain that reads questions."""
+    """The step: the query's class, read with the brain that reads questions. A sentence (more
+    than ``SHORT_QUERY`` words) read as grammar without ``strict`` whose grammar matches
+    nothing is read as plain words instead (``SENTENCES_ANSWER``): whatever marks it holds, it
+    was not written as a restriction that empties the answer."""
     reader = await context.reader()
     text, args = state.text, state.arguments
-    state.classification = await context.run(
-        lambda: classify(text, reader, lenient=args.lenient, strict=args.strict)
-    )
+    c = await context.run(lambda: classify(text, reader, lenient=args.lenient, strict=args.strict))
+    if (
+        c.query_type == QueryType.KEYWORD_SYNTAX
+        and not args.strict
+        and len(text.split()) > SHORT_QUERY
+        and not await _grammar_matches(text, context)
+    ):
+        plain = await context.run(lambda: classify(text, reader, lenient=True))
+        note = "its grammar reading matches nothing, so the sentence was read as plain words"
+        c = dataclasses.replace(plain, notes=(*plain.notes, note))
+    state.classification = c
+
+
+async def _grammar_matches(text: str, context: FusionContext) -> bool:
+    """Whether the keyword grammar reading of ``text`` matches any artifact (True when no
+    brain can tell)."""
+    brain = await grammar_filter(context)
+    if not isinstance(brain, Brain):
+        return True
+    asked = BrainQuery(text=text, limit=1, query_type=QueryType.KEYWORD_SYNTAX)
+    try:
+        answer = await context.run(lambda: brain.answer(asked))
+    except LGentError:
+        return True
+    return bool(answer.ranking)

@@ -8,6 +8,7 @@ Accepted forms (case-insensitive; units ms, s, sec, seconds, m, min):
     type:agent          entity_type:tool       agents only
     min success 0.9     success >= 0.9         success_rate > 0.8     min success 90%
     author:ToolForge    contract:deterministic deterministic   (any known contract word)
+    contract:read-only  read only    contract:read_only     (``-``, ``_`` and spaces alike)
     min usage 100
 
 An entry with no value for a constrained attribute (e.g. no ``latency_ms``) does not pass:
@@ -38,7 +39,13 @@ KNOWN_CONTRACTS = (
     "rate_limited",
     "requires_network",
     "requires_gpu",
+    "read-only",
+    "destructive",
+    "open-world",
 )
+"""Contract words a constraint names without ``contract:`` (what the catalog's own files and the
+readers write: MCP annotations and HTTP methods give ``read-only``, ``idempotent``,
+``destructive``, ``open-world``). Any word is a contract after ``contract:``."""
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt,
@@ -294,15 +301,32 @@ def _author(raw: str, t: str) -> Constraint | None:
     )
 
 
+def contract_key(word: str) -> str:
+    """A contract word as constraints compare it: lowercase, without ``-``, ``_`` or spaces
+    (``read-only``, ``read_only`` and ``Read only`` are one contract)."""
+    return re.sub(r"[-_\s]+", "", word.lower())
+
+
+_KNOWN_KEYS = frozenset(contract_key(c) for c in KNOWN_CONTRACTS)
+
+
 def _contract(raw: str, t: str) -> Constraint | None:
-    m = re.fullmatch(r"(?:contracts?\s*[:=]\s*)?(?:must be\s+)?(?P<v>[a-z_]+)", t)
+    m = re.fullmatch(
+        r"(?:contracts?\s*[:=]\s*)?(?:must be\s+)?(?P<v>[a-z][a-z0-9_\- ]*[a-z0-9]|[a-z])", t
+    )
     if m is None:
         return None
     word = m.group("v")
+    key = contract_key(word)
     explicit = t.startswith("contract")
-    if word not in KNOWN_CONTRACTS and not explicit:
+    if key not in _KNOWN_KEYS and not explicit:
         return None
-    return Constraint(raw, "contracts", f"contract {word}", lambda e: word in e.contracts)
+    return Constraint(
+        raw,
+        "contracts",
+        f"contract {word}",
+        lambda e: any(contract_key(c) == key for c in e.contracts),
+    )
 
 
 def _fmt_ms(ms: float) -> str:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lgent.analysis.tokens import tokens
-from lgent.models import CatalogEntry
+from lgent.models import CatalogEntry, EntryText
 
 if TYPE_CHECKING:
     from lgent.fusion.state import FusionContext, QueryState
@@ -35,7 +35,7 @@ def _artifact_words(name: str, description: str, keywords: tuple[str, ...]) -> f
     return query_words(" ".join((name, description, *keywords)))
 
 
-def artifact_words(entry: CatalogEntry) -> frozenset[str]:
+def artifact_words(entry: EntryText) -> frozenset[str]:
     """The stemmed content words of an artifact's name, description and keywords."""
     return _artifact_words(entry.name, entry.description, entry.keywords)
 

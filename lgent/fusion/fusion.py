@@ -27,11 +27,14 @@ from lgent.fusion.classify import classify_query
 from lgent.fusion.companions import complete_toolsets
 from lgent.fusion.constraints import read_constraints
 from lgent.fusion.coverage import read_words, word_coverage
+from lgent.fusion.direction import pair_direction
 from lgent.fusion.feedback import word_feedback
 from lgent.fusion.grammar import restrict_to_grammar
 from lgent.fusion.interpret import respond
+from lgent.fusion.language import unread_scripts
 from lgent.fusion.length import long_requests
 from lgent.fusion.lineage import lineage_order
+from lgent.fusion.names import name_matches
 from lgent.fusion.owners import parts_first
 from lgent.fusion.plan import plan_brains
 from lgent.fusion.results import make_results
@@ -55,8 +58,11 @@ STEPS: tuple[Step, ...] = (
     restrict_to_grammar,  # GRAMMAR_RESTRICTS: a grammar query is the user's exact request
     admit_candidates,  # read in one snapshot; constraints, candidate set, no subject
     word_coverage,  # WORD_COVERAGE (off by default)
+    unread_scripts,  # UNREAD_SCRIPTS: a query the model cannot read leans on its words
     fuse_rankings,  # by score for sentences, by rank for the rest
     leader_ties,  # LEADER_TIES: the others order the leader's equal scores
+    name_matches,  # NAME_MATCHES: what the words rank first by its name is not buried
+    pair_direction,  # PAIR_DIRECTION: from A to B goes above from B to A
     weak_matches,  # WEAK_MATCHES: say when nothing is close
     lineage_order,  # superseded results noted and moved below their successor
     parts_first,  # PARTS_FIRST: tools above the servers and APIs they belong to

@@ -4,8 +4,7 @@ apply its fields and negations themselves)."""
 
 from __future__ import annotations
 
-from lgent.brains.base import GrammarFilter
-from lgent.errors import LGentError
+from lgent.fusion.access import grammar_filter
 from lgent.fusion.state import FusionContext, QueryState
 from lgent.models import QueryType
 
@@ -23,17 +22,3 @@ async def restrict_to_grammar(state: QueryState, context: FusionContext) -> None
     for brain, ranking in state.rankings.items():
         state.rankings[brain] = [(i, score) for i, score in ranking if i in allowed]
     state.ids = [i for i in ids if i in allowed]
-
-
-async def grammar_filter(context: FusionContext) -> GrammarFilter | None:
-    """The first brain that honours the grammar and can filter by it, if one can be had."""
-    for spec in context.registry:
-        if not spec.can(GrammarFilter):
-            continue
-        try:
-            brain = await context.access.acquire(spec.name)
-        except LGentError:
-            continue
-        if isinstance(brain, GrammarFilter):
-            return brain
-    return None

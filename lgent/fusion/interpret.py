@@ -133,6 +133,7 @@ async def respond(state: QueryState, context: FusionContext) -> None:
     warnings.extend(access.notes())
     warnings.extend(shortfall_warnings(runs, plan.missing, snap.change_number))
     made = [str(n) for answer in state.answers.values() for n in answer.notes]
+    made.extend(state.remarks)
     total = len(state.fused)
     query = state.arguments.query
     state.response = QueryResponse(

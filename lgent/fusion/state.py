@@ -8,6 +8,7 @@ order of the steps is ``lgent.fusion.fusion.STEPS``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -102,7 +103,12 @@ class QueryState:
     """A plain-language query's content words, analyzed once for the rules that read them."""
     asked: BrainQuery | None = None
     answers: dict[str, RankedAnswer] = field(default_factory=dict)
+    vouching: asyncio.Future[tuple[str, ...]] | None = None
+    """The ids a sentence's words vouch for (``WORD_FEEDBACK``), being read while the brains
+    answer (``feedback.start_vouching``)."""
     warnings: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+    """How a rule changed the answer (the interpretation says so)."""
     rankings: dict[str, Ranking] = field(default_factory=dict)
     ids: list[str] = field(default_factory=list)
     snap: Snapshot | None = None

@@ -17,6 +17,7 @@ starts with ``NOT``, quotes a word, holds a negative number or a trailing ``AND`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lgent.errors import QuerySyntaxError
@@ -77,13 +78,73 @@ def grammar_meant(text: str) -> Node | None:
     return None
 
 
+_OTHER_QUOTES = re.compile(
+    r"(?<![\w'])'(?P<single>[^'\n]+?)'(?![\w])"
+    r"|‘(?P<curly_single>[^’\n]+)’"
+    r"|“(?P<curly>[^”\n]+)”"
+    r"|„(?P<low>[^“”\n]+)[“”]"
+    r"|«\s*(?P<guillemets>[^»\n]+?)\s*»"
+    r"|‹\s*(?P<single_guillemets>[^›\n]+?)\s*›"
+    r"|「(?P<corner>[^」\n]+)」"
+    r"|『(?P<white_corner>[^』\n]+)』"
+)
+"""Quotation marks other than the grammar's ``"``: single quotes (not an apostrophe: none is
+glued to a letter on its outer side, so ``today's`` and ``users'`` quote nothing), typographic
+quotes, guillemets and corner brackets."""
+
+
+def quoted_spans(text: str) -> list[tuple[int, int, str]]:
+    """Each quotation in ``text`` made with marks other than ``"``: its start and end (the
+    marks included) and the text inside."""
+    spans = []
+    for match in _OTHER_QUOTES.finditer(text):
+        inner = next(v for v in match.groupdict().values() if v is not None)
+        if inner.strip():
+            spans.append((match.start(), match.end(), inner.strip()))
+    return spans
+
+
+def _quoted(token: Token, text: str) -> Node | list[Node]:
+    """A quotation read as plain words: a phrase that adds to a match, or, for a quoted
+    sentence, its words."""
+    if len(text.split()) > SHORT_QUERY:
+        return _quoted_words(Token(Kind.PHRASE, token.text, text, token.start, token.end))
+    return Phrase(text, start=token.start, end=token.end)
+
+
 def read_words(text: str) -> WordsReading:
-    """Every word of ``text`` as a term, quoted text as a phrase, nothing as an operator."""
+    """Every word of ``text`` as a term, quoted text as a phrase (any quotation marks: ``"``,
+    single, typographic, guillemets, corner brackets), nothing as an operator."""
     tokens = tokenize(text)
     items: list[Node] = []
     notes: list[str] = []
+    spans = quoted_spans(text)
+    covered: dict[int, tuple[int, int, str]] = {}
+    for start, end, inner in spans:
+        inside = [i for i, t in enumerate(tokens) if t.kind == Kind.WORD and start <= t.start < end]
+        whole = bool(inside) and tokens[inside[0]].start == start and tokens[inside[-1]].end >= end
+        if whole:
+            for i in inside:
+                covered[i] = (start, end, inner)
+        else:  # within a word (``查询「余票」``): the phrase is added to the word's terms
+            quote = Token(Kind.PHRASE, text[start:end], inner, start, end)
+            made = _quoted(quote, inner)
+            items.extend(made if isinstance(made, list) else [made])
+        notes.append(f"`{text[start:end]}` read as a phrase that adds to a match")
+    done: set[tuple[int, int, str]] = set()
     for index, token in enumerate(tokens):
         kind = token.kind
+        if index in covered:
+            span = covered[index]
+            if span not in done:
+                done.add(span)
+                quote = Token(Kind.PHRASE, text[span[0] : span[1]], span[2], span[0], span[1])
+                made = _quoted(quote, span[2])
+                items.extend(made if isinstance(made, list) else [made])
+            trailing = text[span[1] : token.end]  # a mark glued after the closing quote
+            if trailing.strip("?!.,;:…") and token.end > span[1]:
+                items.append(Term(trailing, start=span[1], end=token.end))
+            continue
         if kind == Kind.WORD:
             items.append(Term(token.value, start=token.start, end=token.end))
         elif kind == Kind.PHRASE and len(token.value.split()) > SHORT_QUERY:
@@ -174,9 +235,13 @@ def _wildcard(node: Node) -> bool:
     mark ending a sentence (``Turkish?``)."""
     if not isinstance(node, Wildcard):
         return False
-    pattern = node.pattern.rstrip("?")
+    pattern = node.pattern.rstrip(_CLOSING).rstrip("?")
     letters = sum(ch.isalpha() for ch in pattern)
     return pattern[:1].isalpha() and letters >= 2 and ("*" in pattern or "?" in pattern)
+
+
+_CLOSING = "'\"’”»›」』)]}.,;:!…"
+"""What may follow a sentence's question mark in a word (``you?'``): no wildcard."""
 
 
 def _is_word(node: Node) -> bool:

@@ -4,22 +4,29 @@ hundred milliseconds at 17,000 artifacts, where building it from facts costs sec
 The image is a pickle of the graph's own tables (caches and locks left out: they are rebuilt
 when first needed), so it is only as durable as the code that wrote it: ``code_fingerprint()``
 digests the graph package's source, and an image written by other code is not read (the graph
-is built from its facts instead, ``lgent.graph.facts``). An image is read only from the
-graph brain's own index folder, whose manifest checksums it: a home's files are trusted as
-its catalog is (whoever can write them can change what the catalog says anyway).
+is built from its facts instead, ``lgent.graph.facts``). A pickle can name any function to
+call, so the image is read by an unpickler that resolves only the classes of the graph's own
+tables (``_READABLE_MODULES``) and refuses every other name: a planted image cannot run code, it can
+only fail to load (the graph is then rebuilt from the catalog, and the answer says why).
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import importlib
+import io
 import pickle
 from functools import cache
 from pathlib import Path
 
 from lgent.graph.model import CatalogGraph
 
-_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "typeexpr.py")
+_SOURCES = (
+    Path(__file__).parent,
+    Path(__file__).parent.parent / "typeexpr.py",
+    Path(__file__).parent.parent / "models.py",
+)
 
 
 @cache
@@ -40,12 +47,42 @@ def image_of(graph: CatalogGraph) -> bytes:
     return pickle.dumps(graph, protocol=pickle.HIGHEST_PROTOCOL)
 
 
+_READABLE_MODULES = ("lgent.graph.", "lgent.typeexpr", "lgent.models")
+"""Where the classes an image may name live (classes only: never a function)."""
+
+_READABLE_VALUES = frozenset(
+    {
+        ("datetime", "datetime"),
+        ("datetime", "date"),
+        ("datetime", "timedelta"),
+        ("datetime", "timezone"),
+    }
+)
+"""Standard-library value classes the tables hold (times of artifacts and measurements)."""
+
+
+class _TablesOnly(pickle.Unpickler):
+    """An unpickler that resolves only classes of the graph's tables."""
+
+    def find_class(self, module: str, name: str) -> type:
+        if (module, name) in _READABLE_VALUES:
+            found: object = getattr(importlib.import_module(module), name)
+            assert isinstance(found, type)
+            return found
+        if module.startswith(_READABLE_MODULES) and "." not in name:
+            found = getattr(importlib.import_module(module), name, None)
+            if isinstance(found, type):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not a class of the graph's tables")
+
+
 def graph_from(image: bytes) -> CatalogGraph:
-    """The graph ``image_of`` wrote (``ValueError`` when the bytes are not one)."""
+    """The graph ``image_of`` wrote (``ValueError`` when the bytes are not one, or name
+    anything but the graph's own classes)."""
     enabled = gc.isenabled()
     gc.disable()  # hundreds of thousands of small objects: no collection halfway through
     try:
-        graph = pickle.loads(image)
+        graph = _TablesOnly(io.BytesIO(image)).load()
     except Exception as err:  # any unpickling failure means the same: not an image
         raise ValueError(f"not a graph image ({type(err).__name__}: {err!s:.120})") from err
     finally:

@@ -31,7 +31,10 @@ FORGED_BY = "forged_by"
 IMPLEMENTS = "implements"
 SIMILAR_TO = "similar_to"
 PART_OF = "part_of"
-RELATION_TYPES = frozenset({SUCCESSOR_TO, DEPENDS_ON, FORGED_BY, IMPLEMENTS, SIMILAR_TO, PART_OF})
+FEEDS = "feeds"
+RELATION_TYPES = frozenset(
+    {SUCCESSOR_TO, DEPENDS_ON, FORGED_BY, IMPLEMENTS, SIMILAR_TO, PART_OF, FEEDS}
+)
 SELF = "self"
 """The relation of the hit ``latest`` returns when the artifact has no successor."""
 
@@ -280,6 +283,7 @@ def _discard(adjacency: dict[str, Adjacency], node: str, pair: tuple[str, str]) 
 
 __all__ = [
     "DEPENDS_ON",
+    "FEEDS",
     "FORGED_BY",
     "IMPLEMENTS",
     "RELATION_TYPES",

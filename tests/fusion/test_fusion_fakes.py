@@ -3,6 +3,7 @@ computed by hand (fast: no index, no model)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -115,13 +116,16 @@ async def test_a_reading_brain_leads_type_questions_and_the_expensive_one_waits(
             leads=[Q.TYPE_QUERY],
         ),
     )
-    f = fusion(*specs)
-    filled = await f.query("PDF -> Summary", limit=3)
+    # the leader's answer fills the depth every query is answered to (whatever the page size)
+    f = fusion(*specs, settings=dataclasses.replace(RRF, min_brain_hits=3))
+    filled = await f.query("PDF -> Summary", limit=2)
     assert filled.query_type == Q.TYPE_QUERY
-    assert [r.id for r in filled.results] == ["c", "b", "a"]  # the leader's order
+    assert [r.id for r in filled.results] == ["c", "b"]  # the leader's order
     assert "fill the 3 results" in ran(filled)["costly"] and not costly.asked
     assert words.asked[-1].reading is not None and words.asked[-1].reading.output_type == "Summary"
-    roomy = await f.query("PDF -> Summary", limit=5)
+    roomy = await fusion(*specs, settings=dataclasses.replace(RRF, min_brain_hits=5)).query(
+        "PDF -> Summary", limit=5
+    )
     assert ran(roomy)["costly"] == "" and [r.id for r in roomy.results][:3] == ["c", "b", "a"]
     assert [r.id for r in roomy.results][3:] == ["e"]  # what only the others found follows
     plain = await f.query("clean up messy text")

@@ -271,7 +271,12 @@ PDF_TO_TEXT = {"input_type": "PDF", "output_type": "Text"}
 BAD_REQUESTS: dict[str, tuple[str, Any, int, str]] = {  # path, body, status, part of the message
     "malformed-json": (Q, b'{"query": "pdf", "limit": ', 400, "not valid JSON"),
     "not-utf-8": (Q, b'{"query": "\xff\xfe pdf"}', 400, "not valid JSON: it is not UTF-8"),
-    "nested-deep": (Q, b'{"context": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", 400, "too deep"),
+    "nested-deep": (
+        Q,
+        b'{"context": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        413,
+        "nested deeper than",
+    ),
     "unknown-field": (Q, {"query": "pdf", "colour": "red"}, 422, "colour: unknown field"),
     "huge-limit": (Q, {"query": "pdf", "limit": 10**9}, 422, "limit: Input should be less than"),
     "zero-limit": (Q, {"query": "pdf", "limit": 0}, 422, "limit: Input should be greater than"),
@@ -296,9 +301,15 @@ BAD_REQUESTS: dict[str, tuple[str, Any, int, str]] = {  # path, body, status, pa
     "blank-step": ("/fill-holes", {"pipeline": ["PDF", " ", "Summary"]}, 400, "step 1 is empty"),
     "long-context": (
         Q,
-        {"query": "pdf", "context": {"current_pipeline": ["PDF", "???"] * 20_000}},
+        {"query": "pdf", "context": {"current_pipeline": ["PDF", "???"] * 60}},
         422,
         "current_pipeline",
+    ),
+    "many-values": (
+        Q,
+        {"query": "pdf", "context": {"current_pipeline": ["PDF", "???"] * 20_000}},
+        413,
+        "more than 5000 values",
     ),
     "both-readings": (Q, {"query": "pdf", "lenient": True, "strict": True}, 422, "opposite"),
     "blank-contract": (R, {**PDF_TO_TEXT, "contracts": [""]}, 422, "contracts"),

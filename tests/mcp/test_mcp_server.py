@@ -206,7 +206,7 @@ async def reads_answer_like_the_library(
         f"description: {' '.join(entry['description'].split())}",
         "keywords: " + ", ".join(entry["keywords"]),
         "relations: " + "; ".join(f"{r['type']} {r['target']}" for r in entry["relations"]),
-        "health: ok",
+        "health: healthy",
     ):
         assert fact in artifact.splitlines(), fact
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,9 @@ from typing import Literal
 import tantivy
 
 from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet
+from lgent.brains.keyword.cjk import with_cjk_parts
 from lgent.brains.keyword.compile import MatchTerms, QueryCompiler
+from lgent.brains.keyword.coverage import plain_words, rank_by_coverage
 from lgent.brains.keyword.highlight import Match, describe_match
 from lgent.brains.keyword.index import KeywordIndex
 from lgent.brains.keyword.settings import KeywordSettings
@@ -192,6 +195,10 @@ class KeywordBrain:
         text, filters, limit = query.text, query.filters, query.limit
         reading = query.reading
         if query.query_type is None:
+            node, warnings = self.parse(text, lenient=not query.strict)
+            words = plain_words(node)
+            if words is not None and self.free_text_compiler.clauses(words) > 1:
+                return self.search_by_coverage(words, text, filters, limit, warnings)
             return self.search(text, filters, limit, lenient=not query.strict, explain_top=0)
         if reading is not None and reading.kind in ("type", "composition"):
             typed = _typed_query(reading.input_type, reading.output_type)
@@ -214,11 +221,11 @@ class KeywordBrain:
             return self.search(
                 text, filters, limit, lenient=True, default_operator="OR", explain_top=0
             )
-        words = read_words(text).tree
-        if words is None:
+        tree = read_words(text).tree
+        if tree is None:
             return KeywordResult([], 0, text, ["the query has no words"])
         return self.search_tree(
-            words,
+            with_cjk_parts(tree),
             text,
             filters,
             limit,
@@ -226,6 +233,18 @@ class KeywordBrain:
             explain_top=0,
             free_text=True,
         )
+
+    def search_by_coverage(
+        self,
+        words: ast.Or,
+        text: str,
+        filters: SearchFilters | None,
+        limit: int,
+        warnings: Sequence[str] = (),
+    ) -> KeywordResult:
+        """Plain words asked directly, ranked as a search box ranks them: by how many of the
+        words an artifact holds, then by BM25 (``coverage.py``)."""
+        return rank_by_coverage(self, words, text, filters, limit, warnings)
 
     def mentions(
         self,
@@ -235,12 +254,18 @@ class KeywordBrain:
         fields: Sequence[str] = (),
     ) -> KeywordResult:
         """The artifacts whose ``fields`` (default ``MENTION_FIELDS``) name ``artifact_id`` (its
-        id or its name, each as a phrase), the artifact itself left out: what words can add to
+        id, or its name when the name is ``distinctive``, each as a phrase), the artifact itself
+        left out: what words can add to
         a question about its relations. The question's own words ("what", "depends",
         "output") would match every entry that happens to use them."""
         fields = fields or MENTION_FIELDS
         entry = self.entries([artifact_id]).get(artifact_id)
-        names = dict.fromkeys([artifact_id, *([entry.name] if entry is not None else [])])
+        # in a name field any namesake counts; in a text only a name that is no common word
+        named_ok = tuple(fields) == NAMESAKE_FIELDS or (
+            entry is not None and distinctive(entry.name)
+        )
+        named = [entry.name] if entry is not None and named_ok else []
+        names = dict.fromkeys([artifact_id, *named])
         tree = ast.Or(tuple(ast.Phrase(name, field) for name in names for field in fields))
         # ids and scores only, as every answer fusion asks for: it explains what it shows
         query = f"mentions of {artifact_id}"
@@ -318,15 +343,19 @@ class KeywordBrain:
         limit: int = 10,
         *,
         min_should_match: float = 0.0,
+        min_count: int = 0,
         explain_top: int | None = None,
         warnings: Sequence[str] = (),
         free_text: bool = False,
     ) -> KeywordResult:
         """``search`` for a syntax tree already made (``query``: the text it came from).
-        ``free_text``: the tree is plain language; score with ``settings.free_text_boosts``."""
+        ``free_text``: the tree is plain language; score with ``settings.free_text_boosts``.
+        ``min_count``: a top-level OR must match at least that many of its clauses."""
         warnings = list(warnings)
         compiler = self.free_text_compiler if free_text else self.compiler
-        compiled, terms = compiler.compile(node, min_should_match=min_should_match)
+        compiled, terms = compiler.compile(
+            node, min_should_match=min_should_match, min_count=min_count
+        )
         if compiled is None:
             return KeywordResult([], 0, query, [*warnings, "the query has only stop words"])
         compiled = self._filtered(compiled, filters)
@@ -384,6 +413,16 @@ def _typed_query(source: str | None, target: str | None) -> str | None:
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_IDENTIFIER = re.compile(r"[_\-./\d]|[a-z][A-Z]")
+
+
+def distinctive(name: str) -> bool:
+    """Whether a name, met in a text, names its artifact: an identifier (``get_weather``,
+    ``PDFParser_v2``, ``chat.postMessage``) or several words; a plain word (``fetch``,
+    ``search``) is only a word: every text that uses it would be a mention."""
+    return len(name.split()) > 1 or _IDENTIFIER.search(name) is not None
 
 
 FIELD_WORDS = {"input_type": "input type", "output_type": "output type"}

@@ -157,17 +157,24 @@ class QueryCompiler:
         self.default_targets = DEFAULT_TARGETS[mode]
 
     def compile(
-        self, node: ast.Node, *, min_should_match: float = 0.0
+        self, node: ast.Node, *, min_should_match: float = 0.0, min_count: int = 0
     ) -> tuple[tantivy.Query | None, MatchTerms]:
         """The query (None when nothing in it can match, e.g. only stop words) and its terms.
 
         ``min_should_match`` (0..1): when the root is an OR of several clauses, at least this
-        share of them (rounded up) must match, as Lucene's ``mm`` does for free-text queries.
+        share of them (rounded up) must match, as Lucene's ``mm`` does for free-text queries;
+        ``min_count``: at least this many of them.
         """
         terms = MatchTerms()
-        if isinstance(node, ast.Or) and min_should_match > 0:
-            return self._or(node.children, terms, True, min_should_match), terms
+        if isinstance(node, ast.Or) and (min_should_match > 0 or min_count > 0):
+            return self._or(node.children, terms, True, min_should_match, min_count), terms
         return self._node(node, terms, positive=True), terms
+
+    def clauses(self, node: ast.Node) -> int:
+        """How many clauses of an OR at the root can match (stop words do not): the words a
+        minimum-should-match counts."""
+        children = node.children if isinstance(node, ast.Or) else (node,)
+        return sum(1 for child in children if self._node(child, MatchTerms(), True) is not None)
 
     # -- nodes -----------------------------------------------------------------------------
 
@@ -214,6 +221,7 @@ class QueryCompiler:
         terms: MatchTerms,
         positive: bool,
         min_share: float = 0.0,
+        min_count: int = 0,
     ) -> tantivy.Query | None:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         for child in children:
@@ -228,6 +236,7 @@ class QueryCompiler:
             return clauses[0][1]
         should = sum(1 for occur, _ in clauses if occur == tantivy.Occur.Should)
         needed = math.ceil(min_share * should) if min_share > 0 else 0
+        needed = min(max(needed, min_count), should)
         if needed > 1:
             return tantivy.Query.boolean_query(clauses, minimum_number_should_match=needed)
         return _bool(clauses)

@@ -6,12 +6,15 @@ author, execution, successor links, name, description head, keywords) lets the b
 ``SearchFilters``, exclude an artifact's own versions from ``find_similar`` and explain hits
 without the catalog.
 
+An entry's text is cut to the text budget (``semantic.entry_tokens`` word pieces, ``budget.py``)
+before it is embedded and keyed; ``status()`` says how many texts were cut.
+
 On disk, in the brain's folder: ``manifest.json`` (format version, catalog change number, model
-name, dimension, text mode, index kind, count, generation), ``vectors-<gen>.faiss``,
+name, dimension, text mode, text budget, index kind, count, generation), ``vectors-<gen>.faiss``,
 ``ids-<gen>.json``, ``entries-<gen>.json`` and ``embeddings.sqlite``. A missing or unreadable
-manifest, another model, dimension or text mode, or files that do not match it leave the brain
-unbuilt (``change_number == -1``, ``status().detail`` says why), so ``sync`` rebuilds it; the
-embedding cache makes that rebuild cheap.
+manifest, another model, dimension, text mode or text budget, or files that do not match it leave
+the brain unbuilt (``change_number == -1``, ``status().detail`` says why), so ``sync`` rebuilds
+it; the embedding cache makes that rebuild cheap.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from lgent.analysis.clauses import clauses
+from lgent.analysis.scripts import script_share
 from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
@@ -39,9 +43,18 @@ from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
 from lgent.brains.semantic.embedder_choice import configured_embedder
-from lgent.brains.semantic.embedders import Embedder, Progress, Vectors, normalize_rows
+from lgent.brains.semantic.embedders import (
+    CutsToPieces,
+    Embedder,
+    EmbedsQueries,
+    KnowsWords,
+    Progress,
+    ReadsScripts,
+    Vectors,
+    normalize_rows,
+)
 from lgent.brains.semantic.settings import SemanticSettings
-from lgent.brains.semantic.text import entry_text
+from lgent.brains.semantic.text import EntryTexts, budgeted_texts
 from lgent.brains.semantic.vectors import (
     IDS_FILE,
     INDEX_FILE,
@@ -74,6 +87,7 @@ ENTRIES_FILE = "entries-{generation}.json"
 DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
 REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
 MOVED_SHOWN = 3  # artifacts named in the note of a query moved toward some (``_ranked``)
+UNREAD_SHOWN = 3  # words named in the weak reason of a query the model cannot read
 EMBED_CHUNK = 32
 """Entry texts per embedder call during builds and catch-ups (one batch of the model): each is
 written to the embedding cache before the next starts (a killed build resumes there), a stop
@@ -107,9 +121,10 @@ class EntryInfo:
     name: str
     description: str
     keywords: tuple[str, ...]
+    cut: bool  # its text was cut to the text budget
 
     @classmethod
-    def of(cls, entry: CatalogEntry, key: str) -> EntryInfo:
+    def of(cls, entry: CatalogEntry, key: str, cut: bool) -> EntryInfo:
         return cls(
             key=key,
             status=entry.status.value,
@@ -120,6 +135,7 @@ class EntryInfo:
             name=entry.name,
             description=entry.description[:DESCRIPTION_HEAD],
             keywords=entry.keywords,
+            cut=cut,
         )
 
     @classmethod
@@ -134,6 +150,7 @@ class EntryInfo:
             name=str(data["name"]),
             description=str(data["description"]),
             keywords=tuple(str(k) for k in data["keywords"]),
+            cut=bool(data["cut"]),
         )
 
     def admitted_by(self, filters: SearchFilters) -> bool:
@@ -175,6 +192,11 @@ class SemanticRanking:
     """What the caller may want to know about how the answer was made (the model loaded)."""
     weak: str = ""
     """Why nothing ranked is close in meaning to the request ("": something is)."""
+    confidence: float = 1.0
+    """How much of a real match the best hit is, from 0 to 1: 1 unless ``weak`` (then its
+    similarity over the weak bar, or 0 when the model knows none of the query's words)."""
+    reads: float = 1.0
+    """The share of the query's letters in scripts the model reads (``ReadsScripts``)."""
     move: Callable[[Sequence[str], float], SemanticRanking] | None = None
 
     @property
@@ -285,6 +307,7 @@ class SemanticBrain:
                 ("model", manifest.model, self._model),
                 ("dimensions", manifest.dimensions, self._dimensions),
                 ("text mode", manifest.text_mode, self.settings.text_mode),
+                ("text budget", manifest.entry_tokens, self.settings.entry_tokens),
             )
             if was != now
         ]
@@ -355,6 +378,7 @@ class SemanticBrain:
                     model=self._model,
                     dimensions=self._dimensions,
                     text_mode=self.settings.text_mode,
+                    entry_tokens=self.settings.entry_tokens,
                     kind=self._vectors.kind,
                     count=len(self._vectors),
                     generation=generation,
@@ -380,13 +404,15 @@ class SemanticBrain:
         The new index is made beside the one answering queries, which it replaces at the end."""
         self._check_open()
         latest = list({e.id: e for e in entries}.values())
-        texts = [entry_text(e, self.settings.text_mode) for e in latest]
-        keys = [cache_key(self._model, t) for t in texts]
-        vectors = self._entry_vectors(keys, texts)
+        made = self._texts(latest)
+        keys = [cache_key(self._model, t) for t in made.texts]
+        vectors = self._entry_vectors(keys, made.texts)
         self._report_stage("indexing")
         fresh = VectorIndex(self._dimensions, self._params)
         fresh.replace_all([e.id for e in latest], vectors)
-        records = {e.id: EntryInfo.of(e, k) for e, k in zip(latest, keys, strict=True)}
+        records = {
+            e.id: EntryInfo.of(e, k, cut) for e, k, cut in zip(latest, keys, made.cut, strict=True)
+        }
         with self._lock:
             self._check_open()
             self._vectors = fresh
@@ -394,21 +420,29 @@ class SemanticBrain:
             self._cache.retain(keys)
             self._commit(change_number)
 
-    def _changed_texts(self, changes: ChangeSet) -> tuple[list[CatalogEntry], list[str], list[str]]:
+    def _texts(self, entries: Sequence[CatalogEntry]) -> EntryTexts:
+        """The texts embedded for ``entries``: cut to the text budget when the embedder counts
+        word pieces."""
+        settings = self.settings
+        return budgeted_texts(entries, settings.text_mode, self.embedder, settings.entry_tokens)
+
+    def _changed_texts(
+        self, changes: ChangeSet
+    ) -> tuple[list[CatalogEntry], EntryTexts, list[str]]:
         """The latest upserts with their texts and cache keys."""
         upserts = list({e.id: e for e in changes.upserts}.values())
-        texts = [entry_text(e, self.settings.text_mode) for e in upserts]
-        return upserts, texts, [cache_key(self._model, t) for t in texts]
+        made = self._texts(upserts)
+        return upserts, made, [cache_key(self._model, t) for t in made.texts]
 
     def prepare_changes(self, changes: ChangeSet) -> None:
         """Embed (into the cache) the texts ``apply_changes`` will need, without changing what
         queries read: the slow part of a catch-up, done while they keep being answered."""
         self._check_open()
         entries = self._entries
-        upserts, texts, keys = self._changed_texts(changes)
+        upserts, made, keys = self._changed_texts(changes)
         needed = [
             (k, t)
-            for e, t, k in zip(upserts, texts, keys, strict=True)
+            for e, t, k in zip(upserts, made.texts, keys, strict=True)
             if _key_of(entries.get(e.id)) != k
         ]
         if needed:
@@ -427,18 +461,18 @@ class SemanticBrain:
             self._vectors.remove(changes.removals)
             for artifact_id in changes.removals:
                 entries.pop(artifact_id, None)
-            upserts, texts, keys = self._changed_texts(changes)
+            upserts, made, keys = self._changed_texts(changes)
             changed = [
                 i
                 for i, (entry, key) in enumerate(zip(upserts, keys, strict=True))
                 if entry.id not in self._vectors or _key_of(entries.get(entry.id)) != key
             ]
             if changed:
-                fresh = [keys[i] for i in changed], [texts[i] for i in changed]
+                fresh = [keys[i] for i in changed], [made.texts[i] for i in changed]
                 vectors = self._entry_vectors(*fresh)
                 self._vectors.upsert([upserts[i].id for i in changed], vectors)
-            for entry, key in zip(upserts, keys, strict=True):
-                entries[entry.id] = EntryInfo.of(entry, key)
+            for entry, key, cut in zip(upserts, keys, made.cut, strict=True):
+                entries[entry.id] = EntryInfo.of(entry, key, cut)
             self._set_entries(entries)
             self._commit(changes.change_number, changed=len(changes.removals) + len(upserts))
 
@@ -447,6 +481,10 @@ class SemanticBrain:
             "model": self._model,
             "dimensions": self._dimensions,
             "text_mode": self.settings.text_mode,
+            "entry_tokens": (
+                self.settings.entry_tokens if isinstance(self.embedder, CutsToPieces) else None
+            ),
+            "texts_cut": self._texts_cut(),
             "index": self._vectors.kind,
             "tombstones": self._vectors.tombstones,
         }
@@ -464,6 +502,10 @@ class SemanticBrain:
             self.detail,
             extra,
         )
+
+    def _texts_cut(self) -> int:
+        """How many indexed entries' texts the text budget cut."""
+        return sum(1 for info in self._entries.values() if info.cut)
 
     def close(self) -> None:
         """Save what changed since the last checkpoint, then release the cache."""
@@ -496,9 +538,16 @@ class SemanticBrain:
 
     # -- embedding -------------------------------------------------------------------------
 
-    def _embed(self, texts: Sequence[str], embedder: Embedder | None = None) -> Vectors:
+    def _embed(
+        self, texts: Sequence[str], embedder: Embedder | None = None, *, query: bool = False
+    ) -> Vectors:
+        """``texts`` embedded and checked; ``query``: one request (``EmbedsQueries``)."""
         self.counters.embed_calls += 1
-        vectors = (embedder or self.embedder).embed_batch(texts)
+        chosen = embedder or self.embedder
+        if query and len(texts) == 1 and isinstance(chosen, EmbedsQueries):
+            vectors = chosen.embed_query(texts[0])
+        else:
+            vectors = chosen.embed_batch(texts)
         if not isinstance(vectors, np.ndarray) or vectors.shape != (len(texts), self._dimensions):
             shape = getattr(vectors, "shape", type(vectors).__name__)
             raise ModelUnavailableError(
@@ -573,7 +622,7 @@ class SemanticBrain:
         with self._queries_done:
             self._querying += 1
         try:
-            vector: Vectors = self._embed([intent])[0]
+            vector: Vectors = self._embed([intent], query=True)[0]
         finally:
             with self._queries_done:
                 self._querying -= 1
@@ -719,7 +768,11 @@ class SemanticBrain:
             seconds = getattr(self.embedder, "load_seconds", None)
             if isinstance(seconds, float):
                 notes = (f"loading the embedding model took {seconds:.2f} s",)
-        return self._ranked(query, vectors, notes)
+        ranking = self._ranked(query, vectors, notes)
+        scripts = self.embedder.scripts if isinstance(self.embedder, ReadsScripts) else None
+        if scripts is not None:
+            ranking.reads = script_share(intent, scripts)
+        return ranking
 
     def _ranked(
         self,
@@ -727,11 +780,12 @@ class SemanticBrain:
         vectors: Sequence[Vectors],
         notes: tuple[str, ...],
         toward: tuple[str, ...] = (),
-        weak: str | None = None,
+        weak: tuple[str, float] | None = None,
     ) -> SemanticRanking:
         """The ranking of the query's ``vectors`` (several: each part's best), which can be
         moved toward other artifacts (``SemanticRanking.moved_toward``); ``toward``: the
-        artifacts these vectors were already moved toward, ``weak``: the unmoved query's."""
+        artifacts these vectors were already moved toward, ``weak``: the unmoved query's weak reason
+        and confidence."""
         with self._lock:
             self._require_built()
             allowed = self._allowed(query.filters)
@@ -753,13 +807,18 @@ class SemanticBrain:
                 f"artifact{'s' * (len(held) != 1)} that its words found ({shown})"
             )
             again = [_moved(v, centre, weight) for v in vectors]
-            return self._ranked(query, again, (*notes, note), held, ranking.weak)
+            unmoved = (ranking.weak, ranking.confidence)
+            answer = self._ranked(query, again, (*notes, note), held, unmoved)
+            answer.reads = ranking.reads
+            return answer
 
+        why, confidence = self._weak(pairs, query.words) if weak is None else weak
         ranking = SemanticRanking(
             [p for p in pairs if p[1] >= query.cutoff],
             self._explainer(query.words, toward),
             notes=notes,
-            weak=self._weak(pairs) if weak is None else weak,
+            weak=why,
+            confidence=confidence,
             move=moved,
         )
         return ranking
@@ -777,13 +836,27 @@ class SemanticBrain:
 
         return explain
 
-    def _weak(self, pairs: Sequence[tuple[str, float]]) -> str:
-        """Why the best of ``pairs`` (all of them, before the threshold) is weak, or ""."""
+    def _weak(self, pairs: Sequence[tuple[str, float]], words: Sequence[str]) -> tuple[str, float]:
+        """Why the best of ``pairs`` (all of them, before the threshold) is weak ("" if it is
+        not), and how much of a real match it is: its similarity is below
+        ``settings.weak_match`` (its share of that bar), or the model has a word for none of the
+        query's content ``words`` (0: a string of letters it cannot read is near everything by
+        chance, at similarities real requests also reach; ``KnowsWords``)."""
         bar = self.settings.weak_match
         best = max((score for _, score in pairs), default=None)
-        if best is None or best >= bar:
-            return ""
-        return f"best similarity {best:.2f}, weak below {bar:.2f}"
+        if best is None:
+            return "", 1.0
+        if best < bar:
+            return f"best similarity {best:.2f}, weak below {bar:.2f}", max(best, 0.0) / bar
+        if words and isinstance(self.embedder, KnowsWords):
+            unknown = self.embedder.unknown_words(words)
+            if len(unknown) == len(words):
+                shown = ", ".join(unknown[:UNREAD_SHOWN]) + ("…" * (len(unknown) > UNREAD_SHOWN))
+                return (
+                    f"the model knows none of its words ({shown}), so its similarities are chance",
+                    0.0,
+                )
+        return "", 1.0
 
     def find_similar(
         self, artifact_id: str, limit: int = 10, within: frozenset[str] | None = None

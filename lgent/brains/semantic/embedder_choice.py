@@ -8,8 +8,13 @@ from lgent.brains.semantic.settings import SemanticSettings
 
 def configured_embedder(settings: SemanticSettings) -> Embedder:
     """The ONNX embedder for the packaged model (unless sentence-transformers is asked for),
-    sentence-transformers for a ``model_path`` folder. Nothing is loaded yet; a missing package
+    sentence-transformers for a ``model_path`` folder, multilingual-e5-small for
+    ``multilingual``. Nothing is loaded yet; a missing package
     or folder raises ``ModelUnavailableError`` saying what to install."""
+    if settings.embedder == "multilingual":
+        from lgent.brains.semantic.multilingual_embedder import MultilingualEmbedder
+
+        return MultilingualEmbedder()
     if settings.embedder == "sentence-transformers" or settings.model_path is not None:
         return SentenceTransformerEmbedder(settings.model_path, settings.batch_size)
     from lgent.brains.semantic.onnx_embedder import OnnxEmbedder

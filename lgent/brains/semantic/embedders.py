@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from lgent.analysis.identifiers import split_identifier
 from lgent.analysis.tokens import words
+from lgent.brains.semantic.budget import PieceCutter, max_seq_length
 from lgent.brains.semantic.openmp import prefer_short_spin
 from lgent.errors import ModelUnavailableError, SettingsError
 
@@ -62,6 +63,58 @@ class Embedder(Protocol):
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         """An ``(len(texts), dimensions)`` float32 array of L2-normalized rows."""
+        ...
+
+
+@runtime_checkable
+class EmbedsQueries(Protocol):
+    """What an embedder offers when its model embeds a request differently from the texts it is
+    compared with (E5's ``query:`` and ``passage:``): ``embed_batch`` embeds catalog texts,
+    ``embed_query`` one request (a ``(1, dimensions)`` array)."""
+
+    def embed_query(self, text: str) -> Vectors: ...
+
+
+@runtime_checkable
+class KnowsWords(Protocol):
+    """What an embedder offers when it can tell which words its model has a word for: a string
+    its vocabulary holds no piece of its own for (``qwzxqv``) is embedded as a run of letters,
+    and that vector is near everything by chance (``WEAK_MATCHES``, docs/quality.md)."""
+
+    def unknown_words(self, words: Sequence[str]) -> list[str]:
+        """The ``words`` the model's vocabulary holds no whole entry for, in order."""
+        ...
+
+
+ENGLISH_SCRIPTS: frozenset[str] = frozenset({"LATIN"})
+"""The scripts a model trained on English text reads (``Embedder.scripts``)."""
+
+
+@runtime_checkable
+class ReadsScripts(Protocol):
+    """What an embedder offers when its model reads only some writing systems: ``scripts``
+    (``lgent/analysis/scripts.py`` names; None: every one). Fusion's ``UNREAD_SCRIPTS`` rule
+    leans on the words of a query written in the others."""
+
+    @property
+    def scripts(self) -> frozenset[str] | None: ...
+
+
+def single_piece(pieces: Sequence[str], unknown: str | None) -> bool:
+    """Whether a word's tokenizer pieces are one vocabulary entry of its own (a lone word-start
+    marker of a SentencePiece vocabulary, ``▁``, does not count)."""
+    kept = [p for p in pieces if p not in ("▁", "")]
+    return len(kept) == 1 and kept[0] != unknown
+
+
+@runtime_checkable
+class CutsToPieces(Protocol):
+    """An embedder that counts its model's word pieces, so entry texts can be cut to a budget
+    of them before they are embedded (``budget.py``). An embedder without it gets whole texts."""
+
+    def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
+        """Each text cut to at most ``pieces`` word pieces, after its last whole word that fits
+        (a text that fits is returned unchanged)."""
         ...
 
 
@@ -149,6 +202,9 @@ class SentenceTransformerEmbedder:
         self._model: Any = None
         self._lock = threading.Lock()
         self.load_seconds: float | None = None
+        tokenizer_file = self.model_dir / "tokenizer.json"
+        source = tokenizer_file if tokenizer_file.is_file() else self._tokenizer_json
+        self._cutter = PieceCutter(source, max_seq_length(self.model_dir))
 
     @property
     def name(self) -> str:
@@ -161,9 +217,29 @@ class SentenceTransformerEmbedder:
         assert self._dimensions is not None
         return self._dimensions
 
+    def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
+        """Each text cut to ``pieces`` of the model's word pieces, at a word (``budget.py``)."""
+        return self._cutter.cut(texts, pieces)
+
+    def _tokenizer_json(self) -> str:
+        """The loaded model's tokenizer as JSON, for a folder without ``tokenizer.json``."""
+        backend = getattr(getattr(self._load(), "tokenizer", None), "backend_tokenizer", None)
+        if backend is None:
+            raise ModelUnavailableError(
+                f"the model in {self.model_dir} has no fast tokenizer (tokenizer.json) to count "
+                "word pieces with, which the text budget (semantic.entry_tokens) needs"
+            )
+        return str(backend.to_str())
+
     @property
     def loaded(self) -> bool:
         return self._model is not None
+
+    @property
+    def scripts(self) -> frozenset[str] | None:
+        """``ReadsScripts``: the packaged English model reads Latin letters; a model folder of
+        the caller's is not judged (None)."""
+        return ENGLISH_SCRIPTS if self._label.startswith(DEFAULT_MODEL_LABEL) else None
 
     def _load(self) -> Any:
         with self._lock:
@@ -231,6 +307,12 @@ class SentenceTransformerEmbedder:
             if self.progress is not None:
                 self.progress(min(start + len(chunk), total), total)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def unknown_words(self, words: Sequence[str]) -> list[str]:
+        """``KnowsWords``: the words the model's tokenizer splits into pieces (or cannot read)."""
+        tokenizer = self._load().tokenizer
+        unk = getattr(tokenizer, "unk_token", None)
+        return [w for w in words if not single_piece(tokenizer.tokenize(w), unk)]
 
     @staticmethod
     def _embed_one(model: Any, text: str) -> Vectors:

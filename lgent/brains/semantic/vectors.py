@@ -42,9 +42,11 @@ from lgent.errors import IndexCorruptError, IndexError_, write_error
 Vectors = npt.NDArray[np.float32]
 IndexKind = Literal["flat", "hnsw"]
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """2: identifiers in the entry text are split by lgent.analysis (digits stay on words).
-3: the manifest carries a checksum of every file it names and of itself."""
+3: the manifest carries a checksum of every file it names and of itself.
+4: entry texts are cut to the text budget (the manifest's ``entry_tokens``), and the entry
+records say which were cut."""
 MANIFEST = "manifest.json"
 INDEX_FILE = "vectors-{generation}.faiss"
 IDS_FILE = "ids-{generation}.json"
@@ -71,6 +73,7 @@ class Manifest:
     model: str
     dimensions: int
     text_mode: str
+    entry_tokens: int
     kind: IndexKind
     count: int
     generation: str
@@ -102,6 +105,7 @@ def read_manifest(directory: Path) -> Manifest | None:
             model=str(data["model"]),
             dimensions=int(data["dimensions"]),
             text_mode=str(data["text_mode"]),
+            entry_tokens=int(data["entry_tokens"]),
             kind="hnsw" if data["kind"] == "hnsw" else "flat",
             count=int(data["count"]),
             generation=str(data["generation"]),

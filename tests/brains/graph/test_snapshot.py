@@ -171,3 +171,46 @@ async def test_a_home_opens_its_graph_without_reading_an_entry(
         again = await lg.query("what can take osm/geocode_address's output")
     assert [r.id for r in again.results] == [r.id for r in first.results]
     assert "weather/get_weather" in [r.id for r in again.results]
+
+
+class _Planted:
+    """Unpickles as a call of ``os.system``: what a planted image would try."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        import os
+
+        return os.system, ("touch planted-image-ran",)
+
+
+def test_a_planted_image_cannot_run_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An image naming anything but the graph's own classes is refused, never run: the graph
+    is rebuilt from the catalog and the status says why."""
+    import pickle
+
+    monkeypatch.chdir(tmp_path)
+    built(tmp_path / "graph", [KIND_TOOLS[0]])
+    manifest = GraphStore(tmp_path / "graph").manifest()
+    assert manifest is not None
+    image = tmp_path / "graph" / manifest["image"]
+    image.write_bytes(pickle.dumps(_Planted()))
+    manifest[integrity.CHECKSUMS] = integrity.checksums(
+        tmp_path / "graph", [manifest["facts"], manifest["image"]]
+    )
+    (tmp_path / "graph" / MANIFEST).write_text(json.dumps(integrity.sealed(manifest)))
+    reopened = GraphBrain(tmp_path / "graph")
+    assert not (tmp_path / "planted-image-ran").exists()
+    assert reopened.change_number == -1
+    assert "posix.system is not a class of the graph" in reopened.detail, reopened.detail
+
+
+async def test_the_example_catalogs_image_reads_back(tmp_path: Path) -> None:
+    """Every value the example catalog puts in the graph's tables (times included) is one the
+    image's unpickler resolves: the graph reopens from its image, with nothing to report."""
+    from tests.conftest import FIXTURES
+
+    async with LGent.open(tmp_path, embedder=HashingEmbedder(64)) as lg:
+        await lg.load(FIXTURES)
+        await lg.query("what can take NewsParser's output")
+    reopened = GraphBrain(tmp_path / "indexes" / "graph", read_only=True)
+    assert reopened.change_number > 0, reopened.detail
+    assert reopened.detail == "", reopened.detail

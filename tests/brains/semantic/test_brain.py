@@ -34,6 +34,8 @@ def test_is_a_brain_and_reports_status(brain: SemanticBrain) -> None:
         "model": "hashing:64d",
         "dimensions": 64,
         "text_mode": "plain",
+        "entry_tokens": None,  # the hashing embedder counts no word pieces: texts stay whole
+        "texts_cut": 0,
         "index": "flat",
         "tombstones": 0,
     }

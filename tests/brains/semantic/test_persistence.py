@@ -36,9 +36,10 @@ def test_manifest_names_change_model_dimension_and_generation(tmp_path: Path) ->
         "model": "hashing:64d",
         "dimensions": 64,
         "text_mode": "plain",
+        "entry_tokens": SETTINGS.entry_tokens,
         "kind": "flat",
         "count": len(CATALOG),
-        "format_version": 3,
+        "format_version": 4,
     }
     names = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("embeddings"))
     files = [f"entries-{generation}.json", f"ids-{generation}.json", f"vectors-{generation}.faiss"]

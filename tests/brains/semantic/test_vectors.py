@@ -154,6 +154,7 @@ def test_manifest_round_trip_and_unusable_manifests(tmp_path: Path) -> None:
         model="m:4d",
         dimensions=4,
         text_mode="plain",
+        entry_tokens=64,
         kind="hnsw",
         count=3,
         generation="g",
