@@ -283,7 +283,9 @@ def tool_schemas(tool: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         for p in tool.get("inputs", ())
         if p.get("name")
     }
-    required = [str(p["name"]) for p in tool.get("inputs", ()) if p.get("required") and p.get("name")]
+    required = [
+        str(p["name"]) for p in tool.get("inputs", ()) if p.get("required") and p.get("name")
+    ]
     inputs: dict[str, Any] = {"type": "object", "properties": parameters}
     if required:
         inputs["required"] = required

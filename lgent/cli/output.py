@@ -250,6 +250,9 @@ def demotion(
         if graph is not None:
             return f"listed in the graph's order for the {kind} (graph #{graph.rank})"
         return f"listed after the graph's answers to the {kind}"
+    placed = next((o for o in above if o.companion and o.score < result.score), None)
+    if placed is not None and placed.companion is not None:
+        return f"listed after {placed.id}, placed beside {placed.companion.of} as its companion"
     return "listed lower by fusion's lineage ordering (see --explain)"
 
 

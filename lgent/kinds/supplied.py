@@ -2,8 +2,9 @@
 ``https://example.org`` a ``URL``, ``latitude 41.5`` a ``Latitude``, and a latitude with a
 longitude a ``GeoPoint``.
 
-A value is supplied when a word of the text matches one of a kind's ``values`` patterns whole,
-or when a word a kind's ``names`` pattern takes (``latitude``, ``email``) is followed by a
+A value is supplied when a word of the text matches one of a kind's ``values`` patterns whole
+(read as the most specific kinds that take it: those whose pattern spells out the most literal
+characters, and their kin, so ``https://example.org/a.md`` is a ``URL``, not a file path), or when a word a kind's ``names`` pattern takes (``latitude``, ``email``) is followed by a
 number or a quoted value; a record kind is supplied when each field it requires is. A kind
 supplied supplies its ancestors (a ``PdfFilePath`` is a ``FilePath``). Pure, no model.
 """
@@ -23,15 +24,57 @@ _NAMED = re.compile(
 )
 
 
+_CLASSES = frozenset("dDwWsSbB")
+
+
+def _literal_length(pattern: re.Pattern[str]) -> int:
+    """How many characters a pattern spells out literally and not optionally (``https?://``
+    spells 7): classes, sets, counts, groups and operators spell none."""
+    text, at, spelled = pattern.pattern, 0, 0
+    while at < len(text):
+        char, literal = text[at], False
+        if char == "\\":
+            literal, at = text[at + 1 : at + 2] not in _CLASSES, at + 2
+        elif char == "[":
+            close = text.find("]", at + 2)
+            at = len(text) if close < 0 else close + 1
+        elif char == "{":
+            close = text.find("}", at)
+            at = len(text) if close < 0 else close + 1
+        elif char == "(":
+            at += 3 if text.startswith(("(?:", "(?=", "(?!"), at) else 1
+        else:
+            literal, at = char not in "()|^$.?*+", at + 1
+        optional = text[at : at + 1] in ("?", "*") or text.startswith("{0", at)
+        spelled += literal and not optional
+    return spelled
+
+
+def _word_kinds(vocabulary: Vocabulary, word: str) -> set[str]:
+    """The kinds a word is a value of: those whose ``values`` take it whole with the most
+    literal pattern, and the kinds related to one of them (a sub- or superkind)."""
+    spelled: dict[str, int] = {}
+    for kind in vocabulary:
+        lengths = [_literal_length(p) for p in kind.rules.values if p.fullmatch(word)]
+        if lengths:
+            spelled[kind.name] = max(lengths)
+    if not spelled:
+        return set()
+    most = max(spelled.values())
+    best = [k for k, n in spelled.items() if n == most]
+    return {
+        k
+        for k in spelled
+        if any(vocabulary.is_subkind(k, b) or vocabulary.is_subkind(b, k) for b in best)
+    }
+
+
 def supplied_kinds(vocabulary: Vocabulary, text: str) -> frozenset[str]:
     """The kinds of ``vocabulary`` the text gives a value of (and their ancestors)."""
     text = text[:MAX_TEXT]
     found: set[str] = set()
-    words = [w.strip(".:!?") for w in _WORD.findall(text)]
-    for kind in vocabulary:
-        patterns = kind.rules.values
-        if patterns and any(p.fullmatch(w) for w in words if w for p in patterns):
-            found.add(kind.name)
+    for word in {w.strip(".:!?") for w in _WORD.findall(text)} - {""}:
+        found |= _word_kinds(vocabulary, word)
     for match in _NAMED.finditer(text):
         said = match.group(1).lower().replace("-", "_").split()
         for name in ("_".join(said), said[-1]):
