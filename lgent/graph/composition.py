@@ -15,7 +15,8 @@ it: a path's source and target, ``matching`` (the resolver's requirement) and th
 do not use it.
 
 Artifacts without an input (or output) type never appear in paths. Types that break the
-lattice's arity rules match nothing; ``CompositionIndex.problems()`` lists them.
+lattice's arity rules match nothing; ``CompositionIndex.problems()`` lists them. Declared links
+(``feeds``) compose beside the types: ``lgent.graph.links``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from lgent.graph.signatures import (
     check_limit,
     problem,
 )
+from lgent.graph.type_table import TypeTable as _TypeTable
 from lgent.graph.types import TypeLattice, normalize
 from lgent.typeexpr import canonical
 
@@ -48,25 +50,6 @@ FREE = 2.0
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.intp]
-
-
-class _TypeTable:
-    """Canonical type strings <-> dense integer ids."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.ids: dict[str, int] = {}
-
-    def add(self, name: str) -> tuple[int, bool]:
-        found = self.ids.get(name)
-        if found is not None:
-            return found, False
-        self.ids[name] = len(self.names)
-        self.names.append(name)
-        return len(self.names) - 1, True
-
-    def __len__(self) -> int:
-        return len(self.names)
 
 
 _NO_TYPE = -1

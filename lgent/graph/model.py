@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
-from lgent.graph import paths
+from lgent.graph import links, paths
 from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
 from lgent.graph.composition import CompositionIndex
 from lgent.graph.facts import ArtifactFacts, facts_of
@@ -443,7 +443,35 @@ class CatalogGraph:
             checked = dataclasses.replace(
                 search, source=source, target=target, k=wider, allowed=_of_ports(search.allowed)
             )
-            return distinct_paths(paths.find_paths(self._composition, checked), search.k)
+            typed = distinct_paths(paths.find_paths(self._composition, checked), search.k)
+            made = links.linked_paths(
+                links.feeds_pairs(self._lineage),
+                self._info.get,
+                self._types_of,
+                self._fits,
+                source,
+                target,
+                include_unusable=search.include_unusable,
+                allowed=search.allowed,
+            )
+            return links.merged(typed, made, search.k) if made else typed
+
+    def _types_of(self, artifact_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """An artifact's input types (needs included) and output types, over all its ports."""
+        sigs = [self._composition.get(p) for p in self._ports.of(artifact_id)]
+        info = self._info.get(artifact_id)
+        needs = info.needs if info is not None else ()
+        takes = {s.input_type for s in sigs if s is not None and s.input_type} | set(needs)
+        gives = {s.output_type for s in sigs if s is not None and s.output_type}
+        return tuple(sorted(takes)), tuple(sorted(gives))
+
+    def linked(self, artifact_id: str, direction: Direction) -> list[str]:
+        """The artifacts ``artifact_id`` feeds (downstream) or that feed it (upstream) through
+        a ``feeds`` relation (``lgent.graph.links``), by id."""
+        with self._lock:
+            return [
+                i for i in links.linked(self._lineage, artifact_id, direction) if i in self._info
+            ]
 
     def members(
         self,
@@ -489,10 +517,13 @@ class CatalogGraph:
                     found += self._composition.find_compatible(
                         port_id, direction, include_unusable=include_unusable, chain=chain
                     )
-            if artifact_id not in self._composition and not found:
+            joined = links.linked_signatures(
+                self._lineage, self._info.get, artifact_id, direction, include_unusable
+            )
+            if artifact_id not in self._composition and not found and not joined:
                 raise NotFoundError(artifact_id)  # as the index says of an untyped artifact
             found.sort(key=lambda s: (-s.health, artifact_of(s.id)))
-            return distinct_signatures(found, leave_out=artifact_id)[:limit]
+            return distinct_signatures([*joined, *found], leave_out=artifact_id)[:limit]
 
     def signatures(self) -> list[Signature]:
         """Every artifact's signature in the composition index (by its first ports), by id."""

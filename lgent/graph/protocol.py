@@ -70,6 +70,10 @@ class GraphReader(Protocol):
         """Every artifact's signature, by id."""
         ...
 
+    def linked(self, artifact_id: str, direction: Direction) -> list[str]:
+        """The artifacts it feeds (downstream) or that feed it (upstream): ``graph.links``."""
+        ...
+
     def runnable_with(self, have: Sequence[str], limit: int | None = 50) -> list[ArtifactInfo]:
         """Artifacts whose every need one of the ``have`` types satisfies."""
         ...

@@ -134,6 +134,11 @@ class ScopedGraph:
     def undeclared_side(self, artifact_id: str, direction: Direction) -> str | None:
         return self.graph.undeclared_side(artifact_id, direction)
 
+    def linked(self, artifact_id: str, direction: Direction) -> list[str]:
+        if not self.allowed(artifact_id):
+            return []
+        return [i for i in self.graph.linked(artifact_id, direction) if self.allowed(i)]
+
     def runnable_with(self, have: Sequence[str], limit: int | None = 50) -> list[ArtifactInfo]:
         found = [a for a in self.graph.runnable_with(have, None) if self.allowed(a.id)]
         return found if limit is None else found[:limit]

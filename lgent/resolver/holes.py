@@ -50,6 +50,11 @@ def fill_holes(
         end = index
         while steps[end] == HOLE:
             end += 1
+        linked = _linked(resolver, steps[index - 1], steps[end]) if end - index == 1 else None
+        if linked is not None:
+            out.append(linked)
+            index = end
+            continue
         left = _side(resolver, steps[index - 1], "output", index - 1)
         right = _side(resolver, steps[end], "input", end)
         out.append(_bridge(resolver, left, right, end - index, tuple(contracts)))
@@ -85,6 +90,36 @@ def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> 
     if typed is None:
         raise QueryError(f"pipeline step {position} ({step}) has no {side} type to connect to")
     return typed
+
+
+def _linked(resolver: DependencyResolver, before: str, after: str) -> PipelineStep | None:
+    """A one-artifact hole between known steps that a ``feeds`` link bridges
+    (``lgent.graph.links.bridge``), the healthiest; None when no link does."""
+    from lgent.graph.links import bridge
+
+    graph = resolver.graph
+    ids = [
+        graph.artifact_id(s, fuzzy=False) if graph.type_name(s) is None else None
+        for s in (before, after)
+    ]
+    if not any(ids):
+        return None
+    infos = [graph.artifact(i) if i else None for i in ids]
+    left_type = infos[0].output_type if infos[0] else graph.type_name(before)
+    right_type = infos[1].input_type if infos[1] else graph.type_name(after)
+    found = bridge(graph, ids[0], ids[1], left_type, right_type)
+    if not found:
+        return None
+    told = " and ".join(
+        f"{a} feeds {b}"
+        for a, b in ((ids[0], found[0]), (found[0], ids[1]))
+        if a and b and b in graph.linked(a, "downstream")
+    )
+    return PipelineStep(
+        filled_with=(found[0],),
+        types=(left_type or before, right_type or after),
+        reason=f"{found[0]} bridges {before} and {after}: {told or 'a declared link'}",
+    )
 
 
 def _bridge(
