@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
-from lgent.graph import links, paths
+from lgent.graph import links, paths, spread
 from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
 from lgent.graph.composition import CompositionIndex
 from lgent.graph.facts import ArtifactFacts, facts_of
@@ -507,7 +507,9 @@ class CatalogGraph:
         chain: bool = True,
     ) -> list[Signature]:
         """Artifacts that can follow (downstream) or precede (upstream) ``artifact_id``,
-        healthiest first (``NotFoundError`` for an artifact the graph does not know);
+        healthiest first (health x the port's fit), then those needing least else, sources
+        taking turns (``graph.spread``); linked ones (``graph.links``) before all;
+        ``NotFoundError`` for an artifact the graph does not know;
         ``chain=False`` links through primitive types too (as plain subtyping would)."""
         with self._lock:
             self._require_artifact(artifact_id)
@@ -522,8 +524,22 @@ class CatalogGraph:
             )
             if artifact_id not in self._composition and not found and not joined:
                 raise NotFoundError(artifact_id)  # as the index says of an untyped artifact
-            found.sort(key=lambda s: (-s.health, artifact_of(s.id)))
-            return distinct_signatures([*joined, *found], leave_out=artifact_id)[:limit]
+            gives = self._types_of(artifact_id)[1] if direction == "downstream" else ()
+            found.sort(key=lambda s: (-s.health, self._unmet(s.id, gives), artifact_of(s.id)))
+            typed = distinct_signatures(found, leave_out=artifact_id)
+            typed = spread.taking_turns(typed, self._source_of)
+            return distinct_signatures([*joined, *typed], leave_out=artifact_id)[:limit]
+
+    def _unmet(self, port_id: str, gives: Sequence[str]) -> int:
+        """How many needs of the port's artifact ``gives`` leaves unmet (``graph.spread``)."""
+        info = self._info.get(artifact_of(port_id))
+        return 0 if info is None or not gives else spread.unmet(info.needs, gives, self._fits)
+
+    def _source_of(self, artifact_id: str) -> str:
+        """The server or API an artifact is part of, else the artifact itself."""
+        return next(
+            (whole for _, whole in self._lineage.outgoing("part_of")(artifact_id)), artifact_id
+        )
 
     def signatures(self) -> list[Signature]:
         """Every artifact's signature in the composition index (by its first ports), by id."""

@@ -4,7 +4,8 @@ A declared ``input_type`` / ``output_type`` (a hand-written entry, a schema's ow
 of confidence 1. Value kinds inferred from an imported tool's schemas (``entry.kinds``,
 ``lgent.kinds``) add ports: one input port per kind the tool needs (a required parameter, or a
 record several of them make: ``latitude`` + ``longitude`` make a ``GeoPoint``), one output port
-per kind its result is, each with the confidence inference gave it. A declared type wins: an
+per kind its result is, each with the confidence inference gave it (a list of a kind, given or
+taken, is also a port of one of them, a little less surely: ``ELEMENT``). A declared type wins: an
 inferred port of the same type as a declared one is not added, and a declared primitive
 (``json.string``: how a value is written, not what it is) gives way to inferred kinds on its
 side. Credentials are no input: the caller configures them, no tool feeds them.
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
 MAX_PORT_PAIRS = 6
 """The most (input, output) pairs one artifact is registered with."""
+ELEMENT = 0.9
+"""An inferred list of a kind is also a port of one of them, at this share of its confidence:
+the next tool takes one of a geocoder's matches; a tool taking a list takes a list of one."""
 NOT_INPUTS = frozenset({"Credential"})
 """Kinds a caller configures rather than feeds from another tool."""
 
@@ -88,11 +92,22 @@ def sides_of(facts: ArtifactFacts, is_primitive: Callable[[str], bool]) -> Sides
         outputs.append(Port(declared_out, primitive=out_primitive))
     inferred_in = [Port(t, c, False) for t, c in facts.inferred_needs]
     inferred_out = [Port(t, c, False) for t, c in facts.inferred_outputs]
+    inferred_out += [
+        Port(t[5:-1], c * ELEMENT, False) for t, c in facts.inferred_outputs if _listed(t)
+    ]
     if inferred_in and (declared is None or in_primitive):
         needs = [p.type for p in inferred_in]
+    inferred_in += [
+        Port(t[5:-1], c * ELEMENT, False) for t, c in facts.inferred_needs if _listed(t)
+    ]
     inputs += [p for p in inferred_in if p.type not in {q.type for q in inputs}]
     outputs += [p for p in inferred_out if p.type not in {q.type for q in outputs}]
     return Sides(tuple(_unique(inputs)), tuple(_unique(outputs)), tuple(dict.fromkeys(needs)))
+
+
+def _listed(type_name: str) -> bool:
+    """Whether an inferred output is a list of one kind (``List[GeoPoint]``)."""
+    return type_name.startswith("List[") and type_name.endswith("]") and "," not in type_name
 
 
 def _unique(ports: list[Port]) -> list[Port]:

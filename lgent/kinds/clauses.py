@@ -47,6 +47,8 @@ _FORMAT = re.compile(
     r"|\b(?:in|to|into)\s+(?:an?\s+|the\s+)?((?:[\w\-./+]+\s+){0,1}[\w\-./+]+)\s+(?:format|form|encoding)\b",
     re.IGNORECASE,
 )
+_ASIDE = re.compile(r"\s*(\([^()]{1,40}\))")
+"""A short aside right after a format ("as a PNG image (base64 encoded)"): part of it."""
 VERBS = (
     "get|gets|fetch|fetches|retrieve|retrieves|read|reads|list|lists|search|searches|find|finds|"
     "look up|looks up|lookup|download|downloads|extract|extracts|generate|generates|create|"
@@ -177,7 +179,10 @@ def description_clauses(description: str, where: str = "description") -> list[Cl
         for fmt in _FORMAT.finditer(sentence):
             said = (fmt.group(1) or fmt.group(2) or "").strip()
             if said:
-                found.append(Clause(_object(said) or said, f"{where} (format)", FORMAT_CONFIDENCE))
+                aside = _ASIDE.match(sentence, fmt.end())
+                said = _object(said) or said
+                said += f" {aside.group(1)}" if aside else ""
+                found.append(Clause(said, f"{where} (format)", FORMAT_CONFIDENCE))
         lead = _LEADING.match(sentence)
         if lead:
             verb = lead.group(1)

@@ -136,7 +136,8 @@ def _refined(
     vocabulary: Vocabulary, found: tuple[InferredKind, ...], description: str, where: str
 ) -> tuple[InferredKind, ...]:
     """The best kind replaced by the most specific subkind ``description`` names, when the
-    subkinds it names lie on one line of the lattice (a "file or directory" refines nothing)."""
+    subkinds it names lie on one line of the lattice (a "file or directory" refines nothing);
+    when they do not, its first sentence alone is read."""
     if not found or not description:
         return found
     best = found[0]
@@ -155,6 +156,9 @@ def _refined(
         return found
     _, _, name, evidence = min(hits)
     if any(other != name and not vocabulary.is_subkind(name, other) for _, _, other, _ in hits):
+        lead = first_sentence(description)  # what the tool does, said first, may settle it
+        if lead and lead != description:
+            return _refined(vocabulary, found, lead, where)
         return found  # the description names subkinds of two branches: no refinement
     inherited = [e for e in best.evidence]
     refined = combine([evidence, *inherited], vocabulary, many=best.many, fields=best.fields)

@@ -1,7 +1,9 @@
 """Fill the ``???`` holes of a pipeline, e.g. ``["DataSource", "???", "Database"]``.
 
 Each run of holes sits between two known neighbours: a type name, or an artifact id (its output
-type on the left, its input type on the right). A single healthy artifact that fits both sides
+type on the left; on the right its input type or any type it needs, the best bridge of all).
+A one-artifact hole next to an artifact is first bridged by a declared link (``feeds``,
+``lgent.graph.links``). A single healthy artifact that fits both sides
 is preferred (the resolver picks the best); otherwise the healthiest shortest composition path
 of healthy artifacts, of at most ``holes + 2`` steps. A hole at either end, a neighbour that is
 neither a type nor an artifact, or a gap nothing can bridge raises a clear error.
@@ -9,12 +11,13 @@ neither a type nor an artifact, or a gap nothing can bridge raises a clear error
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 from lgent.errors import DependencyError, QueryError
 from lgent.graph.signatures import PathSearch
 from lgent.limits import MAX_PIPELINE
-from lgent.models import HOLE, FilledPipeline, PipelineStep, TypeRequirement
+from lgent.models import HOLE, FilledPipeline, PipelineStep, Resolution, TypeRequirement
 from lgent.resolver.resolver import DependencyResolver, health_problems
 
 
@@ -56,8 +59,8 @@ def fill_holes(
             index = end
             continue
         left = _side(resolver, steps[index - 1], "output", index - 1)
-        right = _side(resolver, steps[end], "input", end)
-        out.append(_bridge(resolver, left, right, end - index, tuple(contracts)))
+        rights = _inputs(resolver, steps[end], end)
+        out.append(_bridge_any(resolver, left, rights, end - index, tuple(contracts)))
         index = end
     return FilledPipeline(pipeline=tuple(steps), steps=tuple(out))
 
@@ -92,6 +95,50 @@ def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> 
     return typed
 
 
+def _inputs(resolver: DependencyResolver, step: str, position: int) -> list[str]:
+    """The types a hole may give to a known step: the type itself, or every type the artifact
+    takes (its input type, then each of its needs: a writer needs a path and a text)."""
+    graph = resolver.graph
+    artifact = graph.artifact_id(step, fuzzy=False) if graph.type_name(step) is None else None
+    info = graph.artifact(artifact) if artifact is not None else None
+    if info is None:
+        return [_side(resolver, step, "input", position)]
+    found = [t for t in (info.input_type, *info.needs) if t]
+    if not found:
+        _side(resolver, step, "input", position)  # raises: it takes no type
+    return list(dict.fromkeys(found))
+
+
+def _bridge_any(
+    resolver: DependencyResolver,
+    left: str,
+    rights: Sequence[str],
+    holes: int,
+    contracts: tuple[str, ...],
+) -> PipelineStep:
+    """The best bridge from ``left`` to one of ``rights``: the single artifact the resolver
+    scores best over all of them, else the first path (``_bridge`` for one right type)."""
+    if len(rights) == 1:
+        return _bridge(resolver, left, rights[0], holes, contracts)
+    singles: list[tuple[float, PipelineStep]] = []
+    for right in rights:
+        with contextlib.suppress(DependencyError):
+            single = resolver.resolve(
+                TypeRequirement(input_type=left, output_type=right, contracts=contracts)
+            )
+            step = _single_step(single, left, right, holes)
+            singles.append((single.score.total, step))
+    if singles:
+        return max(singles, key=lambda found: found[0])[1]
+    failures: list[DependencyError] = []
+    for right in rights:
+        try:
+            return _bridge(resolver, left, right, holes, contracts)
+        except DependencyError as err:
+            failures.append(err)
+    raise failures[0]
+
+
 def _linked(resolver: DependencyResolver, before: str, after: str) -> PipelineStep | None:
     """A one-artifact hole between known steps that a ``feeds`` link bridges
     (``lgent.graph.links.bridge``), the healthiest; None when no link does."""
@@ -122,6 +169,16 @@ def _linked(resolver: DependencyResolver, before: str, after: str) -> PipelineSt
     )
 
 
+def _single_step(single: Resolution, left: str, right: str, holes: int) -> PipelineStep:
+    together = f"; the {holes} adjacent holes are filled as one" if holes > 1 else ""
+    return PipelineStep(
+        filled_with=(single.best.id,),
+        types=(left, right),
+        reason=f"{single.best.id} takes {left} and gives {right} "
+        f"(the best of {single.considered} that fit){together}",
+    )
+
+
 def _bridge(
     resolver: DependencyResolver, left: str, right: str, holes: int, contracts: tuple[str, ...]
 ) -> PipelineStep:
@@ -130,12 +187,7 @@ def _bridge(
         single = resolver.resolve(
             TypeRequirement(input_type=left, output_type=right, contracts=contracts)
         )
-        return PipelineStep(
-            filled_with=(single.best.id,),
-            types=(left, right),
-            reason=f"{single.best.id} takes {left} and gives {right} "
-            f"(the best of {single.considered} that fit){together}",
-        )
+        return _single_step(single, left, right, holes)
     except DependencyError as err:
         single_error = err
     entries = resolver.entries
