@@ -97,13 +97,15 @@ def _side(resolver: DependencyResolver, step: str, side: str, position: int) -> 
 
 def _inputs(resolver: DependencyResolver, step: str, position: int) -> list[str]:
     """The types a hole may give to a known step: the type itself, or every type the artifact
-    takes (its input type, then each of its needs: a writer needs a path and a text)."""
+    takes (its input type, then each of its needs: a writer needs a path and a text; and one
+    of what it takes a list of)."""
     graph = resolver.graph
     artifact = graph.artifact_id(step, fuzzy=False) if graph.type_name(step) is None else None
     info = graph.artifact(artifact) if artifact is not None else None
     if info is None:
         return [_side(resolver, step, "input", position)]
     found = [t for t in (info.input_type, *info.needs) if t]
+    found += [t[5:-1] for t in found if t.startswith("List[") and t.endswith("]")]
     if not found:
         _side(resolver, step, "input", position)  # raises: it takes no type
     return list(dict.fromkeys(found))
