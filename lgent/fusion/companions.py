@@ -14,8 +14,9 @@ of the ``NEEDING`` best results of a plain-language request:
 2. a need the request supplies a value of (``lgent.kinds.supplied``: a date, coordinates, a URL
    written in it) asks for nothing, nor one that a result above it already produces;
 3. else the companion is the first artifact of the fused order, within its first ``REACH``,
-   whose output is the kind or a subkind of it: the best producer for this request, never one
-   it gave no sign of wanting.
+   whose output is the kind or a subkind of it and which does not need a value of that kind
+   itself (an editor of a file is given the file): the best producer for this request, never
+   one it gave no sign of wanting.
 
 At most ``MAX_COMPANIONS`` per response. A companion moves to just after the result that needs
 it (the order stays one order, so pages agree) and its result says ``companion`` (what it
@@ -56,7 +57,8 @@ def _vocabulary() -> Vocabulary:
 
 def _produces(graph: GraphReader, artifact_id: str, kind: str) -> bool:
     """Whether the artifact's output is ``kind``, a subkind, or a list of them (a list of
-    places gives a place to the tool that needs one)."""
+    places gives a place to the tool that needs one), and it does not itself need a value of
+    that kind (a tool that edits the file it is given supplies no file)."""
     info = graph.artifact(artifact_id)
     if info is None or not info.output_type:
         return False
@@ -64,7 +66,9 @@ def _produces(graph: GraphReader, artifact_id: str, kind: str) -> bool:
     if given.startswith("List[") and given.endswith("]"):
         given = given[len("List[") : -1]
     try:
-        return graph.is_subtype(given, kind)
+        return graph.is_subtype(given, kind) and not any(
+            graph.is_subtype(kind, need) or graph.is_subtype(need, kind) for need in info.needs
+        )
     except LGentError:
         return False
 

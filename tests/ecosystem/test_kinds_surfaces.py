@@ -87,3 +87,24 @@ def test_types_lists_the_shared_servers_kinds_with_counts(mcp_tools: Path, tmp_p
     assert any(s.startswith("schema of ") for s in sources)  # a server's own output schema
     table = lgent(home, "types", "file", "path")
     assert table.returncode == 0 and "FilePath" in table.stdout and "vocabulary" in table.stdout
+
+
+async def test_a_query_on_the_shared_servers_offers_a_geocoder_beside_the_weather(
+    mcp_tools: Path,
+) -> None:
+    """End to end on the 70 shared MCP servers: the weather tool needs a point the request does
+    not give; the geocoder, which gives one, is placed right after it and labelled."""
+    from lgent.brains.semantic.embedders import HashingEmbedder
+
+    question = "get the current weather and forecast for a specific location"
+    async with LGent.open(None, embedder=HashingEmbedder(64)) as lg:
+        await lg.load(mcp_tools)
+        results = (await lg.query(question, limit=10)).results
+        ids = [r.id for r in results]
+        at = ids.index("weather/get_weather")
+        assert at < 3 and ids[at + 1] == "osm-mcp-server/geocode_address"
+        companion = results[at + 1].companion
+        assert companion is not None and companion.of == "weather/get_weather"
+        assert companion.kind == "GeoPoint"
+        given = await lg.query(f"{question} at latitude 48.85 longitude 2.35", limit=10)
+        assert all(r.companion is None or r.companion.kind != "GeoPoint" for r in given.results)
