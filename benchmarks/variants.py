@@ -41,6 +41,7 @@ ATOMS = {
     "fbdepth": "fusion.feedback_depth (WORD_FEEDBACK)",
     "parts": "fusion.parts_first: 0 turns PARTS_FIRST off",
     "names": "fusion.name_matches (NAME_MATCHES; 0: off)",
+    "companions": "fusion.companions: 0 turns COMPANIONS off",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -70,6 +71,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             fusion["long_requests"] = value == "1"
         elif name == "parts":
             fusion["parts_first"] = value == "1"
+        elif name == "companions":
+            fusion["companions"] = value == "1"
         elif name == "share":
             fusion["long_request_share"] = float(value)
         elif name == "words":

@@ -6,11 +6,11 @@ its companion.
 request gives none, so a geocoder, which produces one, is offered beside it. The rule, for each
 of the ``NEEDING`` best results of a plain-language request:
 
-1. what it needs to run is read from the graph (``ArtifactInfo.needs``: its declared input, or
-   the kinds inferred from its required parameters: ``lgent.graph.sides``); only value kinds
-   (``lgent.kinds``) are filled, not a declared primitive (``json.string``) or a catalog's own
-   type, and not a kind that is everywhere (more than ``BROAD`` of the candidates produce it:
-   a bare ``Text``, an ``Identifier``);
+1. what it needs to run is read from the graph (``ArtifactInfo.needs``: the kinds inferred from
+   its required parameters: ``lgent.graph.sides``); only value kinds (``lgent.kinds``) inferred
+   from its schemas are filled, not a declared primitive (``json.string``), a catalog's own type
+   or a signature written by hand, and not a kind that is everywhere (more than ``BROAD`` of
+   the candidates produce it: a bare ``Text``, an ``Identifier``);
 2. a need the request supplies a value of (``lgent.kinds.supplied``: a date, coordinates, a URL
    written in it) asks for nothing, nor one that a result above it already produces;
 3. else the companion is the first artifact of the fused order, within its first ``REACH``,
@@ -25,7 +25,7 @@ gives, to which result): on every surface.
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -78,20 +78,23 @@ def find_companions(
     ranked: Sequence[str],
     kinds: Container[str],
     supplied: frozenset[str] = frozenset(),
+    inferred: Callable[[str], Container[str]] | None = None,
 ) -> dict[str, Companion]:
     """Companion id -> what it is the companion of, for the order ``ranked`` (best first) of a
     request that supplies values of the kinds ``supplied``; only needs that are ``kinds`` (value
-    kinds, not a declared primitive or a catalog's own type) are filled (see the module)."""
+    kinds, not a declared primitive or a catalog's own type) and, with ``inferred``, that were
+    inferred from the needer's schemas (``inferred(id)``) are filled (see the module)."""
     reach = list(ranked[:REACH])
     found: dict[str, Companion] = {}
     for position, needer in enumerate(ranked[:NEEDING]):
         info = graph.artifact(needer)
         if info is None or needer in found:
             continue
+        read = inferred(needer) if inferred is not None else kinds
         for need in info.needs:
             if len(found) >= MAX_COMPANIONS:
                 return found
-            if need in supplied or need not in kinds:
+            if need in supplied or need not in kinds or need not in read:
                 continue
             producers = [i for i in reach if _produces(graph, i, need)]
             if len(producers) > BROAD * len(reach) or any(
@@ -135,12 +138,26 @@ async def complete_toolsets(state: QueryState, context: FusionContext) -> None:
     ranked = [f.id for f in state.fused]
     vocabulary = _vocabulary()
     supplied = supplied_kinds(vocabulary, state.text)
-    companions = find_companions(graph, ranked, vocabulary.kinds, supplied)
+    companions = find_companions(graph, ranked, vocabulary.kinds, supplied, _inferred(state))
     if not companions:
         return
     by_id = {f.id: f for f in state.fused}
     state.fused = [by_id[i] for i in placed(ranked, companions)]
     state.companions = companions
+
+
+def _inferred(state: QueryState) -> Callable[[str], frozenset[str]]:
+    """The kinds an artifact's schemas were read to need (none for a hand-declared signature:
+    its author chose its types, and ``compatible`` answers from them)."""
+
+    def needs(artifact_id: str) -> frozenset[str]:
+        snap = state.catalog
+        entry = snap.entry(artifact_id) if artifact_id in snap else None
+        if entry is None or not entry.kinds:
+            return frozenset()
+        return frozenset(k.type_expr for k in entry.tool_kinds().needs)
+
+    return needs
 
 
 __all__ = [
