@@ -42,6 +42,7 @@ ATOMS = {
     "parts": "fusion.parts_first: 0 turns PARTS_FIRST off",
     "names": "fusion.name_matches (NAME_MATCHES; 0: off)",
     "companions": "fusion.companions: 0 turns COMPANIONS off",
+    "runnable": "fusion.runnable (RUNNABLE; 0: off)",
 }
 """What a variant may change: ``name=value`` atoms joined by ``+`` (``msm=0+kw=0.5``)."""
 
@@ -73,6 +74,8 @@ def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
             fusion["parts_first"] = value == "1"
         elif name == "companions":
             fusion["companions"] = value == "1"
+        elif name == "runnable":
+            fusion["runnable"] = int(value)
         elif name == "share":
             fusion["long_request_share"] = float(value)
         elif name == "words":

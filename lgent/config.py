@@ -84,6 +84,10 @@ class FusionSettings:
     """``COMPANIONS`` (``lgent/fusion/companions.py``): on a plain-language query, a best result
     that needs a kind of value the request does not supply gets the best producer of it right
     after it, labelled as its companion."""
+    runnable: int = 5
+    """``RUNNABLE`` (``lgent/fusion/runnable.py``): on a plain-language query that writes values
+    (a date, coordinates, an email address), the best candidates those values can run are lifted
+    to this position, one after another (0: off)."""
     name_matches: int = 3
     """``NAME_MATCHES`` (``lgent/fusion/names.py``): on a plain-language query, a word-matching
     brain's first hit whose name holds some of the query's words is lifted past the results
@@ -154,6 +158,7 @@ class FusionSettings:
             ("feedback_depth", 1, 100),
             ("feedback_min_words", 1, 100),
             ("name_matches", 0, 100),
+            ("runnable", 0, 100),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -39,6 +39,7 @@ from lgent.fusion.owners import parts_first
 from lgent.fusion.plan import plan_brains
 from lgent.fusion.results import make_results
 from lgent.fusion.rrf import fuse_rankings
+from lgent.fusion.runnable import runnable
 from lgent.fusion.serendipity import suggestions
 from lgent.fusion.state import FusionContext, QueryState, Runner, Step
 from lgent.fusion.ties import leader_ties
@@ -63,6 +64,7 @@ STEPS: tuple[Step, ...] = (
     leader_ties,  # LEADER_TIES: the others order the leader's equal scores
     name_matches,  # NAME_MATCHES: what the words rank first by its name is not buried
     pair_direction,  # PAIR_DIRECTION: from A to B goes above from B to A
+    runnable,  # RUNNABLE: a tool the request's own values can run is not buried
     weak_matches,  # WEAK_MATCHES: say when nothing is close
     lineage_order,  # superseded results noted and moved below their successor
     parts_first,  # PARTS_FIRST: tools above the servers and APIs they belong to
