@@ -146,7 +146,9 @@ async def lgent_rankings(
     from lgent.fusion.classify import classify
     from lgent.fusion.constraints import extract_constraints
 
-    inference = devsets.KindInference.default()
+    from lgent.catalog.kind_inference import KindInference
+
+    inference = KindInference.default()
     entries = [devsets.tool_entry(t, entry_text, inference) for t in devset.tools]
     back = {devsets.entry_id(str(t["id"])): str(t["id"]) for t in devset.tools}
     run = LGentRun({m: [] for m in methods})
