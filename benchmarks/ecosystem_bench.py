@@ -26,6 +26,7 @@ import compileall
 import contextlib
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -122,8 +123,8 @@ async def picks(home: Path) -> dict[str, tuple[str, ...]]:
         }
 
 
-def serving_rss(home: Path) -> tuple[float, float]:
-    """(MiB resident after start, MiB after ``SERVED_QUERIES``) of ``lgent serve`` on loopback."""
+def serving_rss(home: Path, queries: Sequence[str] = SERVED_QUERIES) -> tuple[float, float]:
+    """(MiB resident after start, MiB after ``queries``) of ``lgent serve`` on loopback."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -155,7 +156,7 @@ def serving_rss(home: Path) -> tuple[float, float]:
                     raise SystemExit("lgent serve did not start") from None
                 time.sleep(0.5)
         started = _rss_mib(process.pid)
-        for query in SERVED_QUERIES:
+        for query in queries:
             url = f"{base}/search?" + urllib.parse.urlencode({"q": query})
             json.loads(urllib.request.urlopen(url, timeout=120).read())
         return started, _rss_mib(process.pid)
@@ -197,7 +198,9 @@ def build(work: Path, home: Path) -> dict[str, object]:
         steps.append({"label": label, **asdict(run), "since": since, "output": ""})
         print(f"{label}: {run.wall:.1f} s ({since:.1f} s since the first load began)", flush=True)
         if command[0] == "query":
-            note = next((x.strip() for x in run.output.splitlines() if "building" in x), "")
+            said = " ".join(run.output.split())
+            found = re.search(r"the semantic brain did not answer \((.+?)\); results come", said)
+            note = found.group(1) if found else ""
             print(run.output, flush=True)
     record: dict[str, object] = {
         "steps": steps,
@@ -296,9 +299,9 @@ brain was ready (the machine is shared; wall time is CPU time plus the wait for 
 |---|---:|---:|---:|---:|
 {rows}
 
-The first plain-language query answered from the keyword and graph brains without waiting,
+The first plain-language query answered from the brains that were ready without waiting,
 {first["since"]:.1f} s after the first load began (target 30 s), saying of the semantic brain:
-`{record["note"] or "(no building note)"}`. Every brain ready {ready["since"]:.1f} s after it
+`{record["note"] or "(no note: it answered)"}`. Every brain ready {ready["since"]:.1f} s after it
 (target 600 s).
 
 Cold commands on the built home, each a new process, median of {runs} runs after one untimed
