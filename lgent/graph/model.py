@@ -32,6 +32,7 @@ from lgent.graph.ports import (
     artifact_of,
     distinct_paths,
     distinct_signatures,
+    first_compatible,
 )
 from lgent.graph.sides import Port, sides_of
 from lgent.graph.signatures import CompositionPath, Direction, PathSearch, Ranked, Signature
@@ -483,12 +484,18 @@ class CatalogGraph:
         ``chain=False`` links through primitive types too (as plain subtyping would)."""
         with self._lock:
             self._require_artifact(artifact_id)
-            found: list[Signature] = []
-            for port_id in self._ports.of(artifact_id):
-                if port_id in self._composition:
-                    found += self._composition.find_compatible(
-                        port_id, direction, include_unusable=include_unusable, chain=chain
-                    )
+            streams = [
+                self._composition.compatible_stream(
+                    port_id,
+                    direction,
+                    include_unusable=include_unusable,
+                    chain=chain,
+                    every=limit is None,
+                )
+                for port_id in self._ports.of(artifact_id)
+                if port_id in self._composition
+            ]
+            found = first_compatible(streams, limit, artifact_id)
             if artifact_id not in self._composition and not found:
                 raise NotFoundError(artifact_id)  # as the index says of an untyped artifact
             found.sort(key=lambda s: (-s.health, artifact_of(s.id)))
