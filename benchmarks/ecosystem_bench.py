@@ -21,10 +21,11 @@ ready within 10 minutes; cold calls at most 1.0 s (a sentence 1.5 s); peak RSS a
 from __future__ import annotations
 
 import argparse
-import asyncio
 import compileall
+import contextlib
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -35,8 +36,9 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks.harness.runner import machine_info, write_results
 from lgent import LGent
@@ -100,15 +102,17 @@ async def picks(home: Path) -> dict[str, tuple[str, ...]]:
         signatures = [s for s in graph.signatures() if s.input_type and s.output_type]
         ids = sorted(s.id for s in signatures)
         exact = next(i for i in ids if "/" in i)
-        best, linked = exact, -1
+        # the artifact with the most downstream neighbours among those where one of them makes
+        # another type than the artifact takes (not a JSON primitive): a path of two steps joins
+        # the two types
+        best, linked, source, target = exact, -1, "Any", "Any"
         for artifact in ids[:: max(1, len(ids) // 400)]:
-            found = len(graph.find_compatible(artifact, limit=None))
-            if found > linked:
-                best, linked = artifact, found
-        chosen = graph.find_compatible(best, limit=1)
-        info = graph.artifact(best)
-        source = info.input_type if info is not None and info.input_type else "Any"
-        target = chosen[0].output_type if chosen and chosen[0].output_type else "Any"
+            info = graph.artifact(artifact)
+            taken = info.input_type if info is not None else None
+            after = graph.find_compatible(artifact, limit=None)
+            made = next((s.output_type for s in after if s.output_type not in (None, taken)), None)
+            if taken and made and not taken.startswith("json.") and len(after) > linked:
+                best, linked, source, target = artifact, len(after), taken, made
         return {
             "exact name": ("query", exact),
             "sentence": ("query", SENTENCE),
@@ -118,13 +122,23 @@ async def picks(home: Path) -> dict[str, tuple[str, ...]]:
         }
 
 
-def serving_rss(home: Path) -> tuple[float, float]:
-    """(MiB resident after start, MiB after ``SERVED_QUERIES``) of ``lgent serve`` on loopback."""
+def serving_rss(home: Path, queries: Sequence[str] = SERVED_QUERIES) -> tuple[float, float]:
+    """(MiB resident after start, MiB after ``queries``) of ``lgent serve`` on loopback."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "lgent.cli", "--home", str(home), "serve", "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "lgent.cli",
+            "--home",
+            str(home),
+            "serve",
+            "--http",
+            "--port",
+            str(port),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, **ENV},
@@ -141,7 +155,7 @@ def serving_rss(home: Path) -> tuple[float, float]:
                     raise SystemExit("lgent serve did not start") from None
                 time.sleep(0.5)
         started = _rss_mib(process.pid)
-        for query in SERVED_QUERIES:
+        for query in queries:
             url = f"{base}/search?" + urllib.parse.urlencode({"q": query})
             json.loads(urllib.request.urlopen(url, timeout=120).read())
         return started, _rss_mib(process.pid)
@@ -157,79 +171,166 @@ def _rss_mib(pid: int) -> float:
     return float("nan")
 
 
+def loads() -> str:
+    """The 1/5/15-minute load averages, as ``uptime`` shows them."""
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def build(work: Path, home: Path) -> dict[str, object]:
+    """Load both folders into an empty ``home``, ask the first query, finish every brain; the
+    steps as JSON-ready rows, also written to ``work/steps.json`` (``--cold-only`` reads it)."""
+    with tarfile.open(ARCHIVE) as tar:
+        tar.extractall(work, filter="data")
+    began_loads = loads()
+    began = time.perf_counter()
+    stages: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("load the Swagger specs", ("load", str(work / "specs"))),
+        ("load the MCP servers", ("load", str(MCP_TOOLS))),
+        ("first plain-language query", ("query", SENTENCE)),
+        ("`reindex --brain semantic` (every brain ready)", ("reindex", "--brain", "semantic")),
+    )
+    steps: list[dict[str, object]] = []
+    note = ""
+    for label, command in stages:
+        run = checked(home, *command)
+        since = time.perf_counter() - began
+        steps.append({"label": label, **asdict(run), "since": since, "output": ""})
+        print(f"{label}: {run.wall:.1f} s ({since:.1f} s since the first load began)", flush=True)
+        if command[0] == "query":
+            said = " ".join(run.output.split())
+            found = re.search(r"the semantic brain did not answer \((.+?)\); results come", said)
+            note = found.group(1) if found else ""
+            print(run.output, flush=True)
+    record: dict[str, object] = {
+        "steps": steps,
+        "note": note,
+        "loads": [began_loads, loads()],
+        "stats": json.loads(checked(home, "stats", "--json").output),
+    }
+    (work / "steps.json").write_text(json.dumps(record, indent=1))
+    return record
+
+
+_PICK = """
+import asyncio, json, sys
+from pathlib import Path
+from benchmarks.ecosystem_bench import picks
+print(json.dumps(asyncio.run(picks(Path(sys.argv[1])))))
+"""
+
+
+def cold_calls(home: Path, runs: int) -> list[str]:
+    """A table row per cold command: median of ``runs`` after one untimed run."""
+    # picked in a child process: a child forked from this one would report this one's resident
+    # set as its peak if this one had opened the graph
+    picked = subprocess.run(
+        [sys.executable, "-c", _PICK, str(home)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **ENV},
+    )
+    chosen: dict[str, list[str]] = json.loads(picked.stdout.strip().splitlines()[-1])
+    rows: list[str] = []
+    for label, command in chosen.items():
+        lgent(home, *command)  # untimed: the file cache warm
+        timed = [lgent(home, *command) for _ in range(runs)]
+        failed = sum(r.status != 0 for r in timed)
+        target = 1.5 if label == "sentence" else 1.0
+        wall = statistics.median(r.wall for r in timed)
+        shown = "`lgent " + " ".join(f'"{a}"' if " " in a else a for a in command) + "`"
+        rows.append(
+            f"| {label} | {shown} | {target} | {wall:.2f} | "
+            f"{statistics.median(r.cpu for r in timed):.2f} | "
+            f"{max(r.rss_mib for r in timed):.0f} | {'yes' if wall <= target else 'no'} | "
+            f"{failed or ''} | {loads()} |"
+        )
+        print(rows[-1], flush=True)
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--work", type=Path, help="keep the unpacked specs and the home in this empty folder"
+    )
+    parser.add_argument(
+        "--cold-only",
+        action="store_true",
+        help="with --work: reuse the home and steps an earlier run left there; time the cold"
+        " calls and the serving process again",
+    )
     args = parser.parse_args(argv)
     if not ARCHIVE.exists() or not MCP_TOOLS.is_dir():
         raise SystemExit(f"the shared ecosystem data is not at {SHARED}")
+    if args.cold_only and args.work is None:
+        raise SystemExit("--cold-only needs the --work folder of an earlier run")
     info = machine_info()
     compileall.compile_dir(REPO / "lgent", quiet=1)
-    steps: list[tuple[str, Run, float]] = []
-    with tempfile.TemporaryDirectory(prefix="lgent-ecosystem-") as work:
-        with tarfile.open(ARCHIVE) as tar:
-            tar.extractall(work, filter="data")
-        home = Path(work) / "home"
-        began = time.perf_counter()
-        stages: tuple[tuple[str, tuple[str, ...]], ...] = (
-            ("load the Swagger specs", ("load", str(Path(work) / "specs"))),
-            ("load the MCP servers", ("load", str(MCP_TOOLS))),
-            ("first plain-language query", ("query", SENTENCE)),
-        )
-        for label, command in stages:
-            run = checked(home, *command)
-            steps.append((label, run, time.perf_counter() - began))
-            print(f"{label}: {run.wall:.1f} s", flush=True)
-        run = checked(home, "reindex")
-        steps.append(("reindex (every brain current)", run, time.perf_counter() - began))
-        print(f"all ready: {time.perf_counter() - began:.1f} s", flush=True)
-        stats = json.loads(checked(home, "stats", "--json").output)
-        chosen = asyncio.run(picks(home))
-        cold: list[str] = []
-        for label, cold_command in chosen.items():
-            lgent(home, *cold_command)  # untimed: the file cache warm
-            runs = [lgent(home, *cold_command) for _ in range(args.runs)]
-            failed = sum(r.status != 0 for r in runs)
-            target = 1.5 if label == "sentence" else 1.0
-            wall = statistics.median(r.wall for r in runs)
-            shown = "`lgent " + " ".join(f'"{a}"' if " " in a else a for a in cold_command) + "`"
-            cold.append(
-                f"| {label} | {shown} | {target} | {wall:.2f} | "
-                f"{statistics.median(r.cpu for r in runs):.2f} | "
-                f"{max(r.rss_mib for r in runs):.0f} | {failed or ''} |"
-            )
-            print(cold[-1], flush=True)
+    with contextlib.ExitStack() as stack:
+        if args.work is None:
+            work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="lgent-eco-")))
+        else:
+            work = args.work.resolve()
+            work.mkdir(parents=True, exist_ok=True)
+        home = work / "home"
+        if args.cold_only:
+            record = json.loads((work / "steps.json").read_text())
+        elif any(work.iterdir()):
+            raise SystemExit(f"{work} is not empty (use --cold-only to reuse it)")
+        else:
+            record = build(work, home)
+        cold_loads = loads()
+        cold = cold_calls(home, args.runs)
         served = serving_rss(home)
-    rows = "\n".join(
-        f"| {label} | {run.wall:.1f} | {run.cpu:.1f} | {run.rss_mib:.0f} | {since:.1f} |"
-        for label, run, since in steps
-    )
-    markdown = f"""\
-`python -m benchmarks.ecosystem_bench`: both folders of `../shared/ecosystem` loaded into an
-empty home with `lgent load` ({stats["artifacts"]:,} artifacts), each step a new process
-measured as a whole (wall, CPU, peak resident set). 1-min load average {os.getloadavg()[0]:.2f}
-at the end (the machine is shared; wall time is CPU time plus the wait for a core).
-
-| step | wall s | CPU s | peak RSS MiB | seconds since the first load began |
-|---|---:|---:|---:|---:|
-{rows}
-
-Cold commands on the built home, median of {args.runs} runs after one untimed run:
-
-| call | command | target s | wall median s | CPU median s | peak RSS MiB | failed |
-|---|---|---:|---:|---:|---:|---:|
-{chr(10).join(cold)}
-
-A serving process (`lgent serve`, loopback): {served[0]:.0f} MiB resident once started,
-{served[1]:.0f} MiB after {len(SERVED_QUERIES)} searches (the model loaded by the first
-plain-language one).
-"""
+    markdown = report(record, cold, served, args.runs, cold_loads)
     if args.no_write:
         print(markdown)
     else:
         write_results(SECTION, markdown, info=info)
     return 0
+
+
+def report(
+    record: dict[str, Any], cold: list[str], served: tuple[float, float], runs: int, began: str
+) -> str:
+    """The section's Markdown."""
+    steps = record["steps"]
+    rows = "\n".join(
+        f"| {s['label']} | {s['wall']:.1f} | {s['cpu']:.1f} | {s['rss_mib']:.0f} | {s['since']:.1f} |"
+        for s in steps
+    )
+    first = next(s for s in steps if s["label"].startswith("first"))
+    ready = steps[-1]
+    return f"""\
+`python -m benchmarks.ecosystem_bench`: both folders of `../shared/ecosystem` loaded into an
+empty home with `lgent load` ({record["stats"]["artifacts"]:,} artifacts), each step a new
+process measured as a whole (wall, CPU, peak resident set of the process). Load average
+(1/5/15 min) {record["loads"][0]} when the first load began, {record["loads"][1]} when every
+brain was ready (the machine is shared; wall time is CPU time plus the wait for a core).
+
+| step | wall s | CPU s | peak RSS MiB | seconds since the first load began |
+|---|---:|---:|---:|---:|
+{rows}
+
+The first plain-language query answered from the brains that were ready without waiting,
+{first["since"]:.1f} s after the first load began (target 30 s), saying of the semantic brain:
+`` {record["note"] or "(no note: it answered)"} ``. Every brain ready {ready["since"]:.1f} s after it
+(target 600 s).
+
+Cold commands on the built home, each a new process, median of {runs} runs after one untimed
+run (load average {began} when they began; the last column: when each row ended):
+
+| call | command | target s | wall median s | CPU median s | peak RSS MiB | within target | failed | load average |
+|---|---|---:|---:|---:|---:|---:|---:|---|
+{chr(10).join(cold)}
+
+A serving process (`lgent serve --http`, loopback): {served[0]:.0f} MiB resident once
+started, {served[1]:.0f} MiB after {len(SERVED_QUERIES)} searches (the model loaded by the first
+plain-language one).
+"""
 
 
 if __name__ == "__main__":

@@ -12,6 +12,11 @@ pages of the memory-mapped keyword index the queries touched). The entries' vect
 what the real 384-dimension MiniLM gives, while the model's own memory, the same at any size, is
 measured apart (a process that loads it and embeds one text). Memory per entry is the slope
 between the two sizes, which cancels what every process holds whatever the size.
+
+Then, on ``benchmarks.fusion_bench``'s home of the larger size (the same catalog, every brain built
+with the real model; built first when missing, which embeds every entry), the processes a user
+starts: the peak resident set of ``lgent query`` by name and in plain language, each a new
+process, and the resident set of ``lgent serve --http`` started and after a few searches.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from benchmarks.harness import runner, synthetic
 
@@ -72,6 +78,14 @@ asyncio.run(main())
 """
 
 
+_PROCESSES = r"""
+import json, sys
+from benchmarks.memory_bench import processes
+cli, served = processes(int(sys.argv[1]))
+print(json.dumps({"cli": cli, "served": served}))
+"""
+
+
 def build_home(size: int) -> Path:
     from lgent import LGent
     from lgent.brains.semantic.embedders import HashingEmbedder
@@ -110,6 +124,46 @@ def child(script: str, *args: str) -> dict[str, object]:
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
+PROCESS_QUERIES = ("extract tables from documents", "summarize news articles")
+"""Plain-language queries the serving process answers (the first loads the model)."""
+
+
+def processes(size: int) -> tuple[list[tuple[str, float, float]], tuple[float, float]]:
+    """Peak RSS of CLI processes and RSS of a serving process on ``fusion_bench``'s home of
+    ``size`` entries (every brain built with the real model; built first if missing): rows of
+    (command, peak MiB, wall s), and (MiB once started, MiB after ``PROCESS_QUERIES``)."""
+    from benchmarks import ecosystem_bench, fusion_bench
+    from lgent import LGent
+
+    home = REPO / ".bench" / f"fusion-{size}"
+    if not (home / "loaded").exists():  # built by a child: this process stays small
+        subprocess.run(
+            [sys.executable, "-c", f"import benchmarks.fusion_bench as f; f.build_home({size})"],
+            check=True,
+            cwd=REPO,
+        )
+    assert fusion_bench.build_home(size) == home
+
+    async def first_name() -> str:
+        async with LGent.open(home) as lg:
+            return lg.store.list_entries(limit=1)[0].name
+
+    name = asyncio.run(first_name())
+    commands = (("query", name), ("query", PROCESS_QUERIES[0]))
+    rows = []
+    for command in commands:
+        ecosystem_bench.lgent(home, *command)  # untimed: the file cache warm
+        run = ecosystem_bench.lgent(home, *command)
+        if run.status != 0:
+            raise SystemExit(f"lgent {' '.join(command)} failed:\n{run.output[-2000:]}")
+        shown = "`lgent " + " ".join(f'"{a}"' if " " in a else a for a in command) + "`"
+        rows.append((shown, run.rss_mib, run.wall))
+        print(rows[-1], flush=True)
+    served = ecosystem_bench.serving_rss(home, PROCESS_QUERIES)
+    print(f"serving: {served}", flush=True)
+    return rows, served
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -128,6 +182,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"{size}: {measured[size]}, disk {disk[size]:.0f} MiB", flush=True)
     model = child(_MODEL)
+    # in a child: a process started from this one, which built homes, would report this
+    # one's resident set as its peak
+    measured_processes: dict[str, Any] = child(_PROCESSES, str(args.sizes[1]))
+    cli = [(str(a), float(b), float(c)) for a, b, c in measured_processes["cli"]]
+    served = (float(measured_processes["served"][0]), float(measured_processes["served"][1]))
     small, large = args.sizes
     parts = {
         "catalog opened": ("start", "catalog"),
@@ -157,6 +216,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"cache): {disk_kib:.1f} KiB ({disk[small]:.0f} and {disk[large]:.0f} MiB)"
         + f"\n- the embedding model ({model['name']}), loaded and warm: {model_mib:.0f} MiB, "
         "whatever the catalog's size\n"
+        + f"\nProcesses on the {args.sizes[1]:,}-entry home of `benchmarks.fusion_bench` (the "
+        "same synthetic catalog, every brain built with the real model): the peak resident set "
+        "of each CLI command as a new process (the kernel's accounting of the finished child, "
+        "after one untimed run), and the resident set (VmRSS) of `lgent serve --http` once it "
+        f"answers `/health` and after {len(PROCESS_QUERIES)} plain-language searches (the "
+        "first loads the model and the brains). 1-min load average "
+        f"{os.getloadavg()[0]:.2f}.\n\n"
+        "| process | peak RSS MiB | wall s |\n|---|---:|---:|\n"
+        + "".join(f"| {shown} | {mib:.0f} | {wall:.2f} |\n" for shown, mib, wall in cli)
+        + f"| `lgent serve --http`, started | {served[0]:.0f} | |\n"
+        + f"| `lgent serve --http`, after the searches | {served[1]:.0f} | |\n"
     )
     if args.no_write:
         print(markdown)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,6 +152,7 @@ _TABLE_CACHES = (
     "_bounds",
     "_reaches",
     "_sparse",
+    "_best_arrays",
 )
 """The mappings derived from the tables, filled when first needed."""
 _ARRAY_CACHES = ("_accept", "_chainable", "_with_any")
@@ -188,6 +189,7 @@ class CompositionIndex:
         self._bounds: dict[tuple[str, bool, bool], list[FloatArray]] = {}
         self._reaches: dict[tuple[str, bool], list[FloatArray]] = {}
         self._sparse: dict[bool, _Sparse] = {}  # include_unusable -> the tables as index arrays
+        self._best_arrays: dict[bool, tuple[IntArray, IntArray, FloatArray]] = {}  # by usable
         self._chainable: BoolArray | None = None  # output types a link may carry (not primitive)
         self._with_any: tuple[int, list[int]] | None = None  # input types naming Any
         for sig in signatures:
@@ -228,14 +230,32 @@ class CompositionIndex:
         """``[i, j]``: the best health in cell (``rows[i]``, ``cols[j]``), of a usable artifact
         only when ``usable`` (``NONE``: empty); costs the cells of those rows, not their area."""
         table = np.full((len(rows), len(cols)), NONE)
-        at = {int(u): j for j, u in enumerate(cols.tolist())}
-        side = 1 if usable else 0
-        for i, s in enumerate(rows.tolist()):
-            for u in self._cells_of_in.get(s, ()):
-                j = at.get(u)
-                if j is not None:
-                    table[i, j] = self._best[(s, u)][side]
+        s, u, health = self._best_cells(usable)
+        if not table.size or not health.size:
+            return table
+        # each cell's row and column in the table (-1: not asked for); ``rows`` and ``cols``
+        # are distinct type numbers, as ``np.flatnonzero`` gives them
+        at_row = np.full(len(self._in), -1, dtype=np.intp)
+        at_row[rows] = np.arange(len(rows))
+        at_col = np.full(len(self._out), -1, dtype=np.intp)
+        at_col[cols] = np.arange(len(cols))
+        i, j = at_row[s], at_col[u]
+        asked = (i >= 0) & (j >= 0)
+        table[i[asked], j[asked]] = health[asked]
         return table
+
+    def _best_cells(self, usable: bool) -> tuple[IntArray, IntArray, FloatArray]:
+        """Every non-empty cell's (input, output) and best health (of a usable artifact if
+        ``usable``; ``NONE``: none) as arrays (cached until a change)."""
+        found = self._best_arrays.get(usable)
+        if found is None:
+            side = 1 if usable else 0
+            count = len(self._best)
+            s = np.fromiter((k[0] for k in self._best), dtype=np.intp, count=count)
+            u = np.fromiter((k[1] for k in self._best), dtype=np.intp, count=count)
+            health = np.fromiter((b[side] for b in self._best.values()), np.float64, count)
+            found = self._best_arrays[usable] = (s, u, health)
+        return found
 
     @property
     def input_names(self) -> list[str]:
@@ -356,6 +376,7 @@ class CompositionIndex:
             self._bounds.clear()
             self._reaches.clear()
             self._sparse.clear()
+            self._best_arrays.clear()
 
     def _is_subtype(self, a: str, b: str) -> bool:
         try:
@@ -419,6 +440,7 @@ class CompositionIndex:
         self._bounds.clear()
         self._reaches.clear()
         self._sparse.clear()
+        self._best_arrays.clear()
         for key in ((s, u), (s, None), (None, u)):
             self._ranked.pop(key, None)
         if s >= 0:
@@ -627,8 +649,33 @@ class CompositionIndex:
         ``find_compatible``. ``target`` may be an indexed id (``NotFoundError`` if absent).
         ``limit`` keeps only the first that many. ``chain=False`` for a type a caller named
         (a pseudo-signature): a primitive then matches too."""
-        check_direction(direction)
         check_limit(limit)
+        return list(
+            itertools.islice(
+                self.compatible_stream(
+                    target,
+                    direction,
+                    include_unusable=include_unusable,
+                    chain=chain,
+                    every=limit is None,
+                ),
+                limit,
+            )
+        )
+
+    def compatible_stream(
+        self,
+        target: Signature | str,
+        direction: Direction = "downstream",
+        *,
+        include_unusable: bool = False,
+        chain: bool = True,
+        every: bool = False,
+    ) -> Iterator[Signature]:
+        """``find_compatible``'s answer without a limit, healthiest first then by id, made as
+        it is read (checked and ``target`` looked up at the call); ``every`` when all of it
+        will be read (it is then sorted at once: cheaper than merging)."""
+        check_direction(direction)
         self.sync()
         if isinstance(target, str):
             indexed = self.get(target)
@@ -640,14 +687,8 @@ class CompositionIndex:
         if include_unusable:
             parts += [g.healthiest(False) for g in groups]
         # timsort merges the pre-sorted runs in linear time; merge lazily when a few will do
-        keys = heapq.merge(*parts) if limit is not None else sorted(itertools.chain(*parts))
-        matches: list[Signature] = []
-        for _, artifact in keys:
-            if artifact != target.id:
-                matches.append(self._signature(artifact))
-                if limit is not None and len(matches) >= limit:
-                    break
-        return matches
+        keys = sorted(itertools.chain(*parts)) if every else heapq.merge(*parts)
+        return (self._signature(a) for _, a in keys if a != target.id)
 
     def neighbours(
         self, target: Signature, direction: Direction, *, chain: bool = True

@@ -32,6 +32,7 @@ from lgent.graph.ports import (
     artifact_of,
     distinct_paths,
     distinct_signatures,
+    first_compatible,
 )
 from lgent.graph.sides import Port, sides_of
 from lgent.graph.signatures import CompositionPath, Direction, PathSearch, Ranked, Signature
@@ -513,12 +514,19 @@ class CatalogGraph:
         ``chain=False`` links through primitive types too (as plain subtyping would)."""
         with self._lock:
             self._require_artifact(artifact_id)
-            found: list[Signature] = []
-            for port_id in self._ports.of(artifact_id):
-                if port_id in self._composition:
-                    found += self._composition.find_compatible(
-                        port_id, direction, include_unusable=include_unusable, chain=chain
-                    )
+            streams = [
+                self._composition.compatible_stream(
+                    port_id,
+                    direction,
+                    include_unusable=include_unusable,
+                    chain=chain,
+                    every=limit is None,
+                )
+                for port_id in self._ports.of(artifact_id)
+                if port_id in self._composition
+            ]
+            wide = None if limit is None else limit * spread.WIDTH  # sources take turns in it
+            found = first_compatible(streams, wide, artifact_id)
             joined = links.linked_signatures(
                 self._lineage, self._info.get, artifact_id, direction, include_unusable
             )

@@ -10,6 +10,7 @@ and an artifact found through several ports comes once, at its best.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from collections.abc import Iterable, Iterator, Sequence
 
 from lgent.graph.signatures import CompositionPath, Ranked, Signature
@@ -132,3 +133,27 @@ def artifact_members(
             continue
         seen.add(artifact)
         yield artifact, named
+
+
+def first_compatible(
+    streams: Sequence[Iterator[Signature]], limit: int | None, leave_out: str
+) -> list[Signature]:
+    """The ports' matches (each stream healthiest first), port by port, each cut where none
+    of what follows can be among the first ``limit`` distinct artifacts (``leave_out`` not
+    counted): what ``distinct_signatures`` of them, sorted by health then artifact, keeps the
+    first ``limit`` of, as from every match (a tie at the cut keeps every match of that
+    health). ``limit=None`` reads every match."""
+    taken: list[list[Signature]] = [[] for _ in streams]
+    if limit is None:
+        return [sig for stream in streams for sig in stream]
+    tagged = [((n, sig) for sig in stream) for n, stream in enumerate(streams)]
+    counted: set[str] = {leave_out}
+    cut: float | None = None
+    for n, sig in heapq.merge(*tagged, key=lambda pair: -pair[1].health):
+        if cut is not None and sig.health < cut:
+            break
+        taken[n].append(sig)
+        counted.add(artifact_of(sig.id))
+        if cut is None and len(counted) > limit:
+            cut = sig.health
+    return [sig for part in taken for sig in part]

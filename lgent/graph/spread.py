@@ -16,6 +16,9 @@ from collections.abc import Callable, Sequence
 
 from lgent.graph.signatures import Signature
 
+WIDTH = 3
+"""``compatible`` with a limit orders this many times the limit of the healthiest matches."""
+
 
 def unmet(needs: Sequence[str], given: Sequence[str], fits: Callable[[str, str], bool]) -> int:
     """How many of ``needs`` none of the ``given`` types satisfies."""

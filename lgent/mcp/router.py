@@ -60,7 +60,11 @@ class Router:
             await asyncio.shield(self._harvest)
 
     async def harvest_all(self) -> None:
+        """Sync every server's tools, then bring the brains current with them: the first search
+        answers over the tools harvested (a server's later list changes are caught up in the
+        background, as any write)."""
         await asyncio.gather(*(self._sync_reported(u) for u in self.upstreams.values()))
+        await self.lg.catch_up()
 
     async def sync(self, upstream: Upstream) -> None:
         """Read ``upstream``'s tool list and sync it into the catalog as that server's."""

@@ -5,6 +5,7 @@ says which one is building, how far it is, and how to finish it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from lgent import LGent
 from lgent.brains.semantic.embedders import HashingEmbedder, Vectors
 from lgent.http.app import build_http_app
 from lgent.mcp.server import build_mcp_server
+from lgent.models import TypeDecl
 from lgent.runtime.brain_pool import LONG_BUILD
 from tests.cli.inprocess import run_cli
 from tests.conftest import make_entry
@@ -29,10 +31,12 @@ class StallingEmbedder(HashingEmbedder):
         super().__init__(32)
         self.allowed = allowed
         self.gate = threading.Event()
+        self.stalled = threading.Event()
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         if len(texts) > 1:
             if self.allowed <= 0:
+                self.stalled.set()
                 assert self.gate.wait(60)
             self.allowed -= 1
         return super().embed_batch(texts)
@@ -97,3 +101,48 @@ def test_the_cli_answers_without_a_long_build_and_says_how_to_finish_it(tmp_path
     assert page["results"] and not semantic["ran"]
     assert "not built yet" in semantic["reason"] and "lgent reindex" in semantic["reason"]
     assert took < 30  # no model was loaded, nothing was embedded
+
+
+def test_the_cli_answers_while_another_process_builds_and_says_how_far(tmp_path: Path) -> None:
+    """A server (here an ``LGent`` of this process) builds the semantic index of a long
+    catalog; ``lgent query`` meanwhile answers from keyword and graph and says how far the
+    build has come (the vectors it has cached), without waiting for it."""
+    home = tmp_path / "H"
+    count = LONG_BUILD + 10
+    embedder = StallingEmbedder(allowed=2)
+
+    async def build_meanwhile() -> None:
+        async with LGent.open(home, embedder=embedder, freshness="snapshot") as lg:
+            typed = [
+                e.model_copy(update={"input_type": "Text", "output_type": "Markdown"})
+                for e in tools(count)
+            ]
+            await lg.register_many(typed, [TypeDecl(type="Text"), TypeDecl(type="Markdown")])
+            await lg.query("converts text to markdown")  # opens the semantic brain: it builds
+            assert await asyncio.to_thread(embedder.stalled.wait, 60)
+            cached = lg.brain_status("semantic").extra["cached_vectors"]
+            started = time.monotonic()
+            found = await asyncio.to_thread(
+                run_cli, "--home", str(home), "query", "converts things of any kind", "--json"
+            )
+            took = time.monotonic() - started
+            chained = await asyncio.to_thread(
+                run_cli, "--home", str(home), "query", "Text -> Markdown", "--json"
+            )
+            embedder.gate.set()
+            assert chained.returncode == 0, chained.stderr
+            by_type = json.loads(chained.stdout)
+            graph = next(b for b in by_type["brains"] if b["brain"] == "graph")
+            assert graph["ran"] and by_type["results"], by_type["brains"]
+            assert found.returncode == 0, found.stderr
+            page = json.loads(found.stdout)
+            semantic = next(b for b in page["brains"] if b["brain"] == "semantic")
+            assert page["results"] and not semantic["ran"]
+            share = cached * 100 // count
+            assert (
+                f"building, about {cached:,} of {count:,} entries embedded, {share}%"
+                in semantic["reason"]
+            ), semantic["reason"]
+            assert took < 30  # no model was loaded, nothing was embedded
+
+    asyncio.run(build_meanwhile())

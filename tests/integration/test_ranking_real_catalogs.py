@@ -185,7 +185,7 @@ def _cli(
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "text", ["send a message to someone", "fetch/fetch", "what depends on fetch/fetch"]
+    "text", ["send a message to someone", "fetch/fetch", "what can take fetch/fetch's output"]
 )
 def test_totals_and_scores_do_not_depend_on_the_page_size_on_any_surface(
     home: Path, text: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -413,8 +413,9 @@ def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
             if artifact is not None:
                 return Relationship(kind, artifact, named)
     for pattern in _TYPE_PATTERNS:
-        found = _types(pattern.match(text), vocabulary)
-        if found and (found[0] or found[1]):
+        match = pattern.match(text)
+        found = _types(match, vocabulary)
+        if found and (found[0] or found[1]) and _written_as_types(match, found):
             return TypeQuery(*found)
     return _loose_composition(text, vocabulary, max_length)
 
@@ -489,6 +490,23 @@ def _types(
             return None
         resolved.append(name)
     return resolved[0], resolved[1]
+
+
+def _written_as_types(match: re.Match[str] | None, found: tuple[str | None, str | None]) -> bool:
+    """Whether a sentence names its types as types: each written as the type's own name, or
+    with a capital letter in it ("a PDF", "a web page URL"). "convert html to markdown" names
+    kinds of value in everyday words: it is a request for a tool, which every brain reads,
+    not a question for the type lattice alone."""
+    if match is None:
+        return False
+    for group, name in zip(("a", "b"), found, strict=True):
+        raw = match.groupdict().get(group)
+        if raw is None or name is None:
+            continue
+        written = _clean_name(raw)
+        if written != name and written == written.lower():
+            return False
+    return True
 
 
 def _clean_name(raw: str) -> str:

@@ -32,7 +32,7 @@ class SemanticSettings:
     ``entry_tokens``: the text budget, word pieces of an entry's text embedded (the model reads
     at most 256); a longer text is cut after its last whole word that fits, and the brain's
     status counts the texts cut (semantic/budget.py). 72 embeds the ecosystem's OpenAPI and MCP
-    texts (187 pieces at the median) about 3.2 times as fast as whole texts did, for 0.46
+    texts (187 pieces at the median) about 3 times as fast as whole texts did (3.02x), for 0.45
     nDCG@10 point of the ToolLens development set and nothing on MetaTool or the labeled
     queries' fused answers (docs/benchmarks.md, "Embedding long texts").
     ``threshold`` is the default minimum cosine similarity of a hit (-1 keeps everything).

@@ -246,3 +246,13 @@ def test_author_filter_ignores_case_like_every_other_brain() -> None:
     for spelled in ("toolforge", "TOOLFORGE", "ToolForge"):
         found = b.search("what accepts Doc", SearchFilters(author=(spelled,)), 10).hits
         assert [h.id for h in found] == ["forged"]
+
+
+def test_a_sentence_names_types_as_types_or_it_is_a_request() -> None:
+    """ "turn a Doc into Text" asks the type lattice; "turn a doc into text" is an everyday
+    request (every brain reads it); a path question may use everyday words."""
+    b = brain()
+    assert b.read_question("something that turns a Doc into Text") is not None
+    assert b.read_question("something that turns a doc into text") is None
+    assert b.read_question("turn a Doc into text") is None  # one side in everyday words
+    assert b.read_question("a path from doc to score") is not None
