@@ -142,11 +142,10 @@ async def lgent_rankings(
     methods: Sequence[str] = LGENT_METHODS,
 ) -> LGentRun:
     """Load the set's tools into an in-memory home and rank every query with each method."""
+    from lgent.catalog.kind_inference import KindInference
     from lgent.fusion.ask import brain_query
     from lgent.fusion.classify import classify
     from lgent.fusion.constraints import extract_constraints
-
-    from lgent.catalog.kind_inference import KindInference
 
     inference = KindInference.default()
     entries = [devsets.tool_entry(t, entry_text, inference) for t in devset.tools]
