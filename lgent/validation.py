@@ -22,9 +22,9 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_
 
 from lgent import limits
 from lgent.errors import FieldProblem, QueryError, ValidationError
-from lgent.models import CatalogEntry, Container, QueryContext, _Model
+from lgent.models import CatalogEntry, Container, QueryContext, StrictModel
 
-M = TypeVar("M", bound=_Model)
+M = TypeVar("M", bound=StrictModel)
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 

@@ -7,6 +7,7 @@ Imports are read from the source with ``ast``: module-level ones and those insid
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,6 +40,13 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
+@functools.cache
+def parsed(source: str) -> ast.Module:
+    """``source``'s syntax tree, each distinct text parsed once: every check reads every
+    module (the trees are only read, never changed)."""
+    return ast.parse(source)
+
+
 def runtime_imports(path: Path) -> Iterator[tuple[str, int]]:
     """``(module, line)`` of every lgent module imported at run time by the file at ``path``."""
 
@@ -55,7 +63,7 @@ def runtime_imports(path: Path) -> Iterator[tuple[str, int]]:
                     yield alias.name, child.lineno
             yield from walk(child)
 
-    for name, line in walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for name, line in walk(parsed(path.read_text(encoding="utf-8"))):
         if name == "lgent" or name.startswith("lgent."):
             yield name, line
 
@@ -128,7 +136,7 @@ def violations_of_the_graph_seam() -> list[str]:
         source = path.read_text(encoding="utf-8")
         if "graph" not in source:
             continue
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(parsed(source)):
             if not isinstance(node, ast.Attribute):
                 continue
             private = node.attr.startswith("_") and not node.attr.startswith("__")

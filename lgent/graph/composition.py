@@ -24,12 +24,23 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from lgent.errors import NotFoundError, TypeLatticeError
+from lgent.graph.composition_tables import (
+    FREE,
+    NONE,
+    BoolArray,
+    Children,
+    Edges,
+    FloatArray,
+    Group,
+    IntArray,
+    Sparse,
+    TypeTable,
+    max_min,
+)
 from lgent.graph.signatures import (
     Direction,
     Ranked,
@@ -38,19 +49,8 @@ from lgent.graph.signatures import (
     check_limit,
     problem,
 )
-from lgent.graph.type_table import TypeTable as _TypeTable
 from lgent.graph.types import TypeLattice, normalize
 from lgent.typeexpr import canonical
-
-NONE = -1.0
-""""No artifact / no completion" in the bound tables (healths are >= 0)."""
-FREE = 2.0
-""""No constraint" in the bound tables (healths are <= 1)."""
-
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.intp]
-
 
 _NO_TYPE = -1
 """The input (output) number of an artifact without an input (output) type."""
@@ -62,85 +62,6 @@ the garbage collector stops tracking: no object per artifact for it to scan at c
 
 _RankedIds = tuple[tuple[str, ...], tuple[float, ...], int]
 """Cached ``Ranked`` contents: ids, their healths, and how many of them are usable."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Group:
-    """Artifacts with both types, as parallel arrays (in no particular order: the search
-    compares ties in full, so order only affects speed)."""
-
-    ids: list[str]
-    health: FloatArray
-    output: IntArray
-    usable: BoolArray
-
-    @classmethod
-    def of(cls, rows: Sequence[tuple[str, float, int, bool]]) -> _Group:
-        return cls(
-            ids=[r[0] for r in rows],
-            health=np.array([r[1] for r in rows], dtype=np.float64),
-            output=np.array([r[2] for r in rows], dtype=np.intp),
-            usable=np.array([r[3] for r in rows], dtype=np.bool_),
-        )
-
-    @classmethod
-    def join(cls, groups: Sequence[_Group]) -> _Group:
-        if len(groups) == 1:
-            return groups[0]
-        return cls(
-            ids=[i for g in groups for i in g.ids],
-            health=np.concatenate([g.health for g in groups] or [np.zeros(0)]),
-            output=np.concatenate([g.output for g in groups] or [np.zeros(0, dtype=np.intp)]),
-            usable=np.concatenate([g.usable for g in groups] or [np.zeros(0, dtype=np.bool_)]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _Edges:
-    """Pairs ``(key, other)`` sorted by key, as runs: ``keys[i]`` owns ``others[starts[i]:]``
-    up to the next start, each with a health (or none)."""
-
-    keys: IntArray
-    starts: IntArray
-    others: IntArray
-    health: FloatArray | None
-
-    @classmethod
-    def of(cls, keys: IntArray, others: IntArray, health: FloatArray | None) -> _Edges:
-        """From pairs already sorted by key."""
-        starts = np.flatnonzero(np.concatenate(([keys.size > 0], keys[1:] != keys[:-1])))
-        return cls(keys[starts], starts, others, health)
-
-
-@dataclass(frozen=True, slots=True)
-class _Sparse:
-    """The non-empty (input, output) cells and the true entries of the accept matrix, each
-    grouped both ways, for bounds computed over them rather than over the dense matrices."""
-
-    cells_by_input: _Edges  # health: the cell's best
-    cells_by_output: _Edges
-    accept_by_output: _Edges
-    accept_by_input: _Edges
-
-
-def _max_min(edges: _Edges, values: FloatArray, size: int) -> FloatArray:
-    """``out[k]``: the greatest ``min(health, values[other])`` over the pairs ``(k, other)``
-    (``NONE`` for a key with none), the max-min product of a sparse matrix and a vector."""
-    out = np.full(size, NONE)
-    if edges.others.size:
-        picked = values[edges.others]
-        if edges.health is not None:
-            picked = np.minimum(edges.health, picked)
-        out[edges.keys] = np.maximum.reduceat(picked, edges.starts)
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Children:
-    """The artifacts accepting one state type, and the input-type row it was built from."""
-
-    accepts: BoolArray  # over input types, at build time
-    group: _Group
 
 
 _TABLE_CACHES = (
@@ -168,8 +89,8 @@ class CompositionIndex:
         self._lattice = lattice
         self._lattice_version = lattice.version
         self._entries: dict[str, _Packed] = {}
-        self._in = _TypeTable()
-        self._out = _TypeTable()
+        self._in = TypeTable()
+        self._out = TypeTable()
         # id sets as dicts with None values: plain atoms, so the garbage collector skips them
         self._by_in: dict[int, dict[str, None]] = {}
         self._by_out: dict[int, dict[str, None]] = {}
@@ -184,11 +105,11 @@ class CompositionIndex:
         self._accept: BoolArray | None = None  # [output type, input type]: out <: in
         self._rows: dict[str, BoolArray] = {}  # any type -> accepted input types
         self._fits: dict[str, BoolArray] = {}  # any type -> output types that are subtypes
-        self._groups: dict[int, _Group] = {}  # input type -> its artifacts with an output
+        self._groups: dict[int, Group] = {}  # input type -> its artifacts with an output
         self._children: dict[str, Children] = {}  # state type -> artifacts accepting it
         self._bounds: dict[tuple[str, bool, bool], list[FloatArray]] = {}
         self._reaches: dict[tuple[str, bool], list[FloatArray]] = {}
-        self._sparse: dict[bool, _Sparse] = {}  # include_unusable -> the tables as index arrays
+        self._sparse: dict[bool, Sparse] = {}  # include_unusable -> the tables as index arrays
         self._best_arrays: dict[bool, tuple[IntArray, IntArray, FloatArray]] = {}  # by usable
         self._chainable: BoolArray | None = None  # output types a link may carry (not primitive)
         self._with_any: tuple[int, list[int]] | None = None  # input types naming Any
@@ -563,10 +484,10 @@ class CompositionIndex:
             self._fits[name] = fits
         return fits
 
-    def _group(self, s: int) -> _Group:
+    def _group(self, s: int) -> Group:
         found = self._groups.get(s)
         if found is None:
-            found = self._groups[s] = _Group.of(
+            found = self._groups[s] = Group.of(
                 [
                     (artifact, entry[3], u, entry[2])
                     for u in self._cells_of_in.get(s, ())
@@ -585,7 +506,7 @@ class CompositionIndex:
             ]
             if len(self._children) >= 4096:
                 self._children.clear()
-            found = self._children[name] = Children(accepts, _Group.join(groups))
+            found = self._children[name] = Children(accepts, Group.join(groups))
         return found
 
     def bounds_for(
@@ -607,11 +528,11 @@ class CompositionIndex:
             n_in, n_out = len(self._in), len(self._out)
             sparse = self.sparse_of(include_unusable)
             while len(bounds) < steps:
-                by_input = _max_min(sparse.cells_by_input, bounds[-1], n_in)
-                bounds.append(_max_min(sparse.accept_by_output, by_input, n_out))
+                by_input = max_min(sparse.cells_by_input, bounds[-1], n_in)
+                bounds.append(max_min(sparse.accept_by_output, by_input, n_out))
         return bounds
 
-    def sparse_of(self, include_unusable: bool) -> _Sparse:
+    def sparse_of(self, include_unusable: bool) -> Sparse:
         """The non-empty cells (with their best health, usable artifacts only unless
         ``include_unusable``) and the accept matrix as index arrays (cached until a change)."""
         found = self._sparse.get(include_unusable)
@@ -626,11 +547,11 @@ class CompositionIndex:
             accept = self._accept_matrix() & self.chain_mask()[:, None]  # links only
             accepted_u, accepted_s = np.nonzero(accept)
             accepting_s, accepting_u = np.nonzero(accept.T)
-            found = self._sparse[include_unusable] = _Sparse(
-                cells_by_input=_Edges.of(s[by_input], u[by_input], health[by_input]),
-                cells_by_output=_Edges.of(u[by_output], s[by_output], health[by_output]),
-                accept_by_output=_Edges.of(accepted_u, accepted_s, None),
-                accept_by_input=_Edges.of(accepting_s, accepting_u, None),
+            found = self._sparse[include_unusable] = Sparse(
+                cells_by_input=Edges.of(s[by_input], u[by_input], health[by_input]),
+                cells_by_output=Edges.of(u[by_output], s[by_output], health[by_output]),
+                accept_by_output=Edges.of(accepted_u, accepted_s, None),
+                accept_by_input=Edges.of(accepting_s, accepting_u, None),
             )
         return found
 
@@ -807,8 +728,8 @@ class CompositionIndex:
             n_in, n_out = len(self._in), len(self._out)
             sparse = self.sparse_of(include_unusable)
             while len(reach) < steps:
-                by_output = _max_min(sparse.cells_by_output, reach[-1], n_out)
-                reach.append(_max_min(sparse.accept_by_input, by_output, n_in))
+                by_output = max_min(sparse.cells_by_output, reach[-1], n_out)
+                reach.append(max_min(sparse.accept_by_input, by_output, n_in))
         return reach[:steps]
 
     def output_name(self, artifact_id: str) -> str:

@@ -26,6 +26,7 @@ _SOURCES = (
     Path(__file__).parent,
     Path(__file__).parent.parent / "typeexpr.py",
     Path(__file__).parent.parent / "models.py",
+    Path(__file__).parent.parent / "model",
 )
 
 
@@ -47,7 +48,7 @@ def image_of(graph: CatalogGraph) -> bytes:
     return pickle.dumps(graph, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-_READABLE_MODULES = ("lgent.graph.", "lgent.typeexpr", "lgent.models")
+_READABLE_MODULES = ("lgent.graph.", "lgent.typeexpr", "lgent.models", "lgent.model.")
 """Where the classes an image may name live (classes only: never a function)."""
 
 _READABLE_VALUES = frozenset(

@@ -23,13 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lgent.graph.composition import (
-    FREE,
-    BoolArray,
-    CompositionIndex,
-    FloatArray,
-    IntArray,
-)
+from lgent.graph.composition import CompositionIndex
+from lgent.graph.composition_tables import FREE, BoolArray, FloatArray, IntArray
 from lgent.graph.signatures import (
     CompositionPath,
     Direction,

@@ -19,13 +19,11 @@ it; the embedding cache makes that rebuild cheap.
 
 from __future__ import annotations
 
-import functools
-import json
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +32,9 @@ from cachetools import LRUCache
 
 from lgent.analysis.clauses import clauses
 from lgent.analysis.scripts import script_share
-from lgent.analysis.stemming import stem
 from lgent.analysis.tokens import content_words
 from lgent.brains import integrity
 from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeSet
-from lgent.brains.integrity import atomic_write_text
 from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
@@ -47,11 +43,28 @@ from lgent.brains.semantic.embedders import (
     CutsToPieces,
     Embedder,
     EmbedsQueries,
-    KnowsWords,
     Progress,
     ReadsScripts,
     Vectors,
     normalize_rows,
+)
+from lgent.brains.semantic.ranking import (
+    BRAIN,
+    RankQuery,
+    SemanticRanking,
+    best_of,
+    check_cosines,
+    explained_hit,
+    moved_vector,
+    weak_reason,
+)
+from lgent.brains.semantic.records import (
+    ENTRIES_FILE,
+    EntryInfo,
+    generation_files,
+    key_of,
+    read_entries,
+    write_entries,
 )
 from lgent.brains.semantic.settings import SemanticSettings
 from lgent.brains.semantic.text import EntryTexts, budgeted_texts
@@ -76,18 +89,12 @@ from lgent.errors import (
 from lgent.models import (
     BrainHit,
     CatalogEntry,
-    EntryText,
     QueryType,
-    RelationType,
     SearchFilters,
     TypeDecl,
 )
 
-ENTRIES_FILE = "entries-{generation}.json"
-DESCRIPTION_HEAD = 400  # characters of the description kept for explanations
-REASON_WORDS = 12  # words of the description quoted in a "closest in meaning" reason
 MOVED_SHOWN = 3  # artifacts named in the note of a query moved toward some (``_ranked``)
-UNREAD_SHOWN = 3  # words named in the weak reason of a query the model cannot read
 EMBED_CHUNK = 32
 """Entry texts per embedder call during builds and catch-ups (one batch of the model): each is
 written to the embedding cache before the next starts (a killed build resumes there), a stop
@@ -96,8 +103,6 @@ the model goes first (``QUERY_FIRST_SECONDS``). The texts are embedded shortest 
 batch pads little."""
 QUERY_FIRST_SECONDS = 2.0
 """The longest a build waits, before its next batch, for the query embeddings in flight."""
-COSINE_SLACK = 1e-3
-"""How far outside [-1, 1] a similarity may stray by rounding before it counts as corruption."""
 SAVE_EVERY_CHANGE_BELOW = 10_000
 """Indexes smaller than this are saved after every change (it takes well under a second)."""
 CHECKPOINT_SHARE = 0.01
@@ -106,55 +111,6 @@ CHECKPOINT_SECONDS = 300.0
 build, and on close: saving 100k vectors rewrites ~230 MB (about 3 s). What a crash loses in
 between is caught up from the catalog's change log on the next open, its vectors read back from
 the embedding cache, so nothing is embedded twice."""
-
-
-@dataclass(frozen=True, slots=True)
-class EntryInfo:
-    """What the brain keeps about one indexed entry (filters, lineage, explanations)."""
-
-    key: str
-    status: str
-    entity_type: str
-    author: str | None
-    execution: str | None
-    successor_to: tuple[str, ...]
-    name: str
-    description: str
-    keywords: tuple[str, ...]
-    cut: bool  # its text was cut to the text budget
-
-    @classmethod
-    def of(cls, entry: CatalogEntry, key: str, cut: bool) -> EntryInfo:
-        return cls(
-            key=key,
-            status=entry.status.value,
-            entity_type=entry.entity_type.value,
-            author=entry.author,
-            execution=entry.execution.value if entry.execution else None,
-            successor_to=tuple(entry.relation_targets(RelationType.SUCCESSOR_TO)),
-            name=entry.name,
-            description=entry.description[:DESCRIPTION_HEAD],
-            keywords=entry.keywords,
-            cut=cut,
-        )
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> EntryInfo:
-        return cls(
-            key=str(data["key"]),
-            status=str(data["status"]),
-            entity_type=str(data["entity_type"]),
-            author=None if data["author"] is None else str(data["author"]),
-            execution=None if data["execution"] is None else str(data["execution"]),
-            successor_to=tuple(str(t) for t in data["successor_to"]),
-            name=str(data["name"]),
-            description=str(data["description"]),
-            keywords=tuple(str(k) for k in data["keywords"]),
-            cut=bool(data["cut"]),
-        )
-
-    def admitted_by(self, filters: SearchFilters) -> bool:
-        return filters.matches(self.entity_type, self.status, self.author, self.execution)
 
 
 @dataclass(slots=True)
@@ -168,68 +124,10 @@ class SemanticCounters:
     query_cache_misses: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Query:
-    """What a ranking searched with besides its vectors: the query's content words (for the
-    explanations), its filters, limit and similarity cutoff."""
-
-    words: list[str]
-    filters: SearchFilters | None
-    limit: int
-    cutoff: float
-
-
-@dataclass(slots=True)
-class SemanticRanking:
-    """Ids and cosine similarities, best first. A hit's explanation (the words it shares with
-    the query, or what it is closest to) is worked out when the hit is asked for, so a caller
-    that only ranks (fusion) explains only what it shows."""
-
-    ranking: list[tuple[str, float]]
-    explain_hit: Callable[[str, float, int], BrainHit | None]
-    warnings: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    """What the caller may want to know about how the answer was made (the model loaded)."""
-    weak: str = ""
-    """Why nothing ranked is close in meaning to the request ("": something is)."""
-    confidence: float = 1.0
-    """How much of a real match the best hit is, from 0 to 1: 1 unless ``weak`` (then its
-    similarity over the weak bar, or 0 when the model knows none of the query's words)."""
-    reads: float = 1.0
-    """The share of the query's letters in scripts the model reads (``ReadsScripts``)."""
-    move: Callable[[Sequence[str], float], SemanticRanking] | None = None
-
-    @property
-    def total(self) -> int:
-        return len(self.ranking)
-
-    def moved_toward(self, artifact_ids: Sequence[str], weight: float) -> SemanticRanking:
-        """The same query searched again with its vectors moved toward the mean vector of
-        ``artifact_ids`` by ``weight`` (``MovableAnswer``); this ranking itself when none is
-        in the index, the weight is 0 or it cannot be searched again."""
-        return self if self.move is None else self.move(artifact_ids, weight)
-
-    @property
-    def hits(self) -> list[BrainHit]:
-        made = (
-            self.explain_hit(artifact_id, score, rank)
-            for rank, (artifact_id, score) in enumerate(self.ranking, start=1)
-        )
-        return [hit for hit in made if hit is not None]
-
-    def explain(self, artifact_id: str, entry: EntryText | None = None) -> BrainHit | None:
-        """The hit for ``artifact_id`` with its reason; None when the ranking does not hold it
-        (or the artifact left the index since)."""
-        for rank, (ranked_id, score) in enumerate(self.ranking, start=1):
-            if ranked_id == artifact_id:
-                return self.explain_hit(artifact_id, score, rank)
-        return None
-
-
 class SemanticBrain:
     """Intent search and find-similar over entry embeddings (``path=None``: all in memory)."""
 
-    name = "semantic"
+    name = BRAIN
 
     def __init__(
         self,
@@ -323,7 +221,7 @@ class SemanticBrain:
             return
         try:
             vectors = VectorIndex.load(path, self._dimensions, self._params, manifest.generation)
-            entries = self._read_entries(path, manifest.generation)
+            entries = read_entries(path, manifest.generation)
         except IndexError_ as err:
             self.detail = f"unreadable, it will be rebuilt: {err}"
             return
@@ -334,15 +232,6 @@ class SemanticBrain:
         self._generation = manifest.generation
         self._change_number = manifest.change_number
         self.detail = ""
-
-    @staticmethod
-    def _read_entries(path: Path, generation: str) -> dict[str, EntryInfo]:
-        file = path / ENTRIES_FILE.format(generation=generation)
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-            return {str(k): EntryInfo.from_json(v) for k, v in data["entries"].items()}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-            raise IndexError_(f"cannot read {file}: {err}") from err
 
     def _commit(self, change_number: int, *, changed: int | None = None) -> None:
         """Stamp the current state with ``change_number`` and persist it: always after a
@@ -366,11 +255,7 @@ class SemanticBrain:
         if self.path is not None and not self.read_only:
             generation = uuid.uuid4().hex
             self._vectors.save(self.path, generation)
-            entries = {k: asdict(v) for k, v in self._entries.items()}
-            atomic_write_text(
-                self.path / ENTRIES_FILE.format(generation=generation),
-                json.dumps({"generation": generation, "entries": entries}, separators=(",", ":")),
-            )
+            write_entries(self.path, generation, self._entries)
             write_manifest(
                 self.path,
                 Manifest(
@@ -443,7 +328,7 @@ class SemanticBrain:
         needed = [
             (k, t)
             for e, t, k in zip(upserts, made.texts, keys, strict=True)
-            if _key_of(entries.get(e.id)) != k
+            if key_of(entries.get(e.id)) != k
         ]
         if needed:
             self._entry_vectors([k for k, _ in needed], [t for _, t in needed])
@@ -465,7 +350,7 @@ class SemanticBrain:
             changed = [
                 i
                 for i, (entry, key) in enumerate(zip(upserts, keys, strict=True))
-                if entry.id not in self._vectors or _key_of(entries.get(entry.id)) != key
+                if entry.id not in self._vectors or key_of(entries.get(entry.id)) != key
             ]
             if changed:
                 fresh = [keys[i] for i in changed], [made.texts[i] for i in changed]
@@ -736,7 +621,7 @@ class SemanticBrain:
                 return None
             vector = self._vectors.vector(artifact_id)
             pairs = self._vectors.search(vector, limit, self._allowed(filters))
-        _check_cosines(pairs)
+        check_cosines(pairs)
         cutoff = self.settings.threshold
         return SemanticRanking([p for p in pairs if p[1] >= cutoff], explain)
 
@@ -757,7 +642,7 @@ class SemanticBrain:
         if isinstance(cutoff, bool) or not isinstance(cutoff, int | float) or not -1 <= cutoff <= 1:
             raise QueryError(f"threshold must be a number in [-1, 1], got {cutoff!r}")
         self._require_built()
-        query = _Query(content_words(intent), filters, limit, cutoff)
+        query = RankQuery(content_words(intent), filters, limit, cutoff)
         if limit == 0 or not len(self._vectors):
             return SemanticRanking([], self._explainer(query.words, ()))
         parts = [intent, *clauses(intent)] if self.settings.clauses else [intent]
@@ -776,7 +661,7 @@ class SemanticBrain:
 
     def _ranked(
         self,
-        query: _Query,
+        query: RankQuery,
         vectors: Sequence[Vectors],
         notes: tuple[str, ...],
         toward: tuple[str, ...] = (),
@@ -791,8 +676,8 @@ class SemanticBrain:
             allowed = self._allowed(query.filters)
             found = [self._vectors.search(v, query.limit, allowed) for v in vectors]
         for each in found:
-            _check_cosines(each)
-        pairs = found[0] if len(found) == 1 else _best_of(found, query.limit)
+            check_cosines(each)
+        pairs = found[0] if len(found) == 1 else best_of(found, query.limit)
 
         def moved(artifact_ids: Sequence[str], weight: float) -> SemanticRanking:
             with self._lock:
@@ -806,13 +691,17 @@ class SemanticBrain:
                 f"the semantic brain's query was moved toward {len(held)} "
                 f"artifact{'s' * (len(held) != 1)} that its words found ({shown})"
             )
-            again = [_moved(v, centre, weight) for v in vectors]
+            again = [moved_vector(v, centre, weight) for v in vectors]
             unmoved = (ranking.weak, ranking.confidence)
             answer = self._ranked(query, again, (*notes, note), held, unmoved)
             answer.reads = ranking.reads
             return answer
 
-        why, confidence = self._weak(pairs, query.words) if weak is None else weak
+        why, confidence = (
+            weak_reason(pairs, query.words, self.settings.weak_match, self.embedder)
+            if weak is None
+            else weak
+        )
         ranking = SemanticRanking(
             [p for p in pairs if p[1] >= query.cutoff],
             self._explainer(query.words, toward),
@@ -832,31 +721,11 @@ class SemanticBrain:
             with self._lock:
                 if artifact_id not in self._entries:
                     return None
-                return self._hit(artifact_id, score, rank, words, None, toward)
+                return explained_hit(
+                    self._entries, self._model, artifact_id, score, rank, words, None, toward
+                )
 
         return explain
-
-    def _weak(self, pairs: Sequence[tuple[str, float]], words: Sequence[str]) -> tuple[str, float]:
-        """Why the best of ``pairs`` (all of them, before the threshold) is weak ("" if it is
-        not), and how much of a real match it is: its similarity is below
-        ``settings.weak_match`` (its share of that bar), or the model has a word for none of the
-        query's content ``words`` (0: a string of letters it cannot read is near everything by
-        chance, at similarities real requests also reach; ``KnowsWords``)."""
-        bar = self.settings.weak_match
-        best = max((score for _, score in pairs), default=None)
-        if best is None:
-            return "", 1.0
-        if best < bar:
-            return f"best similarity {best:.2f}, weak below {bar:.2f}", max(best, 0.0) / bar
-        if words and isinstance(self.embedder, KnowsWords):
-            unknown = self.embedder.unknown_words(words)
-            if len(unknown) == len(words):
-                shown = ", ".join(unknown[:UNREAD_SHOWN]) + ("…" * (len(unknown) > UNREAD_SHOWN))
-                return (
-                    f"the model knows none of its words ({shown}), so its similarities are chance",
-                    0.0,
-                )
-        return "", 1.0
 
     def find_similar(
         self, artifact_id: str, limit: int = 10, within: frozenset[str] | None = None
@@ -875,123 +744,17 @@ class SemanticBrain:
             pairs = self._vectors.search(
                 self._vectors.vector(artifact_id), limit + len(excluded), within
             )
-            _check_cosines(pairs)
+            check_cosines(pairs)
             source = self._entries[artifact_id]
             words = content_words(" ".join([source.name, source.description, *source.keywords]))
             kept = [p for p in pairs if p[0] not in excluded][:limit]
             return [
-                self._hit(hit_id, score, rank, words, artifact_id)
+                explained_hit(self._entries, self._model, hit_id, score, rank, words, artifact_id)
                 for rank, (hit_id, score) in enumerate(kept, start=1)
             ]
-
-    def _hit(
-        self,
-        artifact_id: str,
-        score: float,
-        rank: int,
-        words: list[str],
-        similar_to: str | None,
-        toward: Sequence[str] = (),
-    ) -> BrainHit:
-        info = self._entries[artifact_id]
-        matched_fields, shared = _shared_words(info, words)
-        if shared and similar_to is not None:
-            reason = f"shares {', '.join(shared)} with {self._entries[similar_to].name}"
-        elif shared:
-            reason = f"mentions {', '.join(shared)} from the query"
-        else:
-            head = " ".join(info.description.split()[:REASON_WORDS]) or info.name
-            more = "…" if len(info.description.split()) > REASON_WORDS else ""
-            reason = f"closest in meaning to: {head}{more}"
-        explanation: dict[str, Any] = {
-            "brain": self.name,
-            "similarity": round(score, 4),
-            "rank": rank,
-            "reason": reason,
-            "why": "similar meaning",
-            "model": self._model,
-        }
-        if similar_to is not None:
-            explanation["similar_to"] = similar_to
-        if toward:
-            explanation["query_moved_toward"] = list(toward)
-        return BrainHit(
-            id=artifact_id,
-            score=score,
-            brain=self.name,
-            rank=rank,
-            matched_fields=matched_fields,
-            explanation=explanation,
-        )
-
-
-def generation_files(generation: str) -> list[str]:
-    """The files one save writes (the manifest names them and their checksums)."""
-    return [
-        INDEX_FILE.format(generation=generation),
-        IDS_FILE.format(generation=generation),
-        ENTRIES_FILE.format(generation=generation),
-    ]
 
 
 def _model_loaded(embedder: Embedder) -> bool:
     """Whether the embedder has its model in memory (one that loads nothing counts as loaded)."""
     loaded = getattr(embedder, "loaded", True)
     return loaded if isinstance(loaded, bool) else True
-
-
-def _moved(vector: Vectors, centre: Vectors, weight: float) -> Vectors:
-    """``vector + weight * centre``, unit length again."""
-    moved = vector + weight * centre
-    norm = float(np.linalg.norm(moved))
-    return (moved / norm if norm > 0 else vector).astype(np.float32)
-
-
-def _check_cosines(pairs: Sequence[tuple[str, float]]) -> None:
-    """A cosine similarity of unit vectors lies in [-1, 1]; anything else is a damaged index."""
-    for artifact_id, score in pairs:
-        if not -1 - COSINE_SLACK <= score <= 1 + COSINE_SLACK:  # also false for NaN
-            raise IndexCorruptError(
-                f"the semantic index gave {artifact_id!r} a cosine similarity of {score:.4g}, "
-                "outside [-1, 1]: its vectors are damaged"
-            )
-
-
-def _key_of(info: EntryInfo | None) -> str | None:
-    return None if info is None else info.key
-
-
-def _shared_words(info: EntryInfo, words: list[str]) -> tuple[tuple[str, ...], list[str]]:
-    """The fields of ``info`` that contain some of ``words`` (by stem), and those words in order."""
-    wanted = {stem(w): w for w in words}
-    fields: list[str] = []
-    found: set[str] = set()
-    for field, text in (
-        ("name", info.name),
-        ("description", info.description),
-        ("keywords", " ".join(info.keywords)),
-    ):
-        hits = wanted.keys() & _content_stems(text)
-        if hits:
-            fields.append(field)
-            found |= hits
-    return tuple(fields), [w for s, w in wanted.items() if s in found][:5]
-
-
-@functools.lru_cache(maxsize=4096)
-def _content_stems(text: str) -> frozenset[str]:
-    """The stems of ``text``'s content words (memoized: the same results are explained to
-    query after query)."""
-    return frozenset(stem(w) for w in content_words(text))
-
-
-def _best_of(
-    rankings: Sequence[Sequence[tuple[str, float]]], limit: int
-) -> list[tuple[str, float]]:
-    """Several searches as one: each artifact at its best similarity to any of them."""
-    best: dict[str, float] = {}
-    for ranking in rankings:
-        for artifact_id, score in ranking:
-            if score > best.get(artifact_id, -2.0):
-                best[artifact_id] = score
-    return sorted(best.items(), key=lambda p: (-p[1], p[0]))[:limit]

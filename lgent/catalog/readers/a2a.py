@@ -13,6 +13,7 @@ origin the skill as the card lists it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from lgent.catalog.readers import provenance
@@ -106,107 +107,137 @@ class A2aReader:
         )
 
     def read(self, doc: Document, ctx: ReadContext) -> Iterator[Located]:
-        data = doc.data
-        if doc.parse_error is not None:
-            ctx.problem(parse_failure(doc))
+        card = _valid_card(doc, ctx)
+        if card is None:
             return
-        if not isinstance(data, dict):
-            ctx.problem(LoadError("an agent card must be a JSON object", source=doc.source))
-            return
-        shape = _shape_problem(data)
-        if shape is not None:
-            at, message = shape
-            ctx.problem(
-                LoadError(f"not a valid A2A agent card: {message}", source=f"{doc.source}#{at}")
-            )
-            return
-        card = _parse_card(data, doc.source)
-        if not card.name.strip():
-            ctx.problem(LoadError("the agent card has no name", source=f"{doc.source}#/name"))
-            return
-        agent_id = stable(card.name, "agent name", doc, "/name")
-        author = card.provider.organization if card.HasField("provider") else ""
-        authored = {"author": author} if author.strip() else {}
-        inputs, outputs = list(card.default_input_modes), list(card.default_output_modes)
-        skill_names = [s.name or s.id for s in card.skills]
-        url = agent_url(data)
-        versioned = {**provenance.versioned(card.version), **execution_of_url(url)}
-        reached = {"url": url} if url else {}
-        origin: dict[str, Any] = {"protocol": "a2a", "role": "agent", **reached}
-        (about,) = cleaned(origin, card.description)
-        agent = entry(
-            doc,
-            ctx,
-            "",
-            {
-                "id": agent_id,
-                "name": card.name,
-                "entity_type": "agent",
-                "description": "\n\n".join(
-                    p for p in (about, "Skills: " + ", ".join(skill_names)) if p
-                ),
-                "keywords": ["a2a", *_modes(inputs, outputs)],
-                "origin": origin,
-                **authored,
-                **versioned,
-            },
-        )
-        if agent is not None:
-            ctx.wholes.append(agent_id)
-            yield agent
+        agent = _agent_of(card, doc)
+        located = _agent_entry(card, agent, doc, ctx)
+        if located is not None:
+            ctx.wholes.append(agent.id)
+            yield located
         seen: set[str] = set()
         for index, skill in enumerate(card.skills):
-            at = f"/skills/{index}"
-            local = skill.id or skill.name
-            if not local.strip():
-                ctx.warn(f"{doc.source}#{at}: a skill with neither id nor name is left out")
-                continue
-            skill_id = stable(f"{agent_id}/{local}", "skill id", doc, at)
-            if skill_id in seen:
-                ctx.warn(f"{doc.source}#{at}: skill {local!r} listed twice; kept the first")
-                continue
-            seen.add(skill_id)
-            examples = list(skill.examples)
-            listed = data["skills"][index]
-            skill_origin: dict[str, Any] = {
-                "protocol": "a2a",
-                "role": "skill",
-                "server": agent_id,
-                "tool": listed,
-                **reached,
-            }
-            (skill_about,) = cleaned(skill_origin, skill.description)
-            description = "\n\n".join(
-                p
-                for p in (
-                    skill_about,
-                    ("Examples: " + "; ".join(examples)) if examples else "",
-                )
-                if p
-            )
-            located = entry(
-                doc,
-                ctx,
-                at,
-                {
-                    "id": skill_id,
-                    "name": skill.name or skill.id,
-                    "entity_type": "tool",
-                    "description": description,
-                    "keywords": [
-                        *skill.tags,
-                        *_modes(
-                            list(skill.input_modes) or inputs, list(skill.output_modes) or outputs
-                        ),
-                    ],
-                    "relations": [{"type": "part_of", "target": agent_id}],
-                    "origin": skill_origin,
-                    **authored,
-                    **versioned,
-                },
-            )
+            located = _skill_entry(skill, index, agent, seen, doc, ctx)
             if located is not None:
                 yield located
+
+
+def _valid_card(doc: Document, ctx: ReadContext) -> Any:
+    """The document's card parsed by the SDK, or None with the problem told to ``ctx``."""
+    data = doc.data
+    if doc.parse_error is not None:
+        ctx.problem(parse_failure(doc))
+        return None
+    if not isinstance(data, dict):
+        ctx.problem(LoadError("an agent card must be a JSON object", source=doc.source))
+        return None
+    shape = _shape_problem(data)
+    if shape is not None:
+        at, message = shape
+        ctx.problem(
+            LoadError(f"not a valid A2A agent card: {message}", source=f"{doc.source}#{at}")
+        )
+        return None
+    card = _parse_card(data, doc.source)
+    if not card.name.strip():
+        ctx.problem(LoadError("the agent card has no name", source=f"{doc.source}#/name"))
+        return None
+    return card
+
+
+@dataclass(frozen=True, slots=True)
+class _Agent:
+    """What the agent's entry and each skill's entry take from the card."""
+
+    id: str
+    inputs: list[str]
+    outputs: list[str]
+    reached: dict[str, Any]
+    """``{"url": ...}`` when the card says where the agent is reached, else empty."""
+    shared: dict[str, Any]
+    """The fields every entry of the card carries: author, version, execution."""
+
+
+def _agent_of(card: Any, doc: Document) -> _Agent:
+    author = card.provider.organization if card.HasField("provider") else ""
+    authored = {"author": author} if author.strip() else {}
+    url = agent_url(doc.data)
+    versioned = {**provenance.versioned(card.version), **execution_of_url(url)}
+    return _Agent(
+        id=stable(card.name, "agent name", doc, "/name"),
+        inputs=list(card.default_input_modes),
+        outputs=list(card.default_output_modes),
+        reached={"url": url} if url else {},
+        shared={**authored, **versioned},
+    )
+
+
+def _agent_entry(card: Any, agent: _Agent, doc: Document, ctx: ReadContext) -> Located | None:
+    skill_names = [s.name or s.id for s in card.skills]
+    origin: dict[str, Any] = {"protocol": "a2a", "role": "agent", **agent.reached}
+    (about,) = cleaned(origin, card.description)
+    return entry(
+        doc,
+        ctx,
+        "",
+        {
+            "id": agent.id,
+            "name": card.name,
+            "entity_type": "agent",
+            "description": "\n\n".join(
+                p for p in (about, "Skills: " + ", ".join(skill_names)) if p
+            ),
+            "keywords": ["a2a", *_modes(agent.inputs, agent.outputs)],
+            "origin": origin,
+            **agent.shared,
+        },
+    )
+
+
+def _skill_entry(
+    skill: Any, index: int, agent: _Agent, seen: set[str], doc: Document, ctx: ReadContext
+) -> Located | None:
+    """The entry of the card's ``index``-th skill, ``part_of`` the agent; None (with a
+    warning) for a skill without id or name or one ``seen`` before."""
+    at = f"/skills/{index}"
+    local = skill.id or skill.name
+    if not local.strip():
+        ctx.warn(f"{doc.source}#{at}: a skill with neither id nor name is left out")
+        return None
+    skill_id = stable(f"{agent.id}/{local}", "skill id", doc, at)
+    if skill_id in seen:
+        ctx.warn(f"{doc.source}#{at}: skill {local!r} listed twice; kept the first")
+        return None
+    seen.add(skill_id)
+    examples = list(skill.examples)
+    skill_origin: dict[str, Any] = {
+        "protocol": "a2a",
+        "role": "skill",
+        "server": agent.id,
+        "tool": doc.data["skills"][index],
+        **agent.reached,
+    }
+    (skill_about,) = cleaned(skill_origin, skill.description)
+    description = "\n\n".join(
+        p for p in (skill_about, ("Examples: " + "; ".join(examples)) if examples else "") if p
+    )
+    inputs = list(skill.input_modes) or agent.inputs
+    outputs = list(skill.output_modes) or agent.outputs
+    return entry(
+        doc,
+        ctx,
+        at,
+        {
+            "id": skill_id,
+            "name": skill.name or skill.id,
+            "entity_type": "tool",
+            "description": description,
+            "keywords": [*skill.tags, *_modes(inputs, outputs)],
+            "relations": [{"type": "part_of", "target": agent.id}],
+            "origin": skill_origin,
+            **agent.shared,
+        },
+    )
 
 
 def _modes(inputs: list[str], outputs: list[str]) -> list[str]:

@@ -125,9 +125,54 @@ class McpReader:
         typer = SchemaTyper(server_id, None, ctx.warn, doc.source)
         launch = launches_of(data, doc.source, ctx.warn)
         provided = {**provenance.versioned(info.get("version")), **execution_of_launches(launch)}
-        names: list[str] = []
+        parts = list(self._tools(doc, ctx, tools, at, server_id, launch, typer, provided))
+        names = [str(tool["name"]) for tool, _ in parts]
+        origin: dict[str, Any] = {"protocol": "mcp", "role": "server", "launch": launch}
+        (description,) = cleaned(
+            origin,
+            info.get("instructions")
+            or (data.get("instructions") if isinstance(data, dict) else None),
+        )
+        summary = f"MCP server {server_name} with {len(names)} tool(s): {', '.join(names[:30])}"
+        server = entry(
+            doc,
+            ctx,
+            "",
+            {
+                "id": server_id,
+                "name": server_name,
+                "entity_type": "other",
+                "description": f"{description}\n\n{summary}" if description else summary,
+                "keywords": ["mcp", "mcp-server"],
+                "origin": origin,
+                **provided,
+            },
+        )
+        yield from type_records(doc, typer)
+        partial = data.get(PARTIAL) if isinstance(data, dict) else None
+        if isinstance(partial, str):
+            ctx.warn(f"{doc.source}: {partial}")
+        if server is not None:
+            if not isinstance(partial, str):  # a cut listing retires nothing
+                ctx.wholes.append(server_id)
+            yield server
+        yield from (located for _, located in parts)
+
+    def _tools(
+        self,
+        doc: Document,
+        ctx: ReadContext,
+        tools: list[Any],
+        at: str,
+        server_id: str,
+        launch: list[dict[str, Any]],
+        typer: SchemaTyper,
+        provided: dict[str, Any],
+    ) -> Iterator[tuple[dict[str, Any], Located]]:
+        """Each tool of the listing (at JSON pointer ``at``) with its entry, in order; a tool
+        that is malformed, gives no id of its own or is listed twice is told to ``ctx`` and
+        left out."""
         seen: set[str] = set()
-        parts: list[Located] = []
         for index, tool in enumerate(tools):
             where = f"{at}/{index}"
             if not _is_tool(tool):
@@ -160,38 +205,7 @@ class McpReader:
             }
             located = self._tool(doc, ctx, tool, tool_id, tool_origin, where, typer, provided)
             if located is not None:
-                parts.append(located)
-                names.append(str(tool["name"]))
-        origin: dict[str, Any] = {"protocol": "mcp", "role": "server", "launch": launch}
-        (description,) = cleaned(
-            origin,
-            info.get("instructions")
-            or (data.get("instructions") if isinstance(data, dict) else None),
-        )
-        summary = f"MCP server {server_name} with {len(names)} tool(s): {', '.join(names[:30])}"
-        server = entry(
-            doc,
-            ctx,
-            "",
-            {
-                "id": server_id,
-                "name": server_name,
-                "entity_type": "other",
-                "description": f"{description}\n\n{summary}" if description else summary,
-                "keywords": ["mcp", "mcp-server"],
-                "origin": origin,
-                **provided,
-            },
-        )
-        yield from type_records(doc, typer)
-        partial = data.get(PARTIAL) if isinstance(data, dict) else None
-        if isinstance(partial, str):
-            ctx.warn(f"{doc.source}: {partial}")
-        if server is not None:
-            if not isinstance(partial, str):  # a cut listing retires nothing
-                ctx.wholes.append(server_id)
-            yield server
-        yield from parts
+                yield tool, located
 
     def _tool(
         self,

@@ -106,51 +106,62 @@ class OpenAiToolsReader:
                 )
                 continue
             seen.add(function_id)
-            parameters = spec.get("parameters")
-            typer.rebase(parameters, f"{where}/parameters")
-            properties = parameters.get("properties") if isinstance(parameters, dict) else None
-            properties = properties if isinstance(properties, dict) else {}
-            required = parameters.get("required") if isinstance(parameters, dict) else None
-            required = (
-                [r for r in required if r in properties] if isinstance(required, list) else []
-            )
-            input_type = (
-                typer.type_of(
-                    properties[required[0]],
-                    f"{where}/parameters{pointer('properties', required[0])}",
-                )
-                if len(required) == 1
-                else None
-            )
-            kinds = (
-                None
-                if ctx.kinds is None
-                else ctx.kinds.tool_kinds(
-                    name=str(spec["name"]),
-                    description=str(spec.get("description") or ""),
-                    input_schema=parameters if isinstance(parameters, dict) else {},
-                )
-            )
-            located = entry(
-                doc,
-                ctx,
-                where,
-                {
-                    "id": function_id,
-                    "name": spec["name"],
-                    "entity_type": "tool",
-                    "description": with_paragraphs(
-                        str(spec.get("description") or spec["name"]),
-                        parameters_paragraph(properties, required),
-                    ),
-                    "keywords": ["function", *list(properties)[:20]],
-                    "input_type": input_type,
-                    "contracts": ["strict"] if spec.get("strict") is True else [],
-                    "origin": {"protocol": "openai", "role": "function", "tool": spec},
-                    "kinds": kinds,
-                },
-            )
+            located = _function_entry(doc, ctx, spec, function_id, where, typer)
             if located is not None:
                 records.append(located)
         yield from type_records(doc, typer)
         yield from records
+
+
+def _function_entry(
+    doc: Document,
+    ctx: ReadContext,
+    spec: dict[str, Any],
+    function_id: str,
+    where: str,
+    typer: SchemaTyper,
+) -> Located | None:
+    """The entry of one function definition ``spec`` (at JSON pointer ``where``): its one
+    required parameter's type as the input type, its parameters described and kinds inferred."""
+    parameters = spec.get("parameters")
+    typer.rebase(parameters, f"{where}/parameters")
+    properties = parameters.get("properties") if isinstance(parameters, dict) else None
+    properties = properties if isinstance(properties, dict) else {}
+    required = parameters.get("required") if isinstance(parameters, dict) else None
+    required = [r for r in required if r in properties] if isinstance(required, list) else []
+    input_type = (
+        typer.type_of(
+            properties[required[0]],
+            f"{where}/parameters{pointer('properties', required[0])}",
+        )
+        if len(required) == 1
+        else None
+    )
+    kinds = (
+        None
+        if ctx.kinds is None
+        else ctx.kinds.tool_kinds(
+            name=str(spec["name"]),
+            description=str(spec.get("description") or ""),
+            input_schema=parameters if isinstance(parameters, dict) else {},
+        )
+    )
+    return entry(
+        doc,
+        ctx,
+        where,
+        {
+            "id": function_id,
+            "name": spec["name"],
+            "entity_type": "tool",
+            "description": with_paragraphs(
+                str(spec.get("description") or spec["name"]),
+                parameters_paragraph(properties, required),
+            ),
+            "keywords": ["function", *list(properties)[:20]],
+            "input_type": input_type,
+            "contracts": ["strict"] if spec.get("strict") is True else [],
+            "origin": {"protocol": "openai", "role": "function", "tool": spec},
+            "kinds": kinds,
+        },
+    )

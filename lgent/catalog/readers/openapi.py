@@ -110,6 +110,46 @@ class OpenApiReader:
         typer = SchemaTyper(api_id, data, ctx.warn, doc.source)
         refs = SchemaRefs(data)
         links = OperationIndex.of(paths, api_id) if spec_version != "2.0" else None
+        owner = (api_id, refs, links)
+        operations = self._operations(doc, ctx, typer, owner, paths, authored, versioned)
+        origin: dict[str, Any] = {"protocol": "openapi", "role": "api"}
+        if url is not None:
+            origin["url"] = url
+        (description,) = cleaned(origin, info.get("description") or info.get("title") or api_name)
+        api = entry(
+            doc,
+            ctx,
+            "/info",
+            {
+                "id": api_id,
+                "name": str(info.get("title") or api_name),
+                "entity_type": "other",
+                "description": f"{description}\n\nHTTP API with {len(operations)} operation(s).",
+                "origin": origin,
+                "keywords": ["api", "openapi" if spec_version != "2.0" else "swagger", *api_words],
+                **authored,
+                **versioned,
+            },
+        )
+        yield from type_records(doc, typer)
+        if api is not None:
+            ctx.wholes.append(api_id)
+            yield api
+        yield from operations
+
+    def _operations(
+        self,
+        doc: Document,
+        ctx: ReadContext,
+        typer: SchemaTyper,
+        owner: tuple[str, SchemaRefs, OperationIndex | None],
+        paths: dict[Any, Any],
+        authored: dict[str, str],
+        versioned: dict[str, str],
+    ) -> list[Located]:
+        """The entry of every operation of every path item, in order; what cannot be read
+        (a path item that is no object or a ``$ref``, an operation that is no object, an id used
+        twice) is told to ``ctx`` and left out. Progress is reported every 200 operations."""
         total = sum(len(item) for item in paths.values() if isinstance(item, dict)) or 1
         done = 0
         operations: list[Located] = []
@@ -136,7 +176,7 @@ class OpenApiReader:
                     doc,
                     ctx,
                     typer,
-                    (api_id, refs, links),
+                    owner,
                     (path, method, item),
                     operation,
                     shared,
@@ -154,30 +194,7 @@ class OpenApiReader:
                 done += 1
                 if done % 200 == 0:
                     ctx.progress(len(doc.text) * done // total)
-        origin: dict[str, Any] = {"protocol": "openapi", "role": "api"}
-        if url is not None:
-            origin["url"] = url
-        (description,) = cleaned(origin, info.get("description") or info.get("title") or api_name)
-        api = entry(
-            doc,
-            ctx,
-            "/info",
-            {
-                "id": api_id,
-                "name": str(info.get("title") or api_name),
-                "entity_type": "other",
-                "description": f"{description}\n\nHTTP API with {len(operations)} operation(s).",
-                "origin": origin,
-                "keywords": ["api", "openapi" if spec_version != "2.0" else "swagger", *api_words],
-                **authored,
-                **versioned,
-            },
-        )
-        yield from type_records(doc, typer)
-        if api is not None:
-            ctx.wholes.append(api_id)
-            yield api
-        yield from operations
+        return operations
 
     def _operation(
         self,
@@ -194,11 +211,7 @@ class OpenApiReader:
     ) -> Located | None:
         path, method, path_item = where
         api_id, refs, links = owner
-        operation_id = operation.get("operationId")
-        if isinstance(operation_id, str) and operation_id.strip():
-            name = operation_id.strip()
-        else:
-            name = f"{method.upper()} {path}"
+        name = _operation_name(path, method, operation)
         local = operation_local_id(path, method, operation)
         record_id = stable(f"{api_id}/{local}", "operation", doc, at)
         parameters = self._parameters(typer.document, shared, operation.get("parameters"))
@@ -217,18 +230,7 @@ class OpenApiReader:
         listed = operation.get("tags")
         tags: list[Any] = listed if isinstance(listed, list) else []
         arguments, required = _parameter_schemas(parameters)
-        written = [operation.get("summary"), operation.get("description")]
-        kinds = (
-            None
-            if ctx.kinds is None
-            else ctx.kinds.operation_kinds(
-                typer.document,
-                path_item,
-                operation,
-                name=name,
-                description="\n\n".join(t for t in written if isinstance(t, str) and t.strip()),
-            )
-        )
+        kinds = _operation_kinds(ctx, typer.document, path_item, operation, name)
         feeds = (
             []
             if links is None
@@ -363,3 +365,27 @@ def _content_type(typer: SchemaTyper, content: Any, at: str) -> str | None:
     if not isinstance(chosen, dict):
         return None
     return typer.type_of(chosen.get("schema"), f"{at}/content{pointer(str(media[0]))}/schema")
+
+
+def _operation_name(path: str, method: str, operation: dict[str, Any]) -> str:
+    """An operation's name: its ``operationId``, else ``METHOD /path``."""
+    operation_id = operation.get("operationId")
+    if isinstance(operation_id, str) and operation_id.strip():
+        return operation_id.strip()
+    return f"{method.upper()} {path}"
+
+
+def _operation_kinds(
+    ctx: ReadContext, document: Any, path_item: dict[str, Any], operation: dict[str, Any], name: str
+) -> dict[str, Any] | None:
+    """The value kinds inferred for an operation (None when the read infers none)."""
+    if ctx.kinds is None:
+        return None
+    written = [operation.get("summary"), operation.get("description")]
+    return ctx.kinds.operation_kinds(
+        document,
+        path_item,
+        operation,
+        name=name,
+        description="\n\n".join(t for t in written if isinstance(t, str) and t.strip()),
+    )
