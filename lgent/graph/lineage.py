@@ -114,6 +114,8 @@ class LineageGraph:
         self._out: dict[str, Adjacency] = {}
         self._in: dict[str, Adjacency] = {}
         self._count = 0
+        self._of_relation: dict[str, tuple[tuple[str, str], ...]] = {}
+        """``pairs_of``'s answers, dropped at every change."""
 
     @classmethod
     def of(cls, relations: Iterable[tuple[str, str, str]]) -> LineageGraph:
@@ -134,6 +136,9 @@ class LineageGraph:
         graph._count = len(triples)
         return graph
 
+    def _changed(self) -> None:
+        self._of_relation = {}
+
     # ----------------------------------------------------------------------------- changes
 
     def add_relation(self, source_id: str, relation: str, target_id: str) -> None:
@@ -150,12 +155,14 @@ class LineageGraph:
         self.remove_relations_of(source_id)
         for relation, target in pairs:
             self._add(source_id, relation, target)
+        self._changed()
 
     def remove_relations_of(self, source_id: str) -> None:
         """Forget every relation ``source_id`` declared (relations pointing at it stay)."""
         for relation, target in self._out.pop(source_id, ()):
             _discard(self._in, target, (relation, source_id))
             self._count -= 1
+        self._changed()
 
     def remove_node(self, node_id: str) -> None:
         """Forget ``node_id`` and every relation from or to it."""
@@ -163,11 +170,13 @@ class LineageGraph:
         for relation, source in self._in.pop(node_id, ()):
             _discard(self._out, source, (relation, node_id))
             self._count -= 1
+        self._changed()
 
     def _add(self, source: str, relation: str, target: str) -> None:
         if _insert(self._out, source, (relation, target)):
             _insert(self._in, target, (relation, source))
             self._count += 1
+            self._changed()
 
     # ----------------------------------------------------------------------------- reading
 
@@ -181,6 +190,17 @@ class LineageGraph:
     def relations(self) -> list[tuple[str, str, str]]:
         """Every ``(source, relation, target)``, sorted."""
         return sorted((s, r, t) for s, pairs in self._out.items() for r, t in pairs)
+
+    def pairs_of(self, relation: str) -> tuple[tuple[str, str], ...]:
+        """Every ``(source, target)`` of ``relation``, sorted; read once per state of the graph
+        (a question about links asks it on every query, the catalog changes far less often)."""
+        found = self._of_relation.get(relation)
+        if found is None:
+            found = tuple(
+                sorted((s, t) for s, pairs in self._out.items() for r, t in pairs if r == relation)
+            )
+            self._of_relation[relation] = found
+        return found
 
     def outgoing(self, *relations: str) -> Neighbors:
         """A ``neighbors`` function following ``relations`` from source to target."""

@@ -58,7 +58,7 @@ def linked_signatures(
 
 def feeds_pairs(lineage: LineageGraph) -> Iterable[tuple[str, str]]:
     """Every ``(source, target)`` of a ``feeds`` relation."""
-    return ((s, t) for s, r, t in lineage.relations() if r == FEEDS and s != t)
+    return ((s, t) for s, t in lineage.pairs_of(FEEDS) if s != t)
 
 
 def linked_paths(

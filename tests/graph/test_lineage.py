@@ -203,3 +203,18 @@ def test_bfs_is_a_generator_over_any_neighbors_function() -> None:
     assert next(walk) == LineageHit("a", "r", 1, ("s", "a"))
     assert [h.id for h in walk] == ["b", "c"]
     assert [h.path for h in bfs("s", neighbors)][-1] == ("s", "a", "c")
+
+
+def test_pairs_of_a_relation_follow_every_change() -> None:
+    """``pairs_of`` is read once per state of the graph: each change is seen at once."""
+    graph = LineageGraph.of([("a", "feeds", "b"), ("a", "depends_on", "c")])
+    assert graph.pairs_of("feeds") == (("a", "b"),)
+    graph.add_relation("c", "feeds", "d")
+    assert graph.pairs_of("feeds") == (("a", "b"), ("c", "d"))
+    graph.set_relations("a", [("depends_on", "c")])
+    assert graph.pairs_of("feeds") == (("c", "d"),)
+    graph.remove_node("d")
+    assert graph.pairs_of("feeds") == ()
+    assert graph.pairs_of("depends_on") == (("a", "c"),)
+    graph.remove_relations_of("a")
+    assert graph.pairs_of("depends_on") == ()
