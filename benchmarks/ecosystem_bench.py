@@ -26,7 +26,6 @@ import contextlib
 import json
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.harness.runner import machine_info, write_results
+from benchmarks.harness.served import served_http
 from lgent import LGent
 
 REPO = Path(__file__).resolve().parent.parent
@@ -124,44 +124,12 @@ async def picks(home: Path) -> dict[str, tuple[str, ...]]:
 
 def serving_rss(home: Path, queries: Sequence[str] = SERVED_QUERIES) -> tuple[float, float]:
     """(MiB resident after start, MiB after ``queries``) of ``lgent serve`` on loopback."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "lgent.cli",
-            "--home",
-            str(home),
-            "serve",
-            "--http",
-            "--port",
-            str(port),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, **ENV},
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/health", timeout=5).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise SystemExit("lgent serve did not start") from None
-                time.sleep(0.5)
+    with served_http(home, {**os.environ, **ENV}) as (base, process):
         started = _rss_mib(process.pid)
         for query in queries:
             url = f"{base}/search?" + urllib.parse.urlencode({"q": query})
             json.loads(urllib.request.urlopen(url, timeout=120).read())
         return started, _rss_mib(process.pid)
-    finally:
-        process.terminate()
-        process.wait(30)
 
 
 def _rss_mib(pid: int) -> float:

@@ -10,7 +10,6 @@ import asyncio
 import json
 import os
 import select
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.harness.endless_http import EndlessServer, Mode
+from benchmarks.harness.served import served_http
 
 
 @dataclass(frozen=True)
@@ -78,48 +78,15 @@ class RequestRun:
     health_ms_during: float
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def hostile_bodies(home: Path, keys: int = 70_000, parallel: int = 6) -> RequestRun:
     """``lgent serve --http`` on ``home``: one ``POST /query`` of ``keys`` unknown keys (its
     status, answer size and time), and ``/health``'s latency alone and while ``parallel`` such
     bodies are sent at once."""
     import httpx
 
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "lgent.cli",
-            "--home",
-            str(home),
-            "serve",
-            "--http",
-            "--port",
-            str(port),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
     body = json.dumps({"query": "pdf", **{f"k{i:05d}": 0 for i in range(keys)}}).encode()
     headers = {"Content-Type": "application/json"}
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.2)
+    with served_http(home) as (base, _):
 
         async def measure() -> RequestRun:
             async with httpx.AsyncClient(base_url=base, timeout=60) as http:
@@ -155,9 +122,6 @@ def hostile_bodies(home: Path, keys: int = 70_000, parallel: int = 6) -> Request
                 )
 
         return asyncio.run(measure())
-    finally:
-        server.terminate()
-        server.wait(30)
 
 
 MALFORMED: list[tuple[str, bytes]] = [
