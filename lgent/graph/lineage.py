@@ -155,7 +155,6 @@ class LineageGraph:
         self.remove_relations_of(source_id)
         for relation, target in pairs:
             self._add(source_id, relation, target)
-        self._changed()
 
     def remove_relations_of(self, source_id: str) -> None:
         """Forget every relation ``source_id`` declared (relations pointing at it stay)."""
