@@ -26,16 +26,15 @@ gives, to which result): on every surface.
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Sequence
-from functools import cache
 from typing import TYPE_CHECKING
 
 from lgent.errors import LGentError
 from lgent.fusion.state import FusionContext, QueryState
+from lgent.fusion.supplied import request_kinds, shipped_vocabulary
 from lgent.models import Companion
 
 if TYPE_CHECKING:
     from lgent.graph.protocol import GraphReader
-    from lgent.kinds import Vocabulary
 
 NEEDING = 3
 """The best results whose needs are read."""
@@ -45,14 +44,6 @@ MAX_COMPANIONS = 2
 """Companions one response offers at most."""
 BROAD = 0.25
 """A need more than this share of the candidates within ``REACH`` produce is no need to fill."""
-
-
-@cache
-def _vocabulary() -> Vocabulary:
-    """The shipped vocabulary, read once: it is data that never changes while L-gent runs."""
-    from lgent.kinds import default_vocabulary
-
-    return default_vocabulary()
 
 
 def _produces(graph: GraphReader, artifact_id: str, kind: str) -> bool:
@@ -133,11 +124,9 @@ async def complete_toolsets(state: QueryState, context: FusionContext) -> None:
     graph = await context.graph()
     if graph is None:
         return
-    from lgent.kinds.supplied import supplied_kinds
-
     ranked = [f.id for f in state.fused]
-    vocabulary = _vocabulary()
-    supplied = supplied_kinds(vocabulary, state.text)
+    vocabulary = shipped_vocabulary()
+    supplied = request_kinds(state)
     companions = find_companions(graph, ranked, vocabulary.kinds, supplied, _inferred(state))
     if not companions:
         return

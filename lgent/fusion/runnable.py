@@ -15,14 +15,13 @@ no kind and no query.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import TYPE_CHECKING
 
 from lgent.fusion.names import lift
+from lgent.fusion.supplied import request_kinds, shipped_vocabulary
 
 if TYPE_CHECKING:
     from lgent.fusion.state import FusionContext, QueryState
-    from lgent.kinds import Vocabulary
 
 DEPTH = 100
 """Candidates of the fused order read."""
@@ -30,13 +29,6 @@ MAX_LIFTED = 3
 """Candidates lifted at most."""
 GENERAL = 0.2
 """A supplied kind that more than this share of the candidates read need says nothing."""
-
-
-@cache
-def _vocabulary() -> Vocabulary:
-    from lgent.kinds import default_vocabulary
-
-    return default_vocabulary()
 
 
 def runnable_ids(
@@ -67,10 +59,8 @@ async def runnable(state: QueryState, context: FusionContext) -> None:
     position = context.settings.runnable
     if position <= 0 or not state.plain or len(state.fused) <= position:
         return
-    from lgent.kinds.supplied import supplied_kinds
-
-    vocabulary = _vocabulary()
-    supplied = supplied_kinds(vocabulary, state.text)
+    vocabulary = shipped_vocabulary()
+    supplied = request_kinds(state)
     if not supplied:
         return
     snap = state.catalog
