@@ -255,7 +255,7 @@ def evaluate_set(
     rankings.update(run.rankings)
     runs: dict[str, LGentRun] = {}
     for name in also:
-        changed, text = variant(name)
+        changed, text = variant(name, entry_text)
         runs[name] = asyncio.run(
             lgent_rankings(devset, embedder, changed, entry_text=text, methods=VARIANT_METHODS)
         )

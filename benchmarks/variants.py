@@ -49,13 +49,14 @@ ATOMS = {
 ENTRY_TEXTS: dict[str, devsets.EntryText] = {"plain": "plain", "basic": "basic", "rich": "rich"}
 
 
-def variant(spec: str) -> tuple[Settings, devsets.EntryText]:
-    """The settings and entry text a variant names (``default`` changes nothing)."""
+def variant(spec: str, entry: devsets.EntryText = "rich") -> tuple[Settings, devsets.EntryText]:
+    """The settings and entry text a variant names (``default`` changes nothing); ``entry``:
+    the entry text of the run it is compared with, kept unless the variant names another
+    (``entry=basic``)."""
     fusion: dict[str, Any] = {}
     keyword: dict[str, Any] = {}
     semantic: dict[str, Any] = {}
     weights: dict[str, float] = {}
-    entry: devsets.EntryText = "basic"
     for atom in filter(None, spec.split("+")):
         if atom == "default":
             continue
