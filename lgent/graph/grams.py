@@ -107,12 +107,18 @@ class TrigramIndex:
         index._counted = (known.sum(axis=1) == index._lengths) & (index._lengths <= 255)
         first, second, third = chars[:, :-2], chars[:, 1:-1], chars[:, 2:]
         valid = (first >= 0) & (second >= 0) & (third >= 0)
-        codes = (first * _SIZE + second) * _SIZE + third
-        rows = np.broadcast_to(np.arange(len(base))[:, None], codes.shape)
-        pairs = np.sort(codes[valid] * len(base) + rows[valid])  # by trigram, then key
-        pairs = pairs[np.concatenate((pairs[:1] >= 0, pairs[1:] != pairs[:-1]))]  # each once
-        index._postings = pairs % len(base)
-        index._offsets = np.searchsorted(pairs // len(base), np.arange(_N_GRAMS + 1))
+        # row by row, so a stable sort by trigram (a radix sort: codes fit 16 bits) keeps
+        # each trigram's keys in order
+        codes = ((first * _SIZE + second) * _SIZE + third)[valid].astype(np.uint16)
+        keys_of = np.broadcast_to(np.arange(len(base))[:, None], valid.shape)[valid]
+        order = np.argsort(codes, kind="stable")
+        codes, keys_of = codes[order], keys_of[order]
+        once = np.ones(len(codes), dtype=np.bool_)  # a key holding a trigram twice: once
+        once[1:] = (codes[1:] != codes[:-1]) | (keys_of[1:] != keys_of[:-1])
+        codes, keys_of = codes[once], keys_of[once]
+        index._postings = keys_of.astype(np.int64)
+        index._offsets = np.zeros(_N_GRAMS + 1, dtype=np.int64)
+        np.cumsum(np.bincount(codes, minlength=_N_GRAMS), out=index._offsets[1:])
         return index
 
     # ----------------------------------------------------------------------------- changes
