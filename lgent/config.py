@@ -45,10 +45,12 @@ class FusionSettings:
     docs/quality.md)."""
     rrf_k: int = 60
     overfetch: int = 1
-    min_brain_hits: int = 100
+    min_brain_hits: int = 50
     """Hits each brain is asked for, whatever the page size (``limit * overfetch`` when that
     is more): the fused answer, its total and its scores are then the same for every ``limit``
-    up to it, in Python and on every surface (which page the first 100 results)."""
+    up to it, in Python and on every surface (which page the first 50 results). 100 gave the
+    same development-set figures and cost a third more time per query at 100k entries
+    (docs/benchmarks.md)."""
     serendipity: int = 3
     free_text_min_match: float = 0.0
     """For plain-language queries the keyword brain ORs the words; a hit must match this share."""

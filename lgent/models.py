@@ -251,8 +251,8 @@ class QueryResponse(BaseModel):
     query_interpretation: str
     total_matches: int
     """How many artifacts the fused answer holds: each brain is asked for
-    ``fusion.min_brain_hits`` hits (100) whatever the ``limit``, so the total and the scores are
-    the same for every limit up to 100, in Python and on every surface (a larger limit asks
+    ``fusion.min_brain_hits`` hits (50) whatever the ``limit``, so the total and the scores are
+    the same for every limit up to 50, in Python and on every surface (a larger limit asks
     each brain for that many)."""
     search_time_ms: float
     brains: tuple[BrainRun, ...] = ()

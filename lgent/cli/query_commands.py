@@ -73,7 +73,7 @@ def query(
     """Ask every brain that can help, fuse the answers, explain them, and suggest more;
     --facets counts the values of those facets over every match.
 
-    The total does not depend on --limit: the query is answered for its first 100 results and
+    The total does not depend on --limit: the query is answered for its first 50 results and
     the page is cut from them. Words starting with one '-' that are no option are query text
     (lgent query -73.95 longitude); after -- every word is (lgent query -- --limit)."""
     from lgent.models import QueryContext

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 DEFAULT_K = 60
 NORMALIZED_OVER = 50
 """Score fusion's min-max range is each brain's first this many hits, however many it was asked
-for (every query is answered to ``fusion.min_brain_hits``, 100), so a larger limit changes no
+for (every query is answered to ``fusion.min_brain_hits``, 50), so a larger limit changes no
 score: the lowest of them normalizes to 0, and a hit past them votes 0. 100 instead: MetaTool
 single -0.02, multi +0.31, ToolLens +0.18 nDCG@10, but the labeled plain-language requests
 -0.014 (one request's best answer fell from first to third): within noise on the development

@@ -335,7 +335,7 @@ def build_http_app(
     @app.post("/query", response_model=QueryPage, tags=["search"])
     async def query(me: Caller, body: QueryRequest) -> Response:
         """The fused query with whole results: every brain that can help, fused, explained,
-        with suggestions; a page of its first 100 results."""
+        with suggestions; a page of its first 50 results."""
         page = await query_page(me, body, offset=body.offset, explain=body.explain)
         return _json(page)
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from lgent.graph.signatures import CompositionPath
     from lgent.lgent import LGent
 
-PAGE_DEPTH = 100
+PAGE_DEPTH = 50
 """Every page of a query is cut from its first ``PAGE_DEPTH`` results."""
 
 

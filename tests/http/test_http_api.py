@@ -170,7 +170,7 @@ def test_pages_concatenate_and_keep_one_total(api: httpx.Client) -> None:
         assert {p["total_matches"] for p in parts} == {full["total_matches"], whole["total"]}
 
     # the last page runs to the depth pages reach, and says more matched than they reach
-    deep = ok(api.get("/search", params={"q": "pdf", "limit": 100}))
+    deep = ok(api.get("/search", params={"q": "pdf", "limit": PAGE_DEPTH}))
     assert deep["total"] > PAGE_DEPTH and len(deep["results"]) == PAGE_DEPTH
     tail = ok(api.get("/search", params={"q": "pdf", "limit": 7, "offset": PAGE_DEPTH - 2}))
     assert [r["id"] for r in tail["results"]] == [r["id"] for r in deep["results"][-2:]]
