@@ -241,7 +241,7 @@ class CatalogGraph:
     def describe(self) -> str:
         """``"N types, M relations"``."""
         with self._lock:
-            return f"{len(self._lattice)} types, {len(self._lineage.relations())} relations"
+            return f"{len(self._lattice)} types, {len(self._lineage)} relations"
 
     def problems(self) -> list[str]:
         """What is wrong with the indexed types under the lattice, one line per type."""

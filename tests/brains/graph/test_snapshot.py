@@ -76,6 +76,41 @@ def test_inferred_ports_survive_the_snapshot(tmp_path: Path) -> None:
     assert reopened.graph.declarations() == brain.graph.declarations()
 
 
+def test_a_reopened_graph_reads_its_type_links_from_the_image(tmp_path: Path) -> None:
+    """The links between types (which output types each input type accepts) come back with the
+    image: a path question on the reopened graph derives no accept matrix, and answers as the
+    graph that saved it; a type added afterwards is linked as in a graph never saved."""
+    brain = GraphBrain(tmp_path)
+    brain.build(KIND_TOOLS, KIND_TYPES, 3)
+    search = PathSearch("PostalAddress", "WeatherReport", 3, 5)
+    expected = brain.graph.find_paths(search)
+    reopened = GraphBrain(tmp_path)
+    composition = reopened.graph._composition  # its derived tables, privately
+    assert reopened.graph.find_paths(search) == expected
+    assert composition._accept is None
+    new_type = CatalogEntry.parse(
+        {**GEOCODE.to_record(), "id": "osm/geocode_text", "output_type": "Text"}
+    )
+    for graph_brain in (brain, reopened):
+        graph_brain.apply_changes(ChangeSet([new_type], [], None, 4))
+    assert _type_answers(reopened) == _type_answers(brain)
+
+
+def _type_answers(brain: GraphBrain) -> list[object]:
+    graph = brain.graph
+    searches = [
+        PathSearch(a, b, 3, 5) for a in ("PostalAddress", "Text") for b in ("WeatherReport", "Text")
+    ]
+    return [
+        *(graph.find_paths(search) for search in searches),
+        *(
+            graph.find_compatible(artifact, direction, include_unusable=True)
+            for artifact in sorted(graph._info)
+            for direction in ("downstream", "upstream")
+        ),
+    ]
+
+
 def test_a_damaged_snapshot_is_not_served(tmp_path: Path) -> None:
     built(tmp_path, [KIND_TOOLS[0]])
     manifest = GraphStore(tmp_path).manifest()
