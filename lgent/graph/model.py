@@ -21,6 +21,7 @@ from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
 from lgent.graph import links, paths, spread
 from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
 from lgent.graph.composition import CompositionIndex
+from lgent.graph.deferred import DeferredTables
 from lgent.graph.facts import ArtifactFacts, facts_of
 from lgent.graph.lineage import LineageGraph, LineageHit, bfs
 from lgent.graph.names import NameIndex, normalized
@@ -49,7 +50,7 @@ BROAD_KIND = 3
 0.6, one of a type with fewer subtypes 0.85, one of a leaf type 1."""
 
 
-class CatalogGraph:
+class CatalogGraph(DeferredTables):
     """The catalog's graph (in memory; ``change_number`` -1 until built). Thread-safe: every
     public method holds the graph's re-entrant lock."""
 
@@ -60,12 +61,12 @@ class CatalogGraph:
 
     def __getstate__(self) -> dict[str, object]:
         """What ``lgent.graph.image`` keeps: everything but the lock (caches are dropped by the
-        parts that hold them)."""
+        parts that hold them; ``lgent.graph.deferred``: the tables read when first used)."""
         with self._lock:
-            return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+            return self.image_state({k: v for k, v in self.__dict__.items() if k != "_lock"})
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
+        self.restore_state(state)
         self._lock = threading.RLock()
 
     def _reset(self, types: Sequence[TypeDecl]) -> None:
