@@ -541,8 +541,8 @@ class CatalogGraph(DeferredTables):
 
     def _unmet(self, port_id: str, gives: Sequence[str]) -> int:
         """How many needs of the port's artifact ``gives`` leaves unmet (``graph.spread``)."""
-        info = self._info.get(artifact_of(port_id))
-        return 0 if info is None or not gives else spread.unmet(info.needs, gives, self._fits)
+        needs = self._info.needs(artifact_of(port_id))  # no ArtifactInfo made per candidate
+        return 0 if needs is None or not gives else spread.unmet(needs, gives, self._fits)
 
     def _source_of(self, artifact_id: str) -> str:
         """The server or API an artifact is part of, else the artifact itself."""
