@@ -122,3 +122,25 @@ def test_reading_an_entrys_stored_kinds_loads_no_inference() -> None:
     import lgent.kinds
 
     assert lgent.kinds.default_vocabulary is lgent.kinds.vocabulary.default_vocabulary
+
+
+@pytest.mark.parametrize(("command", "collecting"), [("stats", False), ("init", True)])
+def test_the_console_script_runs_a_read_command_without_collections(
+    tmp_path: Path, command: str, collecting: bool
+) -> None:
+    """A one-shot read runs with the garbage collector off (it ends with the process); a
+    command that writes keeps it on."""
+    home = tmp_path / "home"
+    if command != "init":
+        init = [sys.executable, "-m", "lgent.cli", "--home", str(home), "init"]
+        subprocess.run(init, capture_output=True, check=True)
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: sys.__stderr__.write(f'COLLECTING {gc.isenabled()}\\n'))\n"
+        "from lgent.cli.app import console_main\n"
+        f"sys.argv = ['lgent', '--home', {str(home)!r}, {command!r}]\n"
+        "console_main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert f"COLLECTING {collecting}" in run.stderr
