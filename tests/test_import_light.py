@@ -101,3 +101,46 @@ def test_main_leaves_the_garbage_collector_as_it_found_it(
         main()
     assert done.value.code in (0, None)
     assert gc.get_freeze_count() == before
+
+
+def test_reading_an_entrys_stored_kinds_loads_no_inference() -> None:
+    """A stored entry's kinds are checked with ``lgent.kinds.results`` alone: decoding one (as
+    every cold query, compatible, path or resolve call does) loads neither the inference rules
+    nor the vocabulary's YAML reader."""
+    code = (
+        "import json, sys\n"
+        "from lgent.kinds.results import ToolKinds\n"
+        "from lgent.models import CatalogEntry\n"
+        "entry = CatalogEntry.parse({'id': 'a/b', 'name': 'b', 'description': 'x', "
+        "'entity_type': 'tool', 'kinds': ToolKinds().to_dict()})\n"
+        "assert entry.tool_kinds() == ToolKinds()\n"
+        "print(json.dumps([m for m in ('yaml', 'lgent.kinds.infer', 'lgent.kinds.vocabulary') "
+        "if m in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
+    import lgent.kinds
+
+    assert lgent.kinds.default_vocabulary is lgent.kinds.vocabulary.default_vocabulary
+
+
+@pytest.mark.parametrize(("command", "collecting"), [("stats", False), ("init", True)])
+def test_the_console_script_runs_a_read_command_without_collections(
+    tmp_path: Path, command: str, collecting: bool
+) -> None:
+    """A one-shot read runs with the garbage collector off (it ends with the process); a
+    command that writes keeps it on."""
+    home = tmp_path / "home"
+    if command != "init":
+        init = [sys.executable, "-m", "lgent.cli", "--home", str(home), "init"]
+        subprocess.run(init, capture_output=True, check=True)
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: sys.__stderr__.write(f'COLLECTING {gc.isenabled()}\\n'))\n"
+        "from lgent.cli.app import console_main\n"
+        f"sys.argv = ['lgent', '--home', {str(home)!r}, {command!r}]\n"
+        "console_main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert f"COLLECTING {collecting}" in run.stderr

@@ -30,10 +30,12 @@ def file_checksum(path: Path) -> str:
     """``crc32:<hex>:<size>`` of the file at ``path`` (OSError when it cannot be read)."""
     crc = 0
     size = 0
-    with path.open("rb") as handle:
-        while block := handle.read(_BLOCK):
-            crc = zlib.crc32(block, crc)
-            size += len(block)
+    buffer = bytearray(_BLOCK)  # one buffer read into: no new block allocated per read
+    view = memoryview(buffer)
+    with path.open("rb", buffering=0) as handle:
+        while read := handle.readinto(buffer):
+            crc = zlib.crc32(view[:read], crc)
+            size += read
     return f"crc32:{crc:08x}:{size}"
 
 

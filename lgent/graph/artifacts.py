@@ -145,6 +145,11 @@ class ArtifactTable(Mapping[str, ArtifactInfo]):
         row = self._rows[artifact_id]
         return row[6], row[7]
 
+    def needs(self, artifact_id: str) -> tuple[str, ...] | None:
+        """Every type ``artifact_id`` must be given to run (None: not present)."""
+        row = self._rows.get(artifact_id)
+        return None if row is None else row[13]
+
     def admits(self, artifact_id: str, filters: SearchFilters | None) -> bool:
         """True when ``artifact_id`` is present and passes ``filters``."""
         row = self._rows.get(artifact_id)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -76,8 +77,12 @@ _TABLE_CACHES = (
     "_best_arrays",
 )
 """The mappings derived from the tables, filled when first needed."""
-_ARRAY_CACHES = ("_accept", "_chainable", "_with_any")
+_ARRAY_CACHES = ("_accept", "_accept_pairs", "_chainable", "_with_any")
 """The derived arrays (None until first needed)."""
+_IMAGE_TABLES = "_image_tables"
+"""Where an image keeps the accept matrix (as its true cells) and the chain mask: derived from
+the type tables, but a second and more to derive again on a catalog of thousands of types,
+which every cold path, resolve or compatible question would pay."""
 
 
 class CompositionIndex:
@@ -103,6 +108,9 @@ class CompositionIndex:
         # a mapping, not a matrix: imported catalogs bring thousands of types on each side
         self._best: dict[tuple[int, int], tuple[float, float]] = {}
         self._accept: BoolArray | None = None  # [output type, input type]: out <: in
+        # the accept matrix's true cells (output, input types, row-major), and the matrix they
+        # were read from (None: from an image, for the tables as saved)
+        self._accept_pairs: tuple[BoolArray | None, IntArray, IntArray] | None = None
         self._rows: dict[str, BoolArray] = {}  # any type -> accepted input types
         self._fits: dict[str, BoolArray] = {}  # any type -> output types that are subtypes
         self._groups: dict[int, Group] = {}  # input type -> its artifacts with an output
@@ -118,16 +126,32 @@ class CompositionIndex:
 
     def __getstate__(self) -> dict[str, object]:
         """The tables (what ``_TABLE_CACHES`` and ``_ARRAY_CACHES`` name is rebuilt when first
-        needed, and left out of an image)."""
+        needed, and left out of an image), with the accept matrix as its true cells and the
+        chain mask (``_IMAGE_TABLES``), derived now if they were not yet."""
         dropped = {*_TABLE_CACHES, *_ARRAY_CACHES}
-        return {k: v for k, v in self.__dict__.items() if k not in dropped}
+        state = {k: v for k, v in self.__dict__.items() if k not in dropped}
+        self.sync()
+        outputs, inputs = self._accept_cells()
+        state[_IMAGE_TABLES] = (
+            outputs.astype(np.int64).tobytes(),
+            inputs.astype(np.int64).tobytes(),
+            self.chain_mask().tobytes(),
+        )  # bytes: the image's reader builds no array from a pickle
+        return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
+        tables = state.pop(_IMAGE_TABLES, None)
         self.__dict__.update(state)
         for name in _TABLE_CACHES:
             setattr(self, name, {})
         for name in _ARRAY_CACHES:
             setattr(self, name, None)
+        if isinstance(tables, tuple):
+            output_bytes, input_bytes, chain_bytes = cast(tuple[bytes, bytes, bytes], tables)
+            outputs = np.frombuffer(output_bytes, dtype=np.int64).astype(np.intp)
+            inputs = np.frombuffer(input_bytes, dtype=np.int64).astype(np.intp)
+            self._accept_pairs = (None, outputs, inputs)  # the dense matrix made when needed
+            self._chainable = np.frombuffer(chain_bytes, dtype=np.bool_).copy()
 
     # ----------------------------------------------------------------------------- state
 
@@ -290,6 +314,7 @@ class CompositionIndex:
         if self._lattice.version != self._lattice_version:
             self._lattice_version = self._lattice.version
             self._accept = None
+            self._accept_pairs = None
             self._chainable = None
             self._rows.clear()
             self._fits.clear()
@@ -385,6 +410,7 @@ class CompositionIndex:
         if new:
             self._rows.clear()
             self._children.clear()
+            self._accept_pairs = None
             if self._accept is not None:
                 column = np.array(
                     [self._is_subtype(t, name) for t in self._out.names], dtype=np.bool_
@@ -399,6 +425,7 @@ class CompositionIndex:
         if new:
             self._fits.clear()
             self._chainable = None
+            self._accept_pairs = None
             if self._accept is not None:
                 row = self.accepted_inputs(name)
                 self._accept = np.concatenate([self._accept, row.reshape(1, -1)], axis=0)
@@ -409,10 +436,25 @@ class CompositionIndex:
     def _accept_matrix(self) -> BoolArray:
         if self._accept is None:
             matrix = np.zeros((len(self._out), len(self._in)), dtype=np.bool_)
-            for u, name in enumerate(self._out.names):
-                matrix[u] = self.accepted_inputs(name)
+            pairs = self._accept_pairs
+            if pairs is not None and pairs[0] is None:  # the true cells an image kept
+                matrix[pairs[1], pairs[2]] = True
+                self._accept_pairs = (matrix, pairs[1], pairs[2])
+            else:
+                for u, name in enumerate(self._out.names):
+                    matrix[u] = self.accepted_inputs(name)
             self._accept = matrix
         return self._accept
+
+    def _accept_cells(self) -> tuple[IntArray, IntArray]:
+        """The accept matrix's true cells: (output types, input types), row-major; read off
+        the matrix once per state of the tables, or kept from an image (no matrix needed)."""
+        pairs = self._accept_pairs
+        if pairs is None or (pairs[0] is not None and pairs[0] is not self._accept):
+            accept = self._accept_matrix()  # built, or replaced since (a new type)
+            outputs, inputs = np.nonzero(accept)
+            pairs = self._accept_pairs = (accept, outputs, inputs)
+        return pairs[1], pairs[2]
 
     def chain_mask(self) -> BoolArray:
         """Over output types: True where a link between two artifacts may carry the type."""
@@ -473,8 +515,10 @@ class CompositionIndex:
         fits = self._fits.get(name)
         if fits is None:
             s = self._in.ids.get(name)
-            if s is not None:  # a column of the accept matrix
-                fits = np.ascontiguousarray(self._accept_matrix()[:, s])
+            if s is not None:  # a column of the accept matrix, read off its true cells
+                outputs, inputs = self._accept_cells()
+                fits = np.zeros(len(self._out), dtype=np.bool_)
+                fits[outputs[inputs == s]] = True
             else:
                 fits = np.array(
                     [self._is_subtype(u, name) for u in self._out.names], dtype=np.bool_
@@ -544,9 +588,11 @@ class CompositionIndex:
             health = np.fromiter((c[2] for c in cells), dtype=np.float64, count=len(cells))
             by_input = np.lexsort((u, s))
             by_output = np.lexsort((s, u))
-            accept = self._accept_matrix() & self.chain_mask()[:, None]  # links only
-            accepted_u, accepted_s = np.nonzero(accept)
-            accepting_s, accepting_u = np.nonzero(accept.T)
+            outputs, inputs = self._accept_cells()
+            links = self.chain_mask()[outputs]  # links only
+            accepted_u, accepted_s = outputs[links], inputs[links]
+            by_input_type = np.lexsort((accepted_u, accepted_s))
+            accepting_s, accepting_u = accepted_s[by_input_type], accepted_u[by_input_type]
             found = self._sparse[include_unusable] = Sparse(
                 cells_by_input=Edges.of(s[by_input], u[by_input], health[by_input]),
                 cells_by_output=Edges.of(u[by_output], s[by_output], health[by_output]),

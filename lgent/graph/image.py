@@ -77,6 +77,20 @@ class _TablesOnly(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not a class of the graph's tables")
 
 
+def table_from(data: bytes) -> object:
+    """One of the tables an image keeps apart (``lgent.graph.deferred``), read as the image is:
+    only the graph's own classes (``ValueError`` otherwise)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _TablesOnly(io.BytesIO(data)).load()
+    except Exception as err:  # any unpickling failure means the same: not a table
+        raise ValueError(f"not a graph table ({type(err).__name__}: {err!s:.120})") from err
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def graph_from(image: bytes) -> CatalogGraph:
     """The graph ``image_of`` wrote (``ValueError`` when the bytes are not one, or name
     anything but the graph's own classes)."""

@@ -21,6 +21,7 @@ from lgent.errors import BuildStoppedError, NotFoundError, TypeLatticeError
 from lgent.graph import links, paths, spread
 from lgent.graph.artifacts import ArtifactInfo, ArtifactTable, Fitness, artifact_info
 from lgent.graph.composition import CompositionIndex
+from lgent.graph.deferred import DeferredTables
 from lgent.graph.facts import ArtifactFacts, facts_of
 from lgent.graph.lineage import LineageGraph, LineageHit, bfs
 from lgent.graph.names import NameIndex, normalized
@@ -49,7 +50,7 @@ BROAD_KIND = 3
 0.6, one of a type with fewer subtypes 0.85, one of a leaf type 1."""
 
 
-class CatalogGraph:
+class CatalogGraph(DeferredTables):
     """The catalog's graph (in memory; ``change_number`` -1 until built). Thread-safe: every
     public method holds the graph's re-entrant lock."""
 
@@ -60,12 +61,12 @@ class CatalogGraph:
 
     def __getstate__(self) -> dict[str, object]:
         """What ``lgent.graph.image`` keeps: everything but the lock (caches are dropped by the
-        parts that hold them)."""
+        parts that hold them; ``lgent.graph.deferred``: the tables read when first used)."""
         with self._lock:
-            return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+            return self.image_state({k: v for k, v in self.__dict__.items() if k != "_lock"})
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
+        self.restore_state(state)
         self._lock = threading.RLock()
 
     def _reset(self, types: Sequence[TypeDecl]) -> None:
@@ -241,7 +242,7 @@ class CatalogGraph:
     def describe(self) -> str:
         """``"N types, M relations"``."""
         with self._lock:
-            return f"{len(self._lattice)} types, {len(self._lineage.relations())} relations"
+            return f"{len(self._lattice)} types, {len(self._lineage)} relations"
 
     def problems(self) -> list[str]:
         """What is wrong with the indexed types under the lattice, one line per type."""
@@ -540,8 +541,8 @@ class CatalogGraph:
 
     def _unmet(self, port_id: str, gives: Sequence[str]) -> int:
         """How many needs of the port's artifact ``gives`` leaves unmet (``graph.spread``)."""
-        info = self._info.get(artifact_of(port_id))
-        return 0 if info is None or not gives else spread.unmet(info.needs, gives, self._fits)
+        needs = self._info.needs(artifact_of(port_id))  # no ArtifactInfo made per candidate
+        return 0 if needs is None or not gives else spread.unmet(needs, gives, self._fits)
 
     def _source_of(self, artifact_id: str) -> str:
         """The server or API an artifact is part of, else the artifact itself."""

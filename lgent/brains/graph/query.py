@@ -96,6 +96,34 @@ _RELATION_WORDS: dict[str, str] = {
     "upstream": "what can feed the input of",
 }
 
+
+class _LazyPattern:
+    """A regular expression compiled when first used: the fifty below took about 30 ms of
+    every cold command that loads the graph brain, most of which never reads a question."""
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int) -> None:
+        self._source, self._flags = source, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def _get(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self._source, self._flags)
+        return compiled
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self._get().match(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._get().search(text)
+
+
+def _pattern(source: str, flags: int = 0) -> _LazyPattern:
+    return _LazyPattern(source, flags)
+
+
 _TYPE = r"(?P<{name}>[A-Za-z_][\w.\-]*(?:\[[\w.\-\[\], ]+\])?)"
 _A, _B = _TYPE.format(name="a"), _TYPE.format(name="b")
 _ART = r"(?P<x>.+?)"
@@ -103,64 +131,64 @@ _LEAD = r"(?:.*?)"  # any lead-in ("what can", "tools that", "a") - the names mu
 _END = r"\s*[?.!]*$"
 _ARTICLE = r"(?:(?:an?|the|some|any)\s+)?"
 
-_ARROW = re.compile(rf"^\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I)
-_FIELDS = re.compile(
+_ARROW = _pattern(rf"^\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I)
+_FIELDS = _pattern(
     rf"^\s*(?:(?:input|in)\s*[:=]\s*{_A})?\s*(?:[,;]|\band\b)?\s*(?:(?:output|out)\s*[:=]\s*{_B})?{_END}",
     re.I,
 )
 
-_STEPS = re.compile(
+_STEPS = _pattern(
     r"[\s,;]*(?:(?:with|in|using)\s+)?(?:(?:at most|no more than|up to)\s+)?(?P<n>a single|one|single|two|three|four|five|\d+)"
     r"\s+(?:steps?|hops?|artifacts?|tools?)(?:\s+or (?:fewer|less))?\s*$",
     re.I,
 )
 _NUMBERS = {"a single": 1, "single": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_HOLE = re.compile(rf"^{_LEAD}\b{_A}\s*(?:->|→|=>)\s*\?+\s*(?:->|→|=>)\s*{_B}\b", re.I)
+_HOLE = _pattern(rf"^{_LEAD}\b{_A}\s*(?:->|→|=>)\s*\?+\s*(?:->|→|=>)\s*{_B}\b", re.I)
 
 _COMPOSITION = [
-    re.compile(
+    _pattern(
         rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+.*?\b(?:to|into)\s+(?:[\w-]+\s+)*?{_B}{_END}",
         re.I,
     ),
-    re.compile(
+    _pattern(
         rf"^{_LEAD}\b(?:path|pipeline|chain|route|way|composition|workflow)s?\b.*?\bfrom\s+{_ARTICLE}{_A}\s+(?:to|into|->)\s+{_ARTICLE}{_B}{_END}",
         re.I,
     ),
-    re.compile(
+    _pattern(
         rf"^\s*(?:how\s+(?:do|can|could|would)\s+(?:i|we|you)|how\s+to)\s+(?:get|go|turn|convert|transform|move)\s+(?:from\s+)?{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}",
         re.I,
     ),
-    re.compile(
+    _pattern(
         rf"^\s*(?:chain|compose|connect|pipe|link)\s+{_ARTICLE}{_A}\s+(?:to|into|with|and)\s+{_ARTICLE}{_B}{_END}",
         re.I,
     ),
-    re.compile(rf"^\s*(?:pipeline|path|chain)\s*:?\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I),
+    _pattern(rf"^\s*(?:pipeline|path|chain)\s*:?\s*{_A}\s*(?:->|→|=>|to)\s*{_B}{_END}", re.I),
 ]
 
-_INTO = re.compile(rf"^{_LEAD}\b{_A}\s+(?:into|to)\s+{_ARTICLE}{_B}{_END}", re.I)
+_INTO = _pattern(rf"^{_LEAD}\b{_A}\s+(?:into|to)\s+{_ARTICLE}{_B}{_END}", re.I)
 
 _TAKE = r"(?:take|takes|taking|accept|accepts|accepting|consume|consumes|read|reads|ingest|ingests|handle|handles|process|processes|work on|works on|operate on|operates on)"
 _GIVE = r"(?:give|gives|giving|return|returns|produce|produces|producing|output|outputs|emit|emits|yield|yields|make|makes|create|creates|generate|generates)"
 _TYPE_PATTERNS = [
-    re.compile(
+    _pattern(
         rf"^\s*(?:i have|i've got|i got|we have|given|got)\s+{_ARTICLE}{_A}\s*[;,.:\-]*\s*(?:what|which|who|anything|something)\b.*\b(?:read|take|consume|use|process|handle|accept|ingest)s?\b.*{_END}",
         re.I,
     ),
-    re.compile(
+    _pattern(
         rf"^{_LEAD}\b{_TAKE}\s+{_ARTICLE}{_A}(?:\s+(?:as input)?\s*(?:and|to|then)\s+{_GIVE}\s+{_ARTICLE}{_B})?(?:\s+as (?:input|output))?{_END}",
         re.I,
     ),
-    re.compile(
+    _pattern(
         rf"^{_LEAD}\b{_GIVE}\s+{_ARTICLE}{_B}(?:\s+(?:from|out of|given)\s+{_ARTICLE}{_A})?{_END}",
         re.I,
     ),
-    re.compile(
+    _pattern(
         rf"^{_LEAD}\b(?:convert|convert?s|turn|turns|transform|transforms|map|maps)\s+{_ARTICLE}{_A}\s+(?:to|into)\s+{_ARTICLE}{_B}{_END}",
         re.I,
     ),
-    re.compile(rf"^{_LEAD}\bfrom\s+{_ARTICLE}{_A}\s+to\s+{_ARTICLE}{_B}{_END}", re.I),
+    _pattern(rf"^{_LEAD}\bfrom\s+{_ARTICLE}{_A}\s+to\s+{_ARTICLE}{_B}{_END}", re.I),
     _INTO,
-    re.compile(
+    _pattern(
         rf"^{_LEAD}\b(?:with|having)\s+(?:an?\s+)?input\s+(?:of\s+|type\s+)?{_A}(?:\s+and\s+(?:an?\s+)?output\s+(?:of\s+|type\s+)?{_B})?{_END}",
         re.I,
     ),
@@ -168,10 +196,10 @@ _TYPE_PATTERNS = [
 
 _POSSESSIVE = r"(?:'s|’s|s')?"
 _FILLER = r"(?:\s+(?:under the hood|internally|behind the scenes|directly|today|right now|at all))?"
-_RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
+_RELATIONSHIPS: list[tuple[RelationKind, _LazyPattern]] = [
     (
         "downstream",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:receive|take|consume|accept|use|handle|process|read)s?\s+"
             rf"(?:the\s+)?(?:outputs?|results?)\s+(?:of|from)\s+{_ART}{_END}",
             re.I,
@@ -179,7 +207,7 @@ _RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
     ),
     (
         "upstream",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:produce|give|make|provide|supply|create)s?\s+(?:the\s+)?inputs?\s+"
             rf"(?:of|for|to)\s+{_ART}{_END}",
             re.I,
@@ -187,187 +215,187 @@ _RELATIONSHIPS: list[tuple[RelationKind, re.Pattern[str]]] = [
     ),
     (
         "downstream",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:receive|receives|take|takes|consume|consumes|accept|accepts|use|uses|handle|handles|process|processes|read|reads)\s+{_ART}{_POSSESSIVE}\s+(?:output|outputs|results?){_END}",
             re.I,
         ),
     ),
     (
         "downstream",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:downstream of|comes? after|can follow|goes after|to put after)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "upstream",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:feed|feeds|feed into|upstream of|comes? before|goes before|provide input (?:for|to)|produce input for)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "upstream",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:produce|produces|give|gives|make|makes)\s+(?:what|the input)\s+{_ART}\s+(?:needs|takes|expects|accepts){_END}",
             re.I,
         ),
     ),
     (
         "downstream",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:compatible with|works? with|composes? with|plugs? into)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "dependents",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:depends? on|relies? on|uses|calls|requires|builds? on)\s+{_ART}{_FILLER}{_END}",
             re.I,
         ),
     ),
     (
         "dependents",
-        re.compile(rf"^\s*(?:dependents|consumers|users|callers)\s+of\s+{_ART}{_END}", re.I),
+        _pattern(rf"^\s*(?:dependents|consumers|users|callers)\s+of\s+{_ART}{_END}", re.I),
     ),
     (
         "dependents",
-        re.compile(
+        _pattern(
             rf"^\s*(?:what|who|which \w+)\s+(?:(?:would|will|could|might)\s+)?(?:break|breaks|fail|fails|stop working)\s+(?:if|when)\s+{_ART}\s+(?:changes|goes away|goes down|is down|fails|is removed|breaks|is retired|disappears){_END}",
             re.I,
         ),
     ),
     (
         "dependencies",
-        re.compile(
+        _pattern(
             rf"^\s*(?:what|which \w+)\s+does\s+{_ART}\s+(?:depend on|rely on|need|use|require|call){_END}",
             re.I,
         ),
     ),
     (
         "dependencies",
-        re.compile(
+        _pattern(
             rf"^\s*(?:dependencies|requirements|prerequisites)\s+(?:of|for)\s+{_ART}{_END}", re.I
         ),
     ),
     (
         "dependencies",
-        re.compile(rf"^\s*{_ART}{_POSSESSIVE}\s+(?:dependencies|requirements){_END}", re.I),
+        _pattern(rf"^\s*{_ART}{_POSSESSIVE}\s+(?:dependencies|requirements){_END}", re.I),
     ),
     (
         "successors",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:replaced|replaces|supersedes|superseded|succeeded|succeeds)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "successors",
-        re.compile(
+        _pattern(
             rf"^\s*(?:what is\s+|what's\s+)?(?:the\s+)?(?:successor|successors|replacement|replacements|newer versions?|new version|upgrade|latest version)\s+(?:of|for|to)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "successors",
-        re.compile(
+        _pattern(
             rf"^\s*(?:what|which \w+)\s+(?:should i use|to use|do i use)\s+instead of\s+(?:the\s+)?(?:deprecated\s+|retired\s+|old\s+)?{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "successors",
-        re.compile(
+        _pattern(
             rf"^\s*(?:is|was)\s+{_ART}\s+(?:replaced|deprecated|retired|superseded)(?:\s+by anything)?{_END}",
             re.I,
         ),
     ),
     (
         "predecessors",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:(?:came|come|was|were|went)\s+before|preceded)\s+{_ART}{_END}", re.I
         ),
     ),
     (
         "successors",
-        re.compile(rf"^{_LEAD}\b(?:(?:came|come|was|were)\s+after|followed)\s+{_ART}{_END}", re.I),
+        _pattern(rf"^{_LEAD}\b(?:(?:came|come|was|were)\s+after|followed)\s+{_ART}{_END}", re.I),
     ),
     (
         "predecessors",
-        re.compile(
+        _pattern(
             rf"^\s*(?:what|which \w+)\s+did\s+{_ART}\s+(?:replace|supersede|succeed){_END}", re.I
         ),
     ),
     (
         "predecessors",
-        re.compile(
+        _pattern(
             rf"^\s*(?:the\s+)?(?:predecessors?|older versions?|previous versions?|ancestors?|history)\s+(?:of|for)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "descendants",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:evolved|descended|derived|grew|came|was built|were built|is based|are based|branched)\s+(?:out\s+)?(?:from|on)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "descendants",
-        re.compile(
+        _pattern(
             rf"^\s*(?:descendants|derivatives|evolutions|lineage|family)\s+of\s+{_ART}{_END}", re.I
         ),
     ),
     (
         "forged",
-        re.compile(
+        _pattern(
             rf"^\s*(?:what|which \w+)\s+(?:did|has|does|have|do)\s+{_ART}\s+(?:build|built|forge|forged|make|made|create|created|generate|generated|produce|produced|write|written){_END}",
             re.I,
         ),
     ),
     (
         "forged",
-        re.compile(
+        _pattern(
             rf"^\s*(?:everything|all|anything|all the \w+|the \w+)\s+(?:that\s+)?{_ART}\s+(?:has\s+)?(?:built|forged|made|created|generated|produced|wrote|written){_END}",
             re.I,
         ),
     ),
     (
         "forged",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:forged|built|made|created|generated|produced|written)\s+by\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "forger",
-        re.compile(
+        _pattern(
             rf"^\s*(?:who|what|which \w+)\s+(?:forged|built|made|created|generated)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "implementers",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:implements?|implementing|conforms? to|follows?|satisfies|realizes|fulfil+s)\s+(?:the\s+)?{_ART}(?:\s+(?:interface|protocol|spec|contract))?{_END}",
             re.I,
         ),
     ),
     (
         "implementers",
-        re.compile(rf"^\s*(?:implementations|implementers)\s+of\s+{_ART}{_END}", re.I),
+        _pattern(rf"^\s*(?:implementations|implementers)\s+of\s+{_ART}{_END}", re.I),
     ),
     (
         "similar",
-        re.compile(
+        _pattern(
             rf"^\s*(?:alternatives?|substitutes?|competitors?|replacements?)\s+(?:to|for)\s+{_ART}{_END}",
             re.I,
         ),
     ),
     (
         "similar",
-        re.compile(
+        _pattern(
             rf"^{_LEAD}\b(?:similar to|like|instead of|comparable to|an alternative to)\s+{_ART}{_END}",
             re.I,
         ),
@@ -420,8 +448,8 @@ def parse_graph_query(text: str, vocabulary: Vocabulary) -> GraphQuery | None:
     return _loose_composition(text, vocabulary, max_length)
 
 
-_SYMBOL_ARROW = re.compile(rf"^\s*{_A}\s*(?:->|→|=>)\s*{_B}{_END}")
-_IDENTIFIER = re.compile(r"^[A-Za-z][\w.\-/]*$")
+_SYMBOL_ARROW = _pattern(rf"^\s*{_A}\s*(?:->|→|=>)\s*{_B}{_END}")
+_IDENTIFIER = _pattern(r"^[A-Za-z][\w.\-/]*$")
 
 
 def unknown_names(text: str, vocabulary: Vocabulary) -> list[tuple[str, str]]:
@@ -448,10 +476,8 @@ def unknown_names(text: str, vocabulary: Vocabulary) -> list[tuple[str, str]]:
     return []
 
 
-_PIPELINE_WORD = re.compile(
-    r"\b(?:pipeline|path|chain|route|workflow|compose|composition)s?\b", re.I
-)
-_N_STEP = re.compile(r"\b(one|two|three|four|five|\d+)[- ]step\b", re.I)
+_PIPELINE_WORD = _pattern(r"\b(?:pipeline|path|chain|route|workflow|compose|composition)s?\b", re.I)
+_N_STEP = _pattern(r"\b(one|two|three|four|five|\d+)[- ]step\b", re.I)
 
 
 def _loose_composition(

@@ -76,6 +76,67 @@ def test_inferred_ports_survive_the_snapshot(tmp_path: Path) -> None:
     assert reopened.graph.declarations() == brain.graph.declarations()
 
 
+def test_a_reopened_graph_reads_its_type_links_from_the_image(tmp_path: Path) -> None:
+    """The links between types (which output types each input type accepts) come back with the
+    image: a path question on the reopened graph derives no accept matrix, and answers as the
+    graph that saved it; a type added afterwards is linked as in a graph never saved."""
+    brain = GraphBrain(tmp_path)
+    brain.build(KIND_TOOLS, KIND_TYPES, 3)
+    search = PathSearch("PostalAddress", "WeatherReport", 3, 5)
+    expected = brain.graph.find_paths(search)
+    reopened = GraphBrain(tmp_path)
+    composition = reopened.graph._composition  # its derived tables, privately
+    assert reopened.graph.find_paths(search) == expected
+    assert composition._accept is None
+    new_type = CatalogEntry.parse(
+        {**GEOCODE.to_record(), "id": "osm/geocode_text", "output_type": "Text"}
+    )
+    for graph_brain in (brain, reopened):
+        graph_brain.apply_changes(ChangeSet([new_type], [], None, 4))
+    assert _type_answers(reopened) == _type_answers(brain)
+
+
+def test_tables_a_question_does_not_read_stay_unread_and_save_whole(tmp_path: Path) -> None:
+    """A reopened graph unpickles its facts, declarations and name index only when first
+    read; saved again with the name index unread, it writes that back as it came, and a graph
+    reopened from that image equals the first."""
+    brain = GraphBrain(tmp_path / "first")
+    brain.build(KIND_TOOLS, KIND_TYPES, 3)
+    reopened = GraphBrain(tmp_path / "first")
+    search = PathSearch("PostalAddress", "WeatherReport", 3, 5)
+    assert reopened.graph.find_paths(search) == brain.graph.find_paths(search)
+    unread = vars(reopened.graph)  # which tables it has read, privately
+    assert not {"_facts", "_declarations", "_names"} & set(unread)
+    GraphStore(tmp_path / "second").save(reopened.graph)
+    assert "_names" not in unread
+    again = GraphBrain(tmp_path / "second")
+    assert again.graph.facts() == brain.graph.facts()
+    assert again.graph.declarations() == brain.graph.declarations()
+    assert snapshot_of_kinds(again) == snapshot_of_kinds(brain)
+    assert [again.artifact_id(q) for q in ("geocode_address", "osm/geocode_address")] == [
+        brain.artifact_id(q) for q in ("geocode_address", "osm/geocode_address")
+    ]
+
+
+def snapshot_of_kinds(brain: GraphBrain) -> list[object]:
+    return [*_type_answers(brain), sorted(brain.graph._info.items())]
+
+
+def _type_answers(brain: GraphBrain) -> list[object]:
+    graph = brain.graph
+    searches = [
+        PathSearch(a, b, 3, 5) for a in ("PostalAddress", "Text") for b in ("WeatherReport", "Text")
+    ]
+    return [
+        *(graph.find_paths(search) for search in searches),
+        *(
+            graph.find_compatible(artifact, direction, include_unusable=True)
+            for artifact in sorted(graph._info)
+            for direction in ("downstream", "upstream")
+        ),
+    ]
+
+
 def test_a_damaged_snapshot_is_not_served(tmp_path: Path) -> None:
     built(tmp_path, [KIND_TOOLS[0]])
     manifest = GraphStore(tmp_path).manifest()
