@@ -224,7 +224,8 @@ ONE_SHOT_READS = frozenset(
         "types",
     }
 )
-"""Commands that answer and end: the console script runs them with the garbage collector off."""
+"""Commands that answer and end: the console script runs them with the garbage collector off
+(unless ``--wait`` asks them to build an index first)."""
 
 
 def console_main() -> None:
@@ -240,8 +241,10 @@ def console_main() -> None:
     a 17,000-artifact home, with the same peak memory (also when the query first builds the
     keyword and graph indexes: 413 MB either way)."""
     gc.freeze()
-    if _command_of(sys.argv[1:]) in ONE_SHOT_READS:
-        gc.disable()
+    args = sys.argv[1:]
+    options = args[: args.index("--")] if "--" in args else args
+    if _command_of(args) in ONE_SHOT_READS and "--wait" not in options:
+        gc.disable()  # --wait may build the semantic index first: a long run keeps collecting
     try:
         main()
     finally:
