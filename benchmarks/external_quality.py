@@ -44,6 +44,7 @@ from lgent.brains.semantic.embedders import (
     SentenceTransformerEmbedder,
     Vectors,
 )
+from lgent.brains.semantic.pooling import Pools, PoolsPieces
 from lgent.config import Settings
 from lgent.errors import LGentError
 
@@ -76,6 +77,7 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self._vectors: dict[str, Vectors] = {}
+        self._pooled: dict[tuple[str, str], Vectors] = {}
 
     @property
     def name(self) -> str:
@@ -100,6 +102,17 @@ class CachedEmbedder:
         if not isinstance(self.inner, CutsToPieces):
             return list(texts)
         return self.inner.cut_to_pieces(texts, pieces)
+
+    def embed_pooled(self, texts: Sequence[str], pools: Pools) -> list[Vectors]:
+        """The inner embedder's ``PoolsPieces``, each text's vectors kept per pooling."""
+        if not isinstance(self.inner, PoolsPieces):
+            raise TypeError(f"{type(self.inner).__name__} does not pool word pieces")
+        tag = f"{pools.__module__}.{pools.__qualname__}"
+        missing = [t for t in dict.fromkeys(texts) if (tag, t) not in self._pooled]
+        if missing:
+            fresh = self.inner.embed_pooled(missing, pools)
+            self._pooled.update(((tag, t), v) for t, v in zip(missing, fresh, strict=True))
+        return [self._pooled[tag, t] for t in texts]
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]

@@ -34,6 +34,9 @@ class RankQuery:
     filters: SearchFilters | None
     limit: int
     cutoff: float
+    clause_share: float = 1.0
+    """How much of what a clause vector adds an artifact gets (``clause_lifted``); 1: each
+    artifact at its best similarity to any vector (``best_of``)."""
 
 
 @dataclass(slots=True)
@@ -190,6 +193,28 @@ def _content_stems(text: str) -> frozenset[str]:
     """The stems of ``text``'s content words (memoized: the same results are explained to
     query after query)."""
     return frozenset(stem(w) for w in content_words(text))
+
+
+def clause_lifted(
+    vectors: Sequence[Vectors],
+    found: Sequence[Sequence[tuple[str, float]]],
+    stored: Callable[[Sequence[str]], Vectors],
+    share: float,
+    limit: int,
+) -> list[tuple[str, float]]:
+    """The searches of a request's vectors (its own first, then its clauses') as one: each
+    artifact any of them found, at its similarity to the request plus ``share`` of what its
+    best clause adds, ``whole + share * max(0, best clause - whole)`` (its ``stored`` vectors
+    compared exactly), best first."""
+    ids = list(dict.fromkeys(i for ranking in found for i, _ in ranking))
+    if not ids:
+        return []
+    matrix = stored(ids)
+    whole = matrix @ vectors[0]
+    best = (matrix @ np.stack(vectors[1:]).T).max(axis=1) if len(vectors) > 1 else whole
+    scores = whole + share * np.maximum(best - whole, 0.0)
+    order = sorted(range(len(ids)), key=lambda n: (-float(scores[n]), ids[n]))[:limit]
+    return [(ids[n], float(scores[n])) for n in order]
 
 
 def best_of(rankings: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
