@@ -690,14 +690,14 @@ class SemanticBrain:
         self._require_built()
         words = content_words(intent)
         settings = self.settings
-        share = 1.0 if settings.clauses else clause_share(len(words), settings)
+        share = None if settings.clauses else clause_share(len(words), settings)
         query = RankQuery(words, filters, limit, cutoff, share)
         if limit == 0 or not len(self._vectors):
             return SemanticRanking([], self._explainer(query.words, ()))
         loaded_before = _model_loaded(self.embedder)
         if self.settings.clauses:
             vectors = [self.query_vector(part) for part in [intent, *clauses(intent)]]
-        elif self._pooled and share > 0:
+        elif self._pooled and share:
             vectors = list(self.query_parts(intent))
         else:
             vectors = [self.query_vector(intent)]
@@ -727,16 +727,17 @@ class SemanticBrain:
         with self._lock:
             self._require_built()
             allowed = self._allowed(query.filters)
-            found = [self._vectors.search(v, query.limit, allowed) for v in vectors]
+            share = query.clause_share
+            searched = vectors if share is None else vectors[:1]
+            found = [self._vectors.search(v, query.limit, allowed) for v in searched]
             for each in found:
                 check_cosines(each)
-            if len(found) == 1:
+            if len(vectors) == 1:
                 pairs = found[0]
-            elif query.clause_share < 1:
-                share, stored = query.clause_share, self._vectors.vectors
-                pairs = clause_lifted(vectors, found, stored, share, query.limit)
-            else:
+            elif share is None:
                 pairs = best_of(found, query.limit)
+            else:  # the clauses rescore what the request found: no search of their own
+                pairs = clause_lifted(vectors, found[0], self._vectors.vectors, share)
 
         def moved(artifact_ids: Sequence[str], weight: float) -> SemanticRanking:
             with self._lock:

@@ -9,9 +9,10 @@ averages only the pieces of content words (a word that is not a stop word,
 sentence is still read in context, only its average leaves the function words out. Entries and
 requests are pooled alike. A text with no content word keeps the plain mean.
 
-The same pass also gives a request of several clauses (``lgent.analysis.clauses``) one vector
-per clause, pooled from that clause's pieces, at no extra encoder cost: a request that asks for
-two things is also searched for each of them (``clause_pools``).
+The same pass also gives a long request of several clauses (``lgent.analysis.clauses``) one
+vector per clause, pooled from that clause's pieces, at no extra encoder cost (``clause_pools``):
+what the request's own search found is rescored so that an artifact close to one of the things
+it asks for is not lost in the average of all of them (``ranking.clause_lifted``).
 
 An embedder offers this by ``embed_pooled`` (``PoolsPieces``): each text's pieces with their
 character spans go to a ``Pools`` function, which weighs them, one row per vector wanted.
@@ -57,21 +58,22 @@ class PoolsPieces(Protocol):
 def content_weights(text: str, spans: Spans) -> Weights:
     """1 for each piece of a content word and each special piece, 0 for a stop word's pieces;
     all 1 when no piece belongs to a content word."""
-    stop = [
-        (m.start(), m.end()) for m in WORD_RE.finditer(text) if is_stop_word(word_parts(m.group()))
-    ]
-    weights = np.ones(len(spans), dtype=np.float32)
-    content = 0
-    for n, (a, b) in enumerate(spans):
-        if b <= a:
-            continue
-        if any(s <= a < e for s, e in stop):
-            weights[n] = 0.0
-        else:
-            content += 1
-    if content == 0:
+    stop = np.zeros(len(text) + 1, dtype=bool)
+    for m in WORD_RE.finditer(text):
+        if is_stop_word(word_parts(m.group())):
+            stop[m.start() : m.end()] = True
+    starts, ends = _bounds(spans)
+    real = ends > starts
+    weights = np.where(real & stop[np.minimum(starts, len(text))], 0.0, 1.0).astype(np.float32)
+    if not (real & (weights > 0)).any():
         weights[:] = 1.0
     return weights
+
+
+def _bounds(spans: Spans) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The pieces' start and end offsets as two arrays."""
+    bounds = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    return bounds[:, 0], bounds[:, 1]
 
 
 def content_pools(text: str, spans: Spans) -> Weights:
@@ -84,10 +86,14 @@ def clause_pools(text: str, spans: Spans) -> Weights:
     one vector per clause of it (``clause_spans``), each from the content pieces inside that
     clause (all its pieces when it has no content word); a request of one clause gets the
     plain mean alone."""
-    whole = content_weights(text, spans)
     rows = [np.ones(len(spans), dtype=np.float32)]
-    for start, end in clause_spans(text):
-        inside = np.array([b > a and start <= a and b <= end for a, b in spans], dtype=bool)
+    found = clause_spans(text)
+    if not found:
+        return np.stack(rows)
+    whole = content_weights(text, spans)
+    starts, ends = _bounds(spans)
+    for start, end in found:
+        inside = (ends > starts) & (starts >= start) & (ends <= end)
         if not inside.any():
             continue
         row = np.where(inside, whole, 0.0).astype(np.float32)

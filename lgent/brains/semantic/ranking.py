@@ -34,9 +34,10 @@ class RankQuery:
     filters: SearchFilters | None
     limit: int
     cutoff: float
-    clause_share: float = 1.0
-    """How much of what a clause vector adds an artifact gets (``clause_lifted``); 1: each
-    artifact at its best similarity to any vector (``best_of``)."""
+    clause_share: float | None = None
+    """With several vectors (the request's, then its clauses'): how much of what a clause adds
+    an artifact found by the request's own search gets (``clause_lifted``); None: each vector
+    is searched and each artifact keeps its best similarity (``best_of``)."""
 
 
 @dataclass(slots=True)
@@ -197,23 +198,23 @@ def _content_stems(text: str) -> frozenset[str]:
 
 def clause_lifted(
     vectors: Sequence[Vectors],
-    found: Sequence[Sequence[tuple[str, float]]],
+    found: Sequence[tuple[str, float]],
     stored: Callable[[Sequence[str]], Vectors],
     share: float,
-    limit: int,
 ) -> list[tuple[str, float]]:
-    """The searches of a request's vectors (its own first, then its clauses') as one: each
-    artifact any of them found, at its similarity to the request plus ``share`` of what its
-    best clause adds, ``whole + share * max(0, best clause - whole)`` (its ``stored`` vectors
-    compared exactly), best first."""
-    ids = list(dict.fromkeys(i for ranking in found for i, _ in ranking))
-    if not ids:
-        return []
+    """The artifacts a request's own search ``found`` (``vectors[0]`` is the request's, the
+    rest its clauses'), rescored: the similarity to the request plus ``share`` of what the best
+    clause adds, ``whole + share * max(0, best clause - whole)``, from their ``stored``
+    vectors; best first. The clauses reorder what the request found and add nothing to it, so
+    they cost no search of their own."""
+    ids = [i for i, _ in found]
+    if not ids or len(vectors) < 2:
+        return list(found)
     matrix = stored(ids)
     whole = matrix @ vectors[0]
-    best = (matrix @ np.stack(vectors[1:]).T).max(axis=1) if len(vectors) > 1 else whole
+    best = (matrix @ np.stack(vectors[1:]).T).max(axis=1)
     scores = whole + share * np.maximum(best - whole, 0.0)
-    order = sorted(range(len(ids)), key=lambda n: (-float(scores[n]), ids[n]))[:limit]
+    order = sorted(range(len(ids)), key=lambda n: (-float(scores[n]), ids[n]))
     return [(ids[n], float(scores[n])) for n in order]
 
 

@@ -72,11 +72,11 @@ class SemanticSettings:
     clause_short_words: int = 10
     clause_long_words: int = 20
     """With content pooling, a request of several clauses (``analysis/clauses.py``) and more
-    than ``clause_short_words`` content words is also searched with one vector per clause,
-    pooled from the same encoder pass: an artifact's similarity is its similarity to the whole
-    request plus a share of what its best clause adds, growing from 0 at
-    ``clause_short_words`` to ``clause_share`` at ``clause_long_words`` (``clause_share`` 0:
-    no clause vectors; pooling.py)."""
+    than ``clause_short_words`` content words gets one vector per clause too, pooled from the
+    same encoder pass; they rescore what the request's own search found (no search of their
+    own): an artifact's similarity is its similarity to the request plus a share of what its
+    best clause adds, from 0 at ``clause_short_words`` to ``clause_share`` at
+    ``clause_long_words`` (``clause_share`` 0: no clause vectors; pooling.py)."""
 
     def __post_init__(self) -> None:
         if self.model_path is not None and (

@@ -149,18 +149,20 @@ def test_bad_pooling_settings_are_refused(values: dict[str, object]) -> None:
         SemanticSettings(**values)  # type: ignore[arg-type]
 
 
-def test_clause_lifted_adds_a_share_of_what_the_best_clause_adds() -> None:
+def test_clause_lifted_rescores_what_the_request_found() -> None:
     stored = {"a": [1.0, 0.0], "b": [0.6, 0.8], "c": [0.0, 1.0]}
     vectors = [np.array([1.0, 0.0], dtype=np.float32), np.array([0.0, 1.0], dtype=np.float32)]
 
     def matrix(ids: Sequence[str]) -> Vectors:
         return np.array([stored[i] for i in ids], dtype=np.float32)
 
-    found = [[("a", 1.0), ("b", 0.6)], [("c", 1.0), ("b", 0.8)]]
-    half = dict(clause_lifted(vectors, found, matrix, 0.5, 10))
-    assert half == pytest.approx({"a": 1.0, "b": 0.7, "c": 0.5})
-    assert [i for i, _ in clause_lifted(vectors, found, matrix, 1.0, 2)] == ["a", "c"]
-    assert dict(clause_lifted(vectors, found, matrix, 0.0, 10))["c"] == pytest.approx(0.0)
+    found = [("a", 1.0), ("b", 0.6), ("c", 0.0)]
+    half = clause_lifted(vectors, found, matrix, 0.5)
+    assert dict(half) == pytest.approx({"a": 1.0, "b": 0.7, "c": 0.5})
+    assert [i for i, _ in clause_lifted(vectors, found, matrix, 1.0)] == ["a", "c", "b"]
+    assert dict(clause_lifted(vectors, found, matrix, 0.0)) == pytest.approx(dict(found))
+    assert clause_lifted(vectors, found[:1], matrix, 1.0) == [("a", 1.0)]  # nothing added
+    assert clause_lifted(vectors[:1], found, matrix, 1.0) == found
 
 
 CATALOG = [
