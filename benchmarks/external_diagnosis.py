@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from benchmarks import devsets
-from benchmarks.external_quality import CachedEmbedder, LGentRun, lgent_rankings, parse_sizes
+from benchmarks.external_quality import LGentRun, cached_embedder, lgent_rankings, parse_sizes
 from benchmarks.ir_metrics import mean_scores
 from benchmarks.variants import ATOMS, variant
 from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [n for n in args.sets.split(",") if n]
     variants = [v for v in args.variants.split(",") if v]
     chosen = {v: variant(v) for v in variants}  # parse them all before the long run
-    embedder = CachedEmbedder(SentenceTransformerEmbedder())
+    embedder = cached_embedder(SentenceTransformerEmbedder())
     sets = [devsets.load_set(n, size=sizes.get(n, -1)) for n in names]
     for devset in sets:
         embedder.prime([q.text for q in devset.queries])

@@ -44,6 +44,7 @@ from lgent.brains.semantic.embedders import (
     SentenceTransformerEmbedder,
     Vectors,
 )
+from lgent.brains.semantic.pooling import Pools, PoolsPieces
 from lgent.config import Settings
 from lgent.errors import LGentError
 
@@ -109,6 +110,33 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         return np.ascontiguousarray(np.stack([self._vectors[t] for t in texts]))
+
+
+class CachedPoolingEmbedder(CachedEmbedder):
+    """A ``CachedEmbedder`` of an embedder that pools word pieces (``PoolsPieces``), so the
+    brain pools as it does with the real embedder; each text's pooled vectors kept per
+    pooling."""
+
+    def __init__(self, inner: Embedder) -> None:
+        if not isinstance(inner, PoolsPieces):
+            raise TypeError(f"{type(inner).__name__} does not pool word pieces")
+        super().__init__(inner)
+        self.pooler: PoolsPieces = inner
+        self._pooled: dict[tuple[str, str], Vectors] = {}
+
+    def embed_pooled(self, texts: Sequence[str], pools: Pools) -> list[Vectors]:
+        """The inner embedder's ``embed_pooled``, each text's vectors kept per pooling."""
+        tag = f"{pools.__module__}.{pools.__qualname__}"
+        missing = [t for t in dict.fromkeys(texts) if (tag, t) not in self._pooled]
+        if missing:
+            fresh = self.pooler.embed_pooled(missing, pools)
+            self._pooled.update(((tag, t), v) for t, v in zip(missing, fresh, strict=True))
+        return [self._pooled[tag, t] for t in texts]
+
+
+def cached_embedder(inner: Embedder) -> CachedEmbedder:
+    """``inner`` with its vectors kept for the run, pooling as it does when it can."""
+    return CachedPoolingEmbedder(inner) if isinstance(inner, PoolsPieces) else CachedEmbedder(inner)
 
 
 @dataclass(slots=True)
@@ -443,7 +471,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     info = machine_info()
     model = baselines.load_minilm()
-    embedder = CachedEmbedder(SentenceTransformerEmbedder())
+    embedder = cached_embedder(SentenceTransformerEmbedder())
     results = []
     for name in names:
         devset = devsets.load_set(name, size=sizes.get(name, -1), seed=args.seed)

@@ -231,7 +231,7 @@ def devset_quality(budget: int, size: int | None) -> list[tuple[str, dict[str, f
     from lgent.brains.semantic.embedders import SentenceTransformerEmbedder
     from lgent.brains.semantic.text import budgeted_texts
 
-    embedder = external_quality.CachedEmbedder(SentenceTransformerEmbedder())
+    embedder = external_quality.cached_embedder(SentenceTransformerEmbedder())
     out = []
     for name in SETS:
         devset = devsets.load_set(name, size=-1 if size is None else size, seed=0)

@@ -30,6 +30,8 @@ ATOMS = {
     "cover": "fusion.coverage_saturation (WORD_COVERAGE)",
     "floor": "fusion.coverage_floor (WORD_COVERAGE)",
     "clauses": "semantic.clauses: 1 searches a request clause by clause too",
+    "pooling": "semantic.pooling: mean or content (CONTENT_POOLING)",
+    "cshare": "semantic.clause_share (CONTENT_POOLING's clause vectors; 0: off)",
     "scope": "fusion.coverage_scope: artifact or query (WORD_COVERAGE)",
     "ftexact": "keyword.free_text_boosts name_exact and keywords_exact",
     "long": "fusion.long_requests: 0 turns LONG_REQUESTS off",
@@ -90,6 +92,10 @@ def variant(spec: str, entry: devsets.EntryText = "rich") -> tuple[Settings, dev
             fusion["name_matches"] = int(value)
         elif name == "clauses":
             semantic["clauses"] = value == "1"
+        elif name == "pooling":
+            semantic["pooling"] = value
+        elif name == "cshare":
+            semantic["clause_share"] = float(value)
         elif name == "scope":
             fusion["coverage_scope"] = value
         elif name in ("cover", "floor"):

@@ -15,10 +15,17 @@ import numpy as np
 import pytest
 
 from benchmarks import baselines, devsets, ir_metrics
-from benchmarks.external_quality import CachedEmbedder, lgent_rankings, parse_sizes
+from benchmarks.external_quality import (
+    CachedEmbedder,
+    cached_embedder,
+    lgent_rankings,
+    parse_sizes,
+)
 from benchmarks.harness.runner import replace_section
 from lgent.brains.semantic.embedders import HashingEmbedder
+from lgent.brains.semantic.pooling import PoolsPieces, clause_pools, content_pools
 from lgent.ids import is_valid_id
+from tests.brains.semantic.test_pooling import WordPieces
 
 # -- metrics --------------------------------------------------------------------------------------
 
@@ -189,6 +196,19 @@ def test_cached_embedder_embeds_each_text_once() -> None:
     assert inner.calls == 1
     assert np.allclose(first[1], inner.embed_batch(["a b"])[0])
     assert cached.name == inner.name and cached.embed_batch([]).shape == (0, 32)
+
+
+def test_cached_embedder_pools_only_what_its_embedder_pools() -> None:
+    assert not isinstance(cached_embedder(HashingEmbedder(32)), PoolsPieces)
+    inner = WordPieces(32)
+    cached = cached_embedder(inner)
+    assert isinstance(cached, PoolsPieces) and cached.name == inner.name
+    first = cached.embed_pooled(["convert the dollars", "weather"], content_pools)
+    again = cached.embed_pooled(["weather", "convert the dollars"], clause_pools)
+    cached.embed_pooled(["weather"], content_pools)
+    assert inner.pooled == ["convert the dollars", "weather", "weather", "convert the dollars"]
+    assert np.allclose(first[0], inner.embed_pooled(["convert the dollars"], content_pools)[0])
+    assert again[0].shape == (1, 32)
 
 
 def test_lgent_rankings_map_ids_back_and_count_what_fusion_did() -> None:

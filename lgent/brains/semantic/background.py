@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from lgent.brains.semantic.embedders import Embedder, Vectors
+from lgent.brains.semantic.pooling import Pools, PoolsPieces
 from lgent.runtime.priority import background_thread
 
 
@@ -56,6 +57,12 @@ class BackgroundEmbedder:
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         return self._thread.submit(self.embedder.embed_batch, texts).result()
+
+    def embed_pooled(self, texts: Sequence[str], pools: Pools) -> list[Vectors]:
+        """``PoolsPieces`` through the copy (the brain asks only when its embedder pools)."""
+        if not isinstance(self.embedder, PoolsPieces):
+            raise TypeError(f"{type(self.embedder).__name__} does not pool word pieces")
+        return self._thread.submit(self.embedder.embed_pooled, texts, pools).result()
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)

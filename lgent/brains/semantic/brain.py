@@ -48,12 +48,20 @@ from lgent.brains.semantic.embedders import (
     Vectors,
     normalize_rows,
 )
+from lgent.brains.semantic.pooling import (
+    POOLING_TAG,
+    PoolsPieces,
+    clause_pools,
+    clause_share,
+    content_pools,
+)
 from lgent.brains.semantic.ranking import (
     BRAIN,
     RankQuery,
     SemanticRanking,
     best_of,
     check_cosines,
+    clause_lifted,
     explained_hit,
     moved_vector,
     weak_reason,
@@ -163,7 +171,12 @@ class SemanticBrain:
         self._queries_done = threading.Condition()
         size = self.settings.query_cache_size
         self._query_cache: LRUCache[str, Vectors] | None = LRUCache(size) if size else None
-        self._model = self.embedder.name
+        # CONTENT_POOLING (pooling.py): entries and requests pooled from their content words
+        self._pooled = self.settings.pooling == "content" and isinstance(self.embedder, PoolsPieces)
+        self._parts_cache: LRUCache[str, tuple[Vectors, ...]] | None = (
+            LRUCache(size) if size else None
+        )
+        self._model = self.embedder.name + (f"+{POOLING_TAG}" if self._pooled else "")
         self._dimensions = self.embedder.dimensions
         self._params = HnswParams(
             threshold=self.settings.hnsw_threshold,
@@ -429,7 +442,10 @@ class SemanticBrain:
         """``texts`` embedded and checked; ``query``: one request (``EmbedsQueries``)."""
         self.counters.embed_calls += 1
         chosen = embedder or self.embedder
-        if query and len(texts) == 1 and isinstance(chosen, EmbedsQueries):
+        if self._pooled and not query and isinstance(chosen, PoolsPieces):
+            pooled = chosen.embed_pooled(texts, content_pools)
+            vectors = _first_rows(pooled, self._dimensions)
+        elif query and len(texts) == 1 and isinstance(chosen, EmbedsQueries):
             vectors = chosen.embed_query(texts[0])
         else:
             vectors = chosen.embed_batch(texts)
@@ -517,6 +533,36 @@ class SemanticBrain:
             with self._query_lock:
                 self._query_cache[intent] = vector
         return vector
+
+    def query_parts(self, intent: str) -> tuple[Vectors, ...]:
+        """A request's own vector and one per clause of it (``pooling.clause_pools``, all from
+        one encoder pass; from the LRU cache when it was asked before). Needs an embedder that
+        pools word pieces (``PoolsPieces``); else ``query_vector`` alone."""
+        if not isinstance(self.embedder, PoolsPieces):
+            return (self.query_vector(intent),)
+        if self._parts_cache is not None:
+            with self._query_lock:
+                hit = self._parts_cache.get(intent)
+            if hit is not None:
+                self.counters.query_cache_hits += 1
+                return hit
+        with self._queries_done:
+            self._querying += 1
+        try:
+            self.counters.embed_calls += 1
+            (rows,) = self.embedder.embed_pooled([intent], clause_pools)
+            _check_vectors(rows, self._dimensions, self._model, 1)
+        finally:
+            with self._queries_done:
+                self._querying -= 1
+                self._queries_done.notify_all()
+        parts = tuple(normalize_rows(rows))
+        for vector in parts:
+            vector.setflags(write=False)
+        if self._parts_cache is not None:
+            with self._query_lock:
+                self._parts_cache[intent] = parts
+        return parts
 
     # -- records ---------------------------------------------------------------------------
 
@@ -642,12 +688,19 @@ class SemanticBrain:
         if isinstance(cutoff, bool) or not isinstance(cutoff, int | float) or not -1 <= cutoff <= 1:
             raise QueryError(f"threshold must be a number in [-1, 1], got {cutoff!r}")
         self._require_built()
-        query = RankQuery(content_words(intent), filters, limit, cutoff)
+        words = content_words(intent)
+        settings = self.settings
+        share = None if settings.clauses else clause_share(len(words), settings)
+        query = RankQuery(words, filters, limit, cutoff, share)
         if limit == 0 or not len(self._vectors):
             return SemanticRanking([], self._explainer(query.words, ()))
-        parts = [intent, *clauses(intent)] if self.settings.clauses else [intent]
         loaded_before = _model_loaded(self.embedder)
-        vectors = [self.query_vector(part) for part in parts]
+        if self.settings.clauses:
+            vectors = [self.query_vector(part) for part in [intent, *clauses(intent)]]
+        elif self._pooled and share:
+            vectors = list(self.query_parts(intent))
+        else:
+            vectors = [self.query_vector(intent)]
         notes: tuple[str, ...] = ()
         if not loaded_before and _model_loaded(self.embedder):
             seconds = getattr(self.embedder, "load_seconds", None)
@@ -674,10 +727,17 @@ class SemanticBrain:
         with self._lock:
             self._require_built()
             allowed = self._allowed(query.filters)
-            found = [self._vectors.search(v, query.limit, allowed) for v in vectors]
-        for each in found:
-            check_cosines(each)
-        pairs = found[0] if len(found) == 1 else best_of(found, query.limit)
+            share = query.clause_share
+            searched = vectors if share is None else vectors[:1]
+            found = [self._vectors.search(v, query.limit, allowed) for v in searched]
+            for each in found:
+                check_cosines(each)
+            if len(vectors) == 1:
+                pairs = found[0]
+            elif share is None:
+                pairs = best_of(found, query.limit)
+            else:  # the clauses rescore what the request found: no search of their own
+                pairs = clause_lifted(vectors, found[0], self._vectors.vectors, share)
 
         def moved(artifact_ids: Sequence[str], weight: float) -> SemanticRanking:
             with self._lock:
@@ -752,6 +812,27 @@ class SemanticBrain:
                 explained_hit(self._entries, self._model, hit_id, score, rank, words, artifact_id)
                 for rank, (hit_id, score) in enumerate(kept, start=1)
             ]
+
+
+def _first_rows(pooled: Sequence[Vectors], dimensions: int) -> Vectors:
+    """The first vector of each text's pooled vectors, as one ``(texts, dimensions)`` array."""
+    if not pooled:
+        return np.zeros((0, dimensions), dtype=np.float32)
+    return np.stack([np.asarray(rows)[0] for rows in pooled])
+
+
+def _check_vectors(vectors: Any, dimensions: int, model: str, least: int) -> None:
+    """Raise ``ModelUnavailableError`` unless ``vectors`` is a finite ``(n, dimensions)`` array
+    of at least ``least`` rows."""
+    shape = getattr(vectors, "shape", None)
+    if not isinstance(vectors, np.ndarray) or len(shape or ()) != 2 or shape is None:
+        raise ModelUnavailableError(f"embedder {model!r} returned {type(vectors).__name__}")
+    if shape[1] != dimensions or shape[0] < least:
+        raise ModelUnavailableError(
+            f"embedder {model!r} returned {shape}, expected at least {least} rows of {dimensions}"
+        )
+    if not np.all(np.isfinite(vectors)):
+        raise ModelUnavailableError(f"embedder {model!r} returned non-finite values")
 
 
 def _model_loaded(embedder: Embedder) -> bool:

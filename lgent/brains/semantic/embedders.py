@@ -25,6 +25,7 @@ from lgent.analysis.identifiers import split_identifier
 from lgent.analysis.tokens import words
 from lgent.brains.semantic.budget import PieceCutter, max_seq_length
 from lgent.brains.semantic.openmp import prefer_short_spin
+from lgent.brains.semantic.pooling import Pools, pool
 from lgent.errors import ModelUnavailableError, SettingsError
 
 Vectors = npt.NDArray[np.float32]
@@ -313,6 +314,37 @@ class SentenceTransformerEmbedder:
         tokenizer = self._load().tokenizer
         unk = getattr(tokenizer, "unk_token", None)
         return [w for w in words if not single_piece(tokenizer.tokenize(w), unk)]
+
+    def embed_pooled(self, texts: Sequence[str], pools: Pools) -> list[Vectors]:
+        """``PoolsPieces``: each text's word pieces pooled as ``pools`` weighs them (the model's
+        own piece vectors, one encoder pass per text)."""
+        model = self._load()
+        out: list[Vectors] = []
+        for start in range(0, len(texts), self.chunk_size):
+            chunk = list(texts[start : start + self.chunk_size])
+            try:
+                states = model.encode(
+                    chunk,
+                    batch_size=self.batch_size,
+                    show_progress_bar=False,
+                    output_value="token_embeddings",
+                    convert_to_numpy=True,
+                )
+                encoded = model.tokenizer(
+                    chunk,
+                    return_offsets_mapping=True,
+                    truncation=True,
+                    max_length=model.max_seq_length,
+                )
+            except Exception as err:  # a torch/tokenizer failure must not escape as itself
+                raise ModelUnavailableError(
+                    f"the embedding model failed on a batch of {len(chunk)} texts: "
+                    f"{type(err).__name__}: {err}"
+                ) from err
+            for text, state, spans in zip(chunk, states, encoded["offset_mapping"], strict=True):
+                piece_states = np.asarray(state, dtype=np.float32)[: len(spans)]
+                out.append(pool(piece_states, pools(text, spans)))
+        return out
 
     @staticmethod
     def _embed_one(model: Any, text: str) -> Vectors:

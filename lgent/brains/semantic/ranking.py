@@ -34,6 +34,10 @@ class RankQuery:
     filters: SearchFilters | None
     limit: int
     cutoff: float
+    clause_share: float | None = None
+    """With several vectors (the request's, then its clauses'): how much of what a clause adds
+    an artifact found by the request's own search gets (``clause_lifted``); None: each vector
+    is searched and each artifact keeps its best similarity (``best_of``)."""
 
 
 @dataclass(slots=True)
@@ -190,6 +194,28 @@ def _content_stems(text: str) -> frozenset[str]:
     """The stems of ``text``'s content words (memoized: the same results are explained to
     query after query)."""
     return frozenset(stem(w) for w in content_words(text))
+
+
+def clause_lifted(
+    vectors: Sequence[Vectors],
+    found: Sequence[tuple[str, float]],
+    stored: Callable[[Sequence[str]], Vectors],
+    share: float,
+) -> list[tuple[str, float]]:
+    """The artifacts a request's own search ``found`` (``vectors[0]`` is the request's, the
+    rest its clauses'), rescored: the similarity to the request plus ``share`` of what the best
+    clause adds, ``whole + share * max(0, best clause - whole)``, from their ``stored``
+    vectors; best first. The clauses reorder what the request found and add nothing to it, so
+    they cost no search of their own."""
+    ids = [i for i, _ in found]
+    if not ids or len(vectors) < 2:
+        return list(found)
+    matrix = stored(ids)
+    whole = matrix @ vectors[0]
+    best = (matrix @ np.stack(vectors[1:]).T).max(axis=1)
+    scores = whole + share * np.maximum(best - whole, 0.0)
+    order = sorted(range(len(ids)), key=lambda n: (-float(scores[n]), ids[n]))
+    return [(ids[n], float(scores[n])) for n in order]
 
 
 def best_of(rankings: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:

@@ -64,6 +64,19 @@ class SemanticSettings:
     clauses: bool = False
     """A request of several clauses is also searched clause by clause (``analysis/clauses.py``);
     each artifact keeps its best similarity."""
+    pooling: Literal["mean", "content"] = "content"
+    """``content``: entries and requests are the mean of their content words' word pieces
+    (``CONTENT_POOLING``, pooling.py), with an embedder that pools pieces as asked (the ONNX and
+    sentence-transformers ones); ``mean``: of every piece, as the model was trained."""
+    clause_share: float = 1.0
+    clause_short_words: int = 10
+    clause_long_words: int = 20
+    """With content pooling, a request of several clauses (``analysis/clauses.py``) and more
+    than ``clause_short_words`` content words gets one vector per clause too, pooled from the
+    same encoder pass; they rescore what the request's own search found (no search of their
+    own): an artifact's similarity is its similarity to the request plus a share of what its
+    best clause adds, from 0 at ``clause_short_words`` to ``clause_share`` at
+    ``clause_long_words`` (``clause_share`` 0: no clause vectors; pooling.py)."""
 
     def __post_init__(self) -> None:
         if self.model_path is not None and (
@@ -87,6 +100,25 @@ class SemanticSettings:
                 "semantic.embedder: 'onnx' runs only the packaged all-MiniLM-L6-v2; a "
                 f"model_path folder ({self.model_path}) needs 'sentence-transformers' (or 'auto')"
             )
+        if self.pooling not in ("mean", "content"):
+            raise SettingsError(
+                f"semantic.pooling: must be 'mean' or 'content', got {self.pooling!r}"
+            )
+        if not isinstance(self.clauses, bool):
+            raise SettingsError(f"semantic.clauses: must be true or false, got {self.clauses!r}")
+        share = self.clause_share
+        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 1:
+            raise SettingsError(f"semantic.clause_share: must be a number in [0, 1], got {share!r}")
+        if (
+            isinstance(self.clause_long_words, bool)
+            or not isinstance(self.clause_long_words, int)
+            or not isinstance(self.clause_short_words, int)
+            or self.clause_long_words <= self.clause_short_words
+        ):
+            raise SettingsError(
+                "semantic.clause_long_words: must be an integer above clause_short_words "
+                f"({self.clause_short_words!r}), got {self.clause_long_words!r}"
+            )
         if self.text_mode not in ("plain", "weighted"):
             raise SettingsError(
                 f"semantic.text_mode: must be 'plain' or 'weighted', got {self.text_mode!r}"
@@ -107,6 +139,7 @@ class SemanticSettings:
             ("batch_size", 1),
             ("query_cache_size", 0),
             ("entry_tokens", 8),
+            ("clause_short_words", 0),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:

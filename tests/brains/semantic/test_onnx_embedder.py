@@ -19,6 +19,7 @@ from lgent.brains.semantic.embedders import (
     default_model_dir,
 )
 from lgent.brains.semantic.onnx_embedder import OnnxEmbedder, max_seq_length
+from lgent.brains.semantic.pooling import POOLING_TAG
 from lgent.brains.semantic.settings import SemanticSettings
 from lgent.errors import ModelUnavailableError, SettingsError
 from tests.brains.semantic.conftest import CATALOG
@@ -175,7 +176,7 @@ def test_switching_embedder_rebuilds_and_reuses_no_vector(tmp_path: Path) -> Non
     fresh = SemanticBrain(None, SemanticSettings(), onnx_embedder)
     fresh.build(CATALOG, [], 1)
     reopened = SemanticBrain(path, SemanticSettings(), onnx_embedder)
-    assert reopened.status().extra["model"] == onnx_embedder.name
+    assert reopened.status().extra["model"] == f"{onnx_embedder.name}+{POOLING_TAG}"
     for query in ("parse pdf files", "clean messy text"):
         got = [(h.id, round(h.score, 5)) for h in reopened.search(query, threshold=-1)]
         want = [(h.id, round(h.score, 5)) for h in fresh.search(query, threshold=-1)]
