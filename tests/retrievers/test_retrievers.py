@@ -61,7 +61,7 @@ def test_langchain_retriever_through_its_own_interface(lg: LGent) -> None:
     local = LGentRetriever(lgent=lg, k=10, constraints=["local execution"]).invoke(QUERY)
     assert local and {d.metadata["execution"] for d in local} == {"local"}
     assert [d.id for d in local] == ranking(lg, QUERY, 10, ["local execution"])
-    with pytest.raises(QueryError, match="k must be an integer from 1 to 100"):
+    with pytest.raises(QueryError, match=f"k must be an integer from 1 to {PAGE_DEPTH}"):
         LGentRetriever(lgent=lg, k=0)
 
 
