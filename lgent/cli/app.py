@@ -184,7 +184,7 @@ def main() -> None:
     other error (``{"error": {"type", "message"}}``), exit 2, not click's text on stderr."""
     args = query_text_arguments(hoist_global_options(sys.argv[1:]))
     command = _click_command(_command_of(args))
-    if not wants_json(args):
+    if not has_option(args, "--json"):
         command(args=args, prog_name="lgent")
         return
     try:
@@ -200,11 +200,11 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def wants_json(args: Sequence[str]) -> bool:
-    """Whether ``--json`` is among the options of ``args`` (not in the query text after
+def has_option(args: Sequence[str], option: str) -> bool:
+    """Whether ``option`` is among the options of ``args`` (not in the query text after
     ``--``)."""
     options = args[: args.index("--")] if "--" in args else args
-    return "--json" in options
+    return option in options
 
 
 ONE_SHOT_READS = frozenset(
@@ -242,8 +242,7 @@ def console_main() -> None:
     keyword and graph indexes: 413 MB either way)."""
     gc.freeze()
     args = sys.argv[1:]
-    options = args[: args.index("--")] if "--" in args else args
-    if _command_of(args) in ONE_SHOT_READS and "--wait" not in options:
+    if _command_of(args) in ONE_SHOT_READS and not has_option(args, "--wait"):
         gc.disable()  # --wait may build the semantic index first: a long run keeps collecting
     try:
         main()
