@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from cachetools import LRUCache
@@ -101,6 +101,8 @@ from lgent.models import (
     SearchFilters,
     TypeDecl,
 )
+
+T = TypeVar("T")
 
 MOVED_SHOWN = 3  # artifacts named in the note of a query moved toward some (``_ranked``)
 EMBED_CHUNK = 32
@@ -513,9 +515,39 @@ class SemanticBrain:
 
     def query_vector(self, intent: str) -> Vectors:
         """The embedding of a query, from the LRU cache when it was asked before."""
-        if self._query_cache is not None:
+
+        def embed() -> Vectors:
+            vector: Vectors = self._embed([intent], query=True)[0]
+            vector.setflags(write=False)
+            return vector
+
+        return self._asked(self._query_cache, intent, embed)
+
+    def query_parts(self, intent: str) -> tuple[Vectors, ...]:
+        """A request's own vector and one per clause of it (``pooling.clause_pools``, all from
+        one encoder pass; from the LRU cache when it was asked before). Needs an embedder that
+        pools word pieces (``PoolsPieces``); else ``query_vector`` alone."""
+        embedder = self.embedder
+        if not isinstance(embedder, PoolsPieces):
+            return (self.query_vector(intent),)
+
+        def embed() -> tuple[Vectors, ...]:
+            self.counters.embed_calls += 1
+            (rows,) = embedder.embed_pooled([intent], clause_pools)
+            _check_vectors(rows, self._dimensions, self._model, 1)
+            parts = tuple(normalize_rows(rows))
+            for vector in parts:
+                vector.setflags(write=False)
+            return parts
+
+        return self._asked(self._parts_cache, intent, embed)
+
+    def _asked(self, cache: LRUCache[str, T] | None, intent: str, embed: Callable[[], T]) -> T:
+        """``embed()``'s answer for ``intent``, from ``cache`` when it holds it; the embedding
+        counts as a query in flight (a build's batches wait for it, ``_let_queries_first``)."""
+        if cache is not None:
             with self._query_lock:
-                hit = self._query_cache.get(intent)
+                hit = cache.get(intent)
                 if hit is not None:
                     self.counters.query_cache_hits += 1
                     return hit
@@ -523,46 +555,15 @@ class SemanticBrain:
         with self._queries_done:
             self._querying += 1
         try:
-            vector: Vectors = self._embed([intent], query=True)[0]
+            found = embed()
         finally:
             with self._queries_done:
                 self._querying -= 1
                 self._queries_done.notify_all()
-        vector.setflags(write=False)
-        if self._query_cache is not None:
+        if cache is not None:
             with self._query_lock:
-                self._query_cache[intent] = vector
-        return vector
-
-    def query_parts(self, intent: str) -> tuple[Vectors, ...]:
-        """A request's own vector and one per clause of it (``pooling.clause_pools``, all from
-        one encoder pass; from the LRU cache when it was asked before). Needs an embedder that
-        pools word pieces (``PoolsPieces``); else ``query_vector`` alone."""
-        if not isinstance(self.embedder, PoolsPieces):
-            return (self.query_vector(intent),)
-        if self._parts_cache is not None:
-            with self._query_lock:
-                hit = self._parts_cache.get(intent)
-            if hit is not None:
-                self.counters.query_cache_hits += 1
-                return hit
-        with self._queries_done:
-            self._querying += 1
-        try:
-            self.counters.embed_calls += 1
-            (rows,) = self.embedder.embed_pooled([intent], clause_pools)
-            _check_vectors(rows, self._dimensions, self._model, 1)
-        finally:
-            with self._queries_done:
-                self._querying -= 1
-                self._queries_done.notify_all()
-        parts = tuple(normalize_rows(rows))
-        for vector in parts:
-            vector.setflags(write=False)
-        if self._parts_cache is not None:
-            with self._query_lock:
-                self._parts_cache[intent] = parts
-        return parts
+                cache[intent] = found
+        return found
 
     # -- records ---------------------------------------------------------------------------
 
