@@ -250,10 +250,12 @@ class CatalogGraph(DeferredTables):
             return self._composition.problems()
 
     def prepare(self) -> None:
-        """Build the composition tables a first path or type question would (a server warming
-        up, so that no query pays for it)."""
+        """Build the composition tables a first path or type question would, and the names'
+        trigram index a first fuzzy lookup would (a server warming up, so that no query pays
+        for it)."""
         with self._lock:
             self._composition.prepare()
+            self._names.prepare()
 
     # -- names -----------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lgent.catalog.loaders import read_path
-from lgent.graph.names import FUZZY_CUTOFF, NameIndex, normalized
+from lgent.graph.names import FUZZY_CUTOFF, FUZZY_MAX_WORDS, NameIndex, normalized
 from tests.conftest import FIXTURES
 from tests.examples import examples
 
@@ -143,6 +143,28 @@ def test_fuzzy_finds_a_near_miss_and_skips_short_keys() -> None:
     # a 5-letter query and a 4-letter key share no trigram yet reach 0.889: still found
     assert difflib.SequenceMatcher(None, "abde", "abcde").ratio() >= FUZZY_CUTOFF
     assert index.fuzzy("abcde") == "abde"
+
+
+def test_a_phrase_of_many_words_is_looked_up_exactly_only() -> None:
+    name = "Fetch Weather Report For City Today"
+    index = NameIndex.of([("weather_report", name)])
+    assert len(name.split()) > FUZZY_MAX_WORDS
+    assert index.lookup(name) == "weather_report"  # exactly: still found
+    misspelt = name.replace("Weather", "Wether")
+    assert index.fuzzy(normalized(misspelt)) == normalized(name)  # close enough by its ratio
+    assert index.lookup(misspelt) is None  # but a sentence is never read as a misspelt name
+    assert index.lookup("Wether Report") == "weather_report"  # a short one: fuzzy (its id)
+
+
+def test_prepare_builds_the_trigram_index_once() -> None:
+    index = NameIndex.of([("Summarizer_v4", "Summarizer v4")])
+    assert index._grams is None
+    index.prepare()
+    built = index._grams
+    assert built is not None
+    index.prepare()
+    assert index._grams is built
+    assert index.lookup("sumarizer v4") == "Summarizer_v4"
 
 
 def test_fuzzy_ties_go_to_the_greatest_key_as_in_difflib() -> None:
