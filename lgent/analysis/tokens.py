@@ -13,6 +13,8 @@ from lgent.analysis.stopwords import STOP_WORDS
 
 WORD_RE = re.compile(r"[^\W_]+(?:[_\-.'’/+][^\W_]+)*", re.UNICODE)
 """A word: a run of letters and digits, joiners inside it (parts are split off later)."""
+WORDS_CACHED = 1 << 16
+"""Distinct words whose analysis ``token_texts`` keeps (per stemming and stop-word choice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,25 @@ def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
     return out
 
 
+def token_texts(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[str]:
+    """The texts of ``tokens(text, ...)``, in order, each word analyzed once per process
+    (memoized): what matching words, not highlighting them, needs. About five times as fast
+    as making the tokens, as queries and catalog loads read words over and over."""
+    return [
+        part
+        for word in WORD_RE.findall(text)
+        for part in _word_texts(word, stemmed, drop_stop_words)
+    ]
+
+
+@lru_cache(maxsize=WORDS_CACHED)
+def _word_texts(word: str, stemmed: bool, drop_stop_words: bool) -> tuple[str, ...]:
+    parts = word_parts(word)
+    if drop_stop_words and is_stop_word(parts):
+        return ()
+    return tuple(stem(part) if stemmed else part for part, _, _ in parts)
+
+
 @lru_cache(maxsize=65536)
 def word_tokens(word: str, *, stemmed: bool, drop_stop_words: bool) -> tuple[Token, ...]:
     """``tokens`` of a single word, memoized (highlighting analyzes the same words often)."""
@@ -76,7 +97,7 @@ def word_tokens(word: str, *, stemmed: bool, drop_stop_words: bool) -> tuple[Tok
 def content_words(text: str) -> list[str]:
     """The distinct lowercased words of ``text`` worth quoting (identifiers split, stop words
     and one- or two-letter parts left out), in order: ``cleans``, ``pdf``, ``parser``."""
-    found = (t.text for t in tokens(text, stemmed=False, drop_stop_words=True))
+    found = token_texts(text, stemmed=False, drop_stop_words=True)
     return [w for w in dict.fromkeys(found) if len(w) > 2]
 
 

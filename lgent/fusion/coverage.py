@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from lgent.analysis.tokens import tokens
+from lgent.analysis.tokens import token_texts
 from lgent.models import CatalogEntry, EntryText
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ CACHED_ENTRIES = 8192
 
 def query_words(text: str) -> frozenset[str]:
     """The stemmed content words of a query."""
-    return frozenset(t.text for t in tokens(text, stemmed=True, drop_stop_words=True))
+    return frozenset(token_texts(text, stemmed=True, drop_stop_words=True))
 
 
 @lru_cache(maxsize=CACHED_ENTRIES)

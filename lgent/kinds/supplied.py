@@ -17,6 +17,8 @@ from lgent.kinds.vocabulary import ANY, Vocabulary
 
 MAX_TEXT = 2_000
 """Characters of a request read."""
+WORDS_KEPT = 65_536
+"""Words whose kinds a vocabulary remembers (``_word_kinds``); then it starts again."""
 _WORD = re.compile(r"[^\s,;()\[\]{}<>\"']+")
 _NAMED = re.compile(
     r"\b([A-Za-z][A-Za-z_-]*(?:\s+[A-Za-z][A-Za-z_-]*)?)\s*(?:[:=]|\bis\b|\bof\b)?\s*"
@@ -50,7 +52,18 @@ def _literal_length(pattern: re.Pattern[str]) -> int:
     return spelled
 
 
-def _word_kinds(vocabulary: Vocabulary, word: str) -> set[str]:
+def _word_kinds(vocabulary: Vocabulary, word: str) -> frozenset[str]:
+    """``_read_word``, remembered in ``vocabulary.word_values`` (up to ``WORDS_KEPT`` words)."""
+    kept = vocabulary.word_values
+    found = kept.get(word)
+    if found is None:
+        if len(kept) >= WORDS_KEPT:
+            kept.clear()
+        found = kept[word] = frozenset(_read_word(vocabulary, word))
+    return found
+
+
+def _read_word(vocabulary: Vocabulary, word: str) -> set[str]:
     """The kinds a word is a value of: those whose ``values`` take it whole with the most
     literal pattern, and the kinds related to one of them (a sub- or superkind)."""
     spelled: dict[str, int] = {}

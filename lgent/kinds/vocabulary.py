@@ -194,6 +194,12 @@ class Vocabulary:
         return sup == ANY or sub == sup or sup in self.ancestors(sub)
 
     @cached_property
+    def word_values(self) -> dict[str, frozenset[str]]:
+        """The kinds each word that ``supplied.supplied_kinds`` read is a value of, kept
+        (a vocabulary is immutable, and requests repeat their words)."""
+        return {}
+
+    @cached_property
     def index(self) -> KindIndex:
         """The kinds indexed by what their rules need (which may fire on a value or a text)."""
         return KindIndex(self.kinds.values())

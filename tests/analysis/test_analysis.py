@@ -14,7 +14,7 @@ from lgent.analysis.identifiers import (
     split_identifier,
 )
 from lgent.analysis.stemming import stem
-from lgent.analysis.tokens import content_words, tokens, word_parts
+from lgent.analysis.tokens import content_words, token_texts, tokens, word_parts
 from lgent.brains.keyword.typefields import glob_to_regex
 from tests.examples import examples
 
@@ -119,6 +119,20 @@ def test_content_words_are_distinct_split_and_without_stop_words() -> None:
 
 
 @settings(max_examples=examples(3000), deadline=None)
+@given(
+    st.text(alphabet="aAbBsSzZ09_.-'/+ 中文éİ", max_size=40),
+    st.booleans(),
+    st.booleans(),
+)
+def test_token_texts_are_the_texts_of_the_tokens(text: str, stemmed: bool, drop: bool) -> None:
+    texts = token_texts(text, stemmed=stemmed, drop_stop_words=drop)
+    assert texts == [t.text for t in tokens(text, stemmed=stemmed, drop_stop_words=drop)]
+    sentence = f"The PDFs of {text} are parsed"
+    assert token_texts(sentence, stemmed=stemmed, drop_stop_words=drop) == [
+        t.text for t in tokens(sentence, stemmed=stemmed, drop_stop_words=drop)
+    ]
+
+
 @given(st.text(alphabet="aAbBsSzZ09_.-'/+ ", max_size=14))
 def test_ascii_part_spans_agree_with_the_character_rules(word: str) -> None:
     """The regex that splits ASCII words gives the spans the character-by-character rules give."""

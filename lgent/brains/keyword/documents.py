@@ -18,7 +18,7 @@ import tantivy
 from lgent.analysis.identifiers import ASCII_PART, merged_runs
 from lgent.analysis.stemming import stem
 from lgent.analysis.stopwords import STOP_WORDS
-from lgent.analysis.tokens import tokens, word_parts, words
+from lgent.analysis.tokens import token_texts, word_parts, words
 from lgent.brains.keyword.typefields import type_tokens
 from lgent.models import CatalogEntry, author_key
 
@@ -232,7 +232,7 @@ class DocumentMaker:
 
 def _plain(text: str) -> str:
     """The unstemmed tokens of ``text`` (stop words kept), joined by spaces."""
-    return " ".join(t.text for t in tokens(text, stemmed=False, drop_stop_words=False))
+    return " ".join(token_texts(text, stemmed=False, drop_stop_words=False))
 
 
 def entry_document(entry: CatalogEntry) -> tantivy.Document:
