@@ -217,3 +217,26 @@ def test_runs_capped_by_word_pieces_give_the_vectors_of_whole_batches() -> None:
     assert all(n * width <= 32 or n == 1 for n, width in runs)
     assert max(width for _, width in runs) > 32  # a text longer than the cap runs alone
     np.testing.assert_array_equal(OnnxEmbedder().embed_batch(texts), whole)
+
+
+@pytest.mark.real_model
+def test_a_batch_runs_side_by_side_and_gives_what_one_run_at_a_time_gives() -> None:
+    """A batch's runs go two at a time, each on one core, on threads of the caller's; the
+    vectors (mean and content-pooled) are those of one run at a time, in the texts' order."""
+    from lgent.brains.semantic.pooling import content_pools
+
+    texts = [f"parse {i} invoices " + "and tables " * (i % 7) for i in range(40)]
+    side_by_side, one_by_one = OnnxEmbedder(batch_size=4, threads=2), OnnxEmbedder(threads=1)
+    assert len(list(side_by_side._runs(side_by_side._tokenize(side_by_side._load(), texts)))) > 2
+    np.testing.assert_allclose(
+        side_by_side.embed_batch(texts), one_by_one.embed_batch(texts), atol=1e-5
+    )
+    for a, b in zip(
+        side_by_side.embed_pooled(texts, content_pools),
+        one_by_one.embed_pooled(texts, content_pools),
+        strict=True,
+    ):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+    assert (
+        float(side_by_side.embed_batch(texts[:1])[0] @ side_by_side.embed_batch(texts)[1]) < 0.999
+    )
