@@ -349,6 +349,7 @@ class Snapshot:
         self.change_number = change_number
         self._rows = rows
         self._entries: dict[str, CatalogEntry] = {}
+        self._texts: dict[str, StoredText] = {}
 
     def __contains__(self, artifact_id: object) -> bool:
         return artifact_id in self._rows
@@ -367,5 +368,10 @@ class Snapshot:
         return self._entries[artifact_id]
 
     def text(self, artifact_id: str) -> StoredText:
-        """The entry's text fields (``decode_text``; KeyError for an id the snapshot lacks)."""
-        return decode_text(self._rows[artifact_id][1])
+        """The entry's text fields (``decode_text``, once; KeyError for an id the snapshot
+        lacks): for a rule that reads names or words of many results, a fraction of
+        decoding their entries."""
+        found = self._texts.get(artifact_id)
+        if found is None:
+            found = self._texts[artifact_id] = decode_text(self._rows[artifact_id][1])
+        return found

@@ -141,8 +141,8 @@ async def pair_direction(state: QueryState, context: FusionContext) -> None:
     ways: dict[str, int] = {}
     for f in state.fused[:LOOKED_AT]:
         if f.id in snap:
-            entry = snap.entry(f.id)
-            ways[f.id] = direction(asked, artifact_pairs((f.id, entry.name, *entry.keywords)))
+            text = snap.text(f.id)
+            ways[f.id] = direction(asked, artifact_pairs((f.id, text.name, *text.keywords)))
     reordered = put_reversed_below(state.fused, ways)
     if [f.id for f in reordered] != [f.id for f in state.fused]:
         moved = [i for i, way in ways.items() if way == -1]

@@ -62,8 +62,7 @@ async def name_matches(state: QueryState, context: FusionContext) -> None:
             continue
 
         def held(artifact_id: str) -> int:
-            entry = snap.entry(artifact_id)
-            return len(state.words & name_words(artifact_id, entry.name))
+            return len(state.words & name_words(artifact_id, snap.text(artifact_id).name))
 
         mine = held(top)
         at = next((n for n, f in enumerate(state.fused) if f.id == top), None)
