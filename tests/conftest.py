@@ -6,7 +6,9 @@ import asyncio
 import importlib.util
 import os
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -52,6 +54,9 @@ def refuse_the_model() -> None:
         spec.loader.exec_module(importlib.util.module_from_spec(spec))  # installs the finder
 
 
+CACHE_MADE = pytest.StashKey[str]()
+"""The ``LGENT_CACHE_DIR`` this process made for the run (removed at its end)."""
+
 QUICK_WORKERS = 4
 """At most this many processes for the quick run (one per core the process may use)."""
 
@@ -80,11 +85,22 @@ def pytest_configure(config: pytest.Config) -> None:
     error in it, in every process; property tests make a tenth of their examples (unless
     ``LGENT_TEST_EXAMPLES`` says otherwise); its tests spread over the cores (unless ``-n`` is
     given). Every other run makes the full counts in the processes it is told."""
+    if "LGENT_CACHE_DIR" not in os.environ:  # the optimized model kept apart from the user's
+        made = tempfile.mkdtemp(prefix="lgent-test-cache-")
+        os.environ["LGENT_CACHE_DIR"] = made
+        config.stash[CACHE_MADE] = made
     quick = quick_run(config)
     if quick:
         refuse_the_model()
         spread_over_cores(config)
     examples.scale(quick)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the cache folder this process made for the run (its workers share it)."""
+    made = config.stash.get(CACHE_MADE, None)
+    if made is not None:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

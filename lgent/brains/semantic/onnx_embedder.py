@@ -41,6 +41,12 @@ from lgent.brains.semantic.embedders import (
     normalize_rows,
     single_piece,
 )
+from lgent.brains.semantic.onnx_cache import (
+    SAVED_LEVEL,
+    optimized_path,
+    publish,
+    temporary_path,
+)
 from lgent.brains.semantic.pooling import Pools, pool
 from lgent.errors import ModelUnavailableError
 
@@ -197,18 +203,7 @@ class OnnxEmbedder:
                     f"cannot load the tokenizer from {self.tokenizer_dir}: "
                     f"{type(err).__name__}: {err}"
                 ) from err
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = 1  # one core per run: runs go side by side instead
-            options.inter_op_num_threads = 1
-            try:
-                session = onnxruntime.InferenceSession(
-                    str(self.model_file), options, providers=["CPUExecutionProvider"]
-                )
-            except Exception as err:  # onnxruntime raises its own exception types
-                raise ModelUnavailableError(
-                    f"cannot load the ONNX embedding model {self.model_file}: "
-                    f"{type(err).__name__}: {err}"
-                ) from err
+            session = self._session(onnxruntime)
             inputs = sorted(i.name for i in session.get_inputs())
             outputs = session.get_outputs()
             width = outputs[0].shape[-1] if outputs and outputs[0].shape else None
@@ -221,6 +216,44 @@ class OnnxEmbedder:
             self._runtime = _Runtime(tokenizer, session)
             self.load_seconds = time.perf_counter() - started
             return self._runtime
+
+    def _session(self, onnxruntime: Any) -> Any:
+        """The session: from the optimized model kept on disk when there is one
+        (``onnx_cache``), else built from ``model_file``, keeping its optimized form for the
+        next process (a kept file that fails to load is removed and made again)."""
+        kept = optimized_path(self.model_file, onnxruntime.__version__)
+        if kept.is_file():
+            try:
+                return self._new_session(onnxruntime, kept, None)
+            except ModelUnavailableError:
+                kept.unlink(missing_ok=True)
+        written = temporary_path(kept)
+        try:
+            session = self._new_session(onnxruntime, self.model_file, written)
+        finally:
+            if written is not None:
+                publish(written, kept)
+        return session
+
+    def _new_session(self, onnxruntime: Any, model: Path, save_to: Path | None) -> Any:
+        """A session of ``model``, one core per run; ``save_to``: write its optimized form
+        there (with the optimizations that hold nothing specific to this CPU)."""
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1  # one core per run: runs go side by side instead
+        options.inter_op_num_threads = 1
+        if save_to is not None:
+            options.graph_optimization_level = getattr(
+                onnxruntime.GraphOptimizationLevel, SAVED_LEVEL
+            )
+            options.optimized_model_filepath = str(save_to)
+        try:
+            return onnxruntime.InferenceSession(
+                str(model), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as err:  # onnxruntime raises its own exception types
+            raise ModelUnavailableError(
+                f"cannot load the ONNX embedding model {model}: {type(err).__name__}: {err}"
+            ) from err
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         runtime = self._load()
