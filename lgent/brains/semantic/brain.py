@@ -38,6 +38,7 @@ from lgent.brains.base import SIMILAR_RELATION, BrainQuery, BrainStatus, ChangeS
 from lgent.brains.semantic.background import BackgroundEmbedder
 from lgent.brains.semantic.cache import FILENAME as CACHE_FILE
 from lgent.brains.semantic.cache import EmbeddingCache, cache_key
+from lgent.brains.semantic.embedded import check_vectors, first_rows, model_loaded
 from lgent.brains.semantic.embedder_choice import configured_embedder
 from lgent.brains.semantic.embedders import (
     CutsToPieces,
@@ -48,6 +49,7 @@ from lgent.brains.semantic.embedders import (
     Vectors,
     normalize_rows,
 )
+from lgent.brains.semantic.lineage import Successors, lineage_of, successors_of
 from lgent.brains.semantic.pooling import (
     POOLING_TAG,
     PoolsPieces,
@@ -190,7 +192,7 @@ class SemanticBrain:
         self._cache = EmbeddingCache(cache_file, self._dimensions)
         self._vectors = VectorIndex(self._dimensions, self._params)
         self._entries: dict[str, EntryInfo] = {}
-        self._successors: dict[str, set[str]] | None = None
+        self._successors: Successors | None = None
         self._allowed_cache: dict[SearchFilters, frozenset[str]] = {}
         self._change_number = -1
         self._generation = ""  # the files this instance last read or wrote
@@ -446,7 +448,7 @@ class SemanticBrain:
         chosen = embedder or self.embedder
         if self._pooled and not query and isinstance(chosen, PoolsPieces):
             pooled = chosen.embed_pooled(texts, content_pools)
-            vectors = _first_rows(pooled, self._dimensions)
+            vectors = first_rows(pooled, self._dimensions)
         elif query and len(texts) == 1 and isinstance(chosen, EmbedsQueries):
             vectors = chosen.embed_query(texts[0])
         else:
@@ -475,7 +477,7 @@ class SemanticBrain:
         builder = None
         if self.background and len(pending) > EMBED_CHUNK:
             builder = BackgroundEmbedder.of(self.embedder)
-        if pending and (builder is not None or not _model_loaded(self.embedder)):
+        if pending and (builder is not None or not model_loaded(self.embedder)):
             self._report_stage("loading the model")
         try:
             for start in range(0, len(pending), EMBED_CHUNK):
@@ -534,7 +536,7 @@ class SemanticBrain:
         def embed() -> tuple[Vectors, ...]:
             self.counters.embed_calls += 1
             (rows,) = embedder.embed_pooled([intent], clause_pools)
-            _check_vectors(rows, self._dimensions, self._model, 1)
+            check_vectors(rows, self._dimensions, self._model, 1)
             parts = tuple(normalize_rows(rows))
             for vector in parts:
                 vector.setflags(write=False)
@@ -587,30 +589,11 @@ class SemanticBrain:
             self._allowed_cache[filters] = allowed
         return allowed
 
-    def _older(self, artifact_id: str) -> Iterable[str]:
-        info = self._entries.get(artifact_id)
-        return info.successor_to if info is not None else ()
-
-    def _newer(self, artifact_id: str) -> Iterable[str]:
-        if self._successors is None:
-            successors: dict[str, set[str]] = {}
-            for newer, info in self._entries.items():
-                for older in info.successor_to:
-                    successors.setdefault(older, set()).add(newer)
-            self._successors = successors
-        return sorted(self._successors.get(artifact_id, ()))
-
     def lineage(self, artifact_id: str) -> set[str]:
         """``artifact_id`` and its older and newer versions: ``successor_to`` chains either way."""
-        found = {artifact_id}
-        for links in (self._older, self._newer):
-            frontier = [artifact_id]
-            while frontier:
-                for linked in links(frontier.pop()):
-                    if linked not in found:
-                        found.add(linked)
-                        frontier.append(linked)
-        return found
+        if self._successors is None:
+            self._successors = successors_of(self._entries)
+        return lineage_of(artifact_id, self._entries, self._successors)
 
     # -- search ----------------------------------------------------------------------------
 
@@ -695,7 +678,7 @@ class SemanticBrain:
         query = RankQuery(words, filters, limit, cutoff, share)
         if limit == 0 or not len(self._vectors):
             return SemanticRanking([], self._explainer(query.words, ()))
-        loaded_before = _model_loaded(self.embedder)
+        loaded_before = model_loaded(self.embedder)
         if self.settings.clauses:
             vectors = [self.query_vector(part) for part in [intent, *clauses(intent)]]
         elif self._pooled and share:
@@ -703,7 +686,7 @@ class SemanticBrain:
         else:
             vectors = [self.query_vector(intent)]
         notes: tuple[str, ...] = ()
-        if not loaded_before and _model_loaded(self.embedder):
+        if not loaded_before and model_loaded(self.embedder):
             seconds = getattr(self.embedder, "load_seconds", None)
             if isinstance(seconds, float):
                 notes = (f"loading the embedding model took {seconds:.2f} s",)
@@ -813,30 +796,3 @@ class SemanticBrain:
                 explained_hit(self._entries, self._model, hit_id, score, rank, words, artifact_id)
                 for rank, (hit_id, score) in enumerate(kept, start=1)
             ]
-
-
-def _first_rows(pooled: Sequence[Vectors], dimensions: int) -> Vectors:
-    """The first vector of each text's pooled vectors, as one ``(texts, dimensions)`` array."""
-    if not pooled:
-        return np.zeros((0, dimensions), dtype=np.float32)
-    return np.stack([np.asarray(rows)[0] for rows in pooled])
-
-
-def _check_vectors(vectors: Any, dimensions: int, model: str, least: int) -> None:
-    """Raise ``ModelUnavailableError`` unless ``vectors`` is a finite ``(n, dimensions)`` array
-    of at least ``least`` rows."""
-    shape = getattr(vectors, "shape", None)
-    if not isinstance(vectors, np.ndarray) or len(shape or ()) != 2 or shape is None:
-        raise ModelUnavailableError(f"embedder {model!r} returned {type(vectors).__name__}")
-    if shape[1] != dimensions or shape[0] < least:
-        raise ModelUnavailableError(
-            f"embedder {model!r} returned {shape}, expected at least {least} rows of {dimensions}"
-        )
-    if not np.all(np.isfinite(vectors)):
-        raise ModelUnavailableError(f"embedder {model!r} returned non-finite values")
-
-
-def _model_loaded(embedder: Embedder) -> bool:
-    """Whether the embedder has its model in memory (one that loads nothing counts as loaded)."""
-    loaded = getattr(embedder, "loaded", True)
-    return loaded if isinstance(loaded, bool) else True
