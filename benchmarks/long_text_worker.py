@@ -38,8 +38,12 @@ def main(argv: Sequence[str]) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from lgent.brains.semantic.brain import SemanticBrain
     from lgent.brains.semantic.embedder_choice import configured_embedder
-    from lgent.brains.semantic.settings import SemanticSettings
     from lgent.catalog.loaders import read_path
+
+    try:
+        from lgent.brains.semantic.settings import SemanticSettings
+    except ImportError:  # a checkout from before each brain declared its own settings
+        from lgent.config import SemanticSettings  # type: ignore[attr-defined,no-redef]
 
     settings = SemanticSettings(entry_tokens=int(rest[0])) if rest else SemanticSettings()
     with open(ids_file, encoding="utf-8") as stream:
