@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterable
 
 import pytest
@@ -287,6 +288,12 @@ def test_tables_prepared_beforehand_answer_as_those_built_on_demand(lattice: Typ
     prepared = CompositionIndex(lattice, SIGS)
     prepared.prepare()
     assert set(prepared._sparse) == {False, True}  # the usable and the all-artifacts tables
+    assert prepared._children and prepared._ranked and prepared._groups  # warm()'s, per type
+    reopened = pickle.loads(pickle.dumps(prepared))  # as an image keeps it: no per-type table
+    assert not reopened._children and not reopened._ranked and not reopened._groups
+    reopened.prepare()
+    assert set(reopened._children) == set(prepared._children)
+    assert reopened._ranked == prepared._ranked
     lazy = CompositionIndex(lattice, SIGS)
     for unusable in (False, True):
         search = PathSearch("HTML", "Summary", 4, 10, unusable)
