@@ -250,12 +250,12 @@ class CatalogGraph(DeferredTables):
             return self._composition.problems()
 
     def prepare(self) -> None:
-        """Build the composition tables a first path or type question would, and the names'
-        trigram index a first fuzzy lookup would (a server warming up, so that no query pays
-        for it)."""
+        """Build the composition tables a first path or type question would (a server warming
+        up, so that no query pays for it). Not the names' trigram index, which only a fuzzy
+        lookup needs: 0.4 s to build, but 77 MiB resident on the 17k ecosystem home and 153 MiB
+        at 100k entries."""
         with self._lock:
             self._composition.prepare()
-            self._names.prepare()
 
     # -- names -----------------------------------------------------------------------------
 

@@ -74,10 +74,6 @@ class NameIndex:
         self._grams = None
         self._grams_lock = threading.Lock()
 
-    def prepare(self) -> None:
-        """Build the trigram index now (a server warming up: about 1 s at 100k entries)."""
-        self._keys_index  # noqa: B018 - built on first access
-
     @property
     def _keys_index(self) -> TrigramIndex:
         """The trigram index of every key, built in bulk the first time it is needed."""

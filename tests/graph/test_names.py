@@ -156,17 +156,6 @@ def test_a_phrase_of_many_words_is_looked_up_exactly_only() -> None:
     assert index.lookup("Wether Report") == "weather_report"  # a short one: fuzzy (its id)
 
 
-def test_prepare_builds_the_trigram_index_once() -> None:
-    index = NameIndex.of([("Summarizer_v4", "Summarizer v4")])
-    assert index._grams is None
-    index.prepare()
-    built = index._grams
-    assert built is not None
-    index.prepare()
-    assert index._grams is built
-    assert index.lookup("sumarizer v4") == "Summarizer_v4"
-
-
 def test_fuzzy_ties_go_to_the_greatest_key_as_in_difflib() -> None:
     stored = ["abcdefghxj", "abcdefghyj"]
     index = build([(k, k) for k in stored])
