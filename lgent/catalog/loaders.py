@@ -241,7 +241,7 @@ def _read_path(
 
         return partial
 
-    workers = worker_count(len(files)) if registry is None else 0
+    workers = worker_count(len(files), total) if registry is None else 0
     if workers:  # the same steps, the ecosystem sources read in worker processes
         applied = 0
         for index in _read_in_workers(
