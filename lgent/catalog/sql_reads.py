@@ -108,6 +108,9 @@ class SqlReads:
     """The change log has no writer and status columns (schema version 2, opened read-only)."""
     _damaged: set[tuple[str, str]]
     _fresh: FreshEntries | None = None
+    _known_types: dict[tuple[Any, ...], TypeDecl] | None = None
+    """The type declarations the last ``types()`` decoded, by name, content hash and row
+    checksum: a row read again unchanged (verified as always) is not decoded again."""
     """The entries the last write stored, taken by the reads that follow instead of decoding
     them again (``lgent.catalog.fresh``); None for a store that keeps none."""
 
@@ -301,15 +304,24 @@ class SqlReads:
         """Every type declaration, by name."""
         columns = _LEGACY_TYPE if self.legacy else TYPE_CHECKED
         found = []
+        known = getattr(self, "_known_types", None) or {}
+        seen: dict[tuple[Any, ...], TypeDecl] = {}
         for row in self._read(f"SELECT {columns} FROM types ORDER BY name"):
             if not self.legacy:
                 checked_type_row(self.location, row)
-            try:
-                found.append(TypeDecl.parse(json.loads(row[1])))
-            except (ValueError, TypeError) as err:
-                raise CatalogCorruptError(
-                    f"{self.location}: stored type {row[0]!r} is unreadable: {err}"
-                ) from err
+            key = tuple(row[:1]) + tuple(row[2:]) if not self.legacy else None
+            decl = known.get(key) if key is not None else None
+            if decl is None:
+                try:
+                    decl = TypeDecl.parse(json.loads(row[1]))
+                except (ValueError, TypeError) as err:
+                    raise CatalogCorruptError(
+                        f"{self.location}: stored type {row[0]!r} is unreadable: {err}"
+                    ) from err
+            if key is not None:
+                seen[key] = decl
+            found.append(decl)
+        self._known_types = seen  # the declarations a verified row held, by name, hash and sum
         return found
 
     def changes_since(self, seq: int) -> list[Change]:

@@ -11,6 +11,7 @@ import pytest
 from lgent.catalog.fresh import QUICK_READS, FreshEntries
 from lgent.catalog.store import CatalogStore
 from lgent.errors import CatalogCorruptError
+from lgent.models import TypeDecl
 from tests.conftest import make_entry
 
 
@@ -73,3 +74,21 @@ def test_each_entry_is_handed_out_a_bounded_number_of_times() -> None:
     fresh.keep([(("B", "0.1.0", "h", "s"), make_entry("B"))])
     fresh.keep([])  # the next write replaces what was kept
     assert len(fresh) == 0
+
+
+def test_type_declarations_read_again_are_verified_and_current(tmp_path: Path) -> None:
+    store = CatalogStore(tmp_path / "catalog.db")
+    store.register_batch([], [TypeDecl(type="Document", description="a document")])
+    first = store.types()
+    assert store.types() == first and store.types()[0] is first[0]  # decoded once
+    other = CatalogStore(tmp_path / "catalog.db")
+    other.register_batch([], [TypeDecl(type="Document", description="a text")])
+    other.close()
+    assert [t.description for t in store.types()] == ["a text"]
+    conn = sqlite3.connect(tmp_path / "catalog.db")
+    with conn:
+        conn.execute("UPDATE types SET data = replace(data, 'a text', 'a page')")
+    conn.close()
+    with pytest.raises(CatalogCorruptError, match="type 'Document'"):
+        store.types()
+    store.close()
