@@ -32,6 +32,7 @@ from lgent.catalog.kind_inference import KindInference, catalog_vocabulary, kind
 from lgent.catalog.read_workers import worker_count
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
+from lgent.catalog.source_reads import SourceRead, left_out_because
 from lgent.config import LoadSettings
 from lgent.errors import LGentError, LoadError, LoadStoppedError
 from lgent.home import Home
@@ -44,18 +45,6 @@ MAX_PROBLEMS = 50
 
 Progress = Callable[[int, int, str], None]
 """Called as ``progress(bytes_done, bytes_total, current_file)`` while reading."""
-
-
-@dataclass(frozen=True, slots=True)
-class SourceRead:
-    """What a reader read of one source: its records, the problem that leaves an ecosystem
-    source out (None: none), its warnings and the wholes it holds."""
-
-    reader: str
-    records: list[Located]
-    problem: str | None
-    warnings: list[str]
-    wholes: list[str]
 
 
 @dataclass(slots=True)
@@ -587,35 +576,6 @@ def _read_in_workers(
             yield index
 
 
-def read_apart(
-    source: str,
-    suffix: str,
-    raw: bytes,
-    readers: ReaderRegistry,
-    forced: Reader | None,
-    inference: KindInference,
-) -> SourceRead | None:
-    """What an ecosystem reader reads of one source's bytes, as ``_read_doc`` reads it
-    (in a worker process: ``read_workers``); None for what is not UTF-8 or not an ecosystem
-    source, which the load reads itself."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    doc = Document(source, text, suffix)
-    reader = forced or readers.detect(doc)
-    if reader is None or not reader.skips_bad_sources:
-        return None
-    found: list[LGentError] = []
-    ctx = ReadContext(problem=found.append, kinds=inference)
-    try:
-        records = list(reader.read(doc, ctx))
-    except LGentError as err:  # a reader may also give up with one typed error
-        found.append(err)
-        records = []
-    return SourceRead(reader.name, records, left_out_because(found), ctx.warnings, ctx.wholes)
-
-
 def _read_doc(
     doc: Document,
     batch: LoadedBatch,
@@ -648,14 +608,6 @@ def _read_doc(
         records = []
     read = SourceRead(reader.name, records, left_out_because(found), ctx.warnings, ctx.wholes)
     settle(batch, source, doc.suffix, read, skips=reader.skips_bad_sources)
-
-
-def left_out_because(found: list[LGentError]) -> str | None:
-    """Why an ecosystem source with the problems ``found`` is left out (None: none found)."""
-    if not found:
-        return None
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    return f"{found[0]}{more}"
 
 
 def settle(batch: LoadedBatch, source: str, suffix: str, read: SourceRead, *, skips: bool) -> None:

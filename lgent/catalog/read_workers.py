@@ -8,10 +8,11 @@ threads) and hands each an ecosystem source's bytes; the load's process keeps ev
 walking the folder, the checks on each file, native catalog files, and putting what was read
 into the batch in the folder's order, exactly as a read in one process would.
 
-A worker reads a source as ``loaders`` does, with the load's vocabulary; it answers ``None``
-for what is not an ecosystem source (a native file, an unreadable one, a reader's unexpected
-failure), which the load then reads itself, so every error is raised, typed and named, where
-it always is. A worker that dies has its source read by the load too.
+A worker reads a source as ``loaders`` does (``source_reads.read_apart``), with the load's
+vocabulary; it answers ``None`` for what is not an ecosystem source (a native file, an
+unreadable one, a reader's unexpected failure), which the load then reads itself, so every
+error is raised, typed and named, where it always is. A worker that dies, or cannot be
+started, has its sources read by the load too: only the time differs.
 
 Messages are pickles, each preceded by its length (8 bytes, big-endian), on the worker's
 standard input and output; they only ever pass between this process and its own children.
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from lgent.catalog.loaders import SourceRead
+    from lgent.catalog.source_reads import SourceRead
     from lgent.kinds import Vocabulary
 
 MIN_BYTES = 4 << 20
@@ -90,13 +91,19 @@ class ReadWorkers:
         self._workers: list[_Worker] = []
         self._selector = selectors.DefaultSelector()
         try:
+            # the modules are found where this process finds them
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
             for _ in range(count):
-                process = subprocess.Popen(
-                    list(self.COMMAND),
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    close_fds=True,
-                )
+                try:
+                    process = subprocess.Popen(
+                        list(self.COMMAND),
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        close_fds=True,
+                        env=env,
+                    )
+                except OSError:  # no process to be had: the load reads without it
+                    continue
                 worker = _Worker(process)
                 assert process.stdin is not None and process.stdout is not None
                 self._selector.register(process.stdout, selectors.EVENT_READ, worker)
@@ -206,8 +213,8 @@ def _stop(worker: _Worker, *, kill: bool) -> None:
 def _serve(inp: IO[bytes], out: IO[bytes]) -> None:
     """A worker's loop: the vocabulary and reader first, then one source after another."""
     from lgent.catalog.kind_inference import KindInference
-    from lgent.catalog.loaders import read_apart
     from lgent.catalog.readers import ReaderRegistry
+    from lgent.catalog.source_reads import read_apart
 
     vocabulary, kind = _receive(inp)
     inference = KindInference(vocabulary)
