@@ -23,14 +23,16 @@ import errno
 import fnmatch
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lgent.catalog.kind_inference import KindInference, catalog_vocabulary, kind_declarations
+from lgent.catalog.read_workers import worker_count
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
+from lgent.catalog.source_reads import SourceRead, left_out_because
 from lgent.config import LoadSettings
 from lgent.errors import LGentError, LoadError, LoadStoppedError
 from lgent.home import Home
@@ -220,21 +222,43 @@ def _read_path(
                 f"load stopped: nothing was committed ({read} of {len(files)} file(s) read)"
             )
 
-    for read, (file, size) in enumerate(zip(files, sizes, strict=True)):
-        check(read)
-
-        def partial(n: int, f: Path = file, before: int = done, read: int = read) -> None:
+    def partial_progress(file: Path, before: int, read: int) -> Callable[[int], None]:
+        def partial(n: int) -> None:
             check(read)
             if progress is not None:
-                progress(before + n, total, str(f))
+                progress(before + n, total, str(file))
 
-        raw = _read_bytes(file, batch, problems, forced, opts, named=file is root)
-        if raw is not None:
-            _read_raw(file, raw, batch, problems, partial, readers, forced, inference)
-        done += size
-        if progress:
-            progress(done, total, str(file))
-    check(len(files))
+        return partial
+
+    workers = worker_count(len(files), total) if registry is None else 0
+    if workers:  # the same steps, the ecosystem sources read in worker processes
+        applied = 0
+        for index in _read_in_workers(
+            files,
+            root,
+            (batch, problems),
+            opts,
+            (readers, forced, inference, kind),
+            workers,
+            check,
+            lambda index: partial_progress(files[index], done, index),  # noqa: B023 - done so far
+        ):
+            done += sizes[index]
+            applied += 1
+            if progress:
+                progress(done, total, str(files[index]))
+        check(applied)  # raises when the reading stopped before the end
+    else:
+        for read, (file, size) in enumerate(zip(files, sizes, strict=True)):
+            check(read)
+            raw = _read_bytes(file, batch, problems, forced, opts, named=file is root)
+            if raw is not None:
+                partial = partial_progress(file, done, read)
+                _read_raw(file, raw, batch, problems, partial, readers, forced, inference)
+            done += size
+            if progress:
+                progress(done, total, str(file))
+        check(len(files))
     _check_duplicates(batch, problems)
     problems.raise_if_any()
     return batch
@@ -499,6 +523,59 @@ def _read_raw(
     _read_doc(doc, batch, problems, progress, reader, inference)
 
 
+def _read_in_workers(
+    files: list[Path],
+    root: Path,
+    into: tuple[LoadedBatch, _Problems],
+    opts: LoadSettings,
+    reading: tuple[ReaderRegistry, Reader | None, KindInference, str | None],
+    workers: int,
+    check: Callable[[int], None],
+    partial: Callable[[int], Callable[[int], None]],
+) -> Iterator[int]:
+    """Read ``files`` as the serial loop does, their ecosystem sources in worker processes
+    (``read_workers``): each file's checks, then what was read of it, are put into the batch
+    in the files' order; yields each file's index once it is in. A source a worker did not
+    read is read here (``partial(index)``: its progress). ``check(n)`` raises once the load
+    is to stop (``n`` files were read); the reading then ends early."""
+    from lgent.catalog.read_workers import ReadWorkers
+
+    batch, problems = into
+    readers, forced, inference, kind = reading
+
+    checked: list[tuple[LoadedBatch, _Problems, bytes | None]] = []
+    sources: list[tuple[str, str, bytes] | None] = []
+    for file in files:
+        part, found = LoadedBatch(), _Problems()
+        raw = _read_bytes(file, part, found, forced, opts, named=file is root)
+        checked.append((part, found, raw))
+        sources.append(None if raw is None else (str(file), file.suffix, raw))
+    stop = [False]
+
+    def stopped() -> bool:
+        try:
+            check(0)
+        except LoadStoppedError:
+            stop[0] = True
+        return stop[0]
+
+    with ReadWorkers(workers, inference.vocabulary, kind) as pool:
+        for index, answer in pool.read_all(sources, stopped):
+            check(index)
+            part, found, raw = checked[index]
+            batch.skipped.extend(part.skipped)
+            batch.rejected.extend(part.rejected)
+            for problem in found.items:
+                problems.add(problem)
+            file = files[index]
+            if raw is not None and answer is None:
+                _read_raw(file, raw, batch, problems, partial(index), readers, forced, inference)
+            elif answer is not None:
+                settle(batch, str(file), file.suffix, answer, skips=True)
+            checked[index] = (part, found, None)
+            yield index
+
+
 def _read_doc(
     doc: Document,
     batch: LoadedBatch,
@@ -529,22 +606,29 @@ def _read_doc(
     except LGentError as err:  # a reader may also give up with one typed error
         ctx.problem(err)
         records = []
-    if reader.skips_bad_sources and not found:
-        clash = _clash(records, batch)
+    read = SourceRead(reader.name, records, left_out_because(found), ctx.warnings, ctx.wholes)
+    settle(batch, source, doc.suffix, read, skips=reader.skips_bad_sources)
+
+
+def settle(batch: LoadedBatch, source: str, suffix: str, read: SourceRead, *, skips: bool) -> None:
+    """Add what was read of one source to ``batch``, or leave an ecosystem source (``skips``)
+    out for its problem or for an id another source of the batch holds."""
+    problem = read.problem
+    if skips and problem is None:
+        clash = _clash(read.records, batch)
         if clash is not None:
-            found.append(clash)
-    if found:
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        batch.rejected.append((source, f"{found[0]}{more}"))
+            problem = str(clash)
+    if problem is not None:
+        batch.rejected.append((source, problem))
         return
-    batch.warnings.extend(ctx.warnings)
-    batch.add(records)
-    if records or doc.suffix == ".jsonl":
+    batch.warnings.extend(read.warnings)
+    batch.add(read.records)
+    if read.records or suffix == ".jsonl":
         batch.files.append(source)
-        batch.formats[source] = reader.name
-    if reader.skips_bad_sources:
+        batch.formats[source] = read.reader
+    if skips:
         batch.synced.add(source)
-        batch.wholes.extend(ctx.wholes)
+        batch.wholes.extend(read.wholes)
 
 
 def _ignore_patterns(root: Path) -> list[str]:

@@ -295,6 +295,12 @@ def checked_entry_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
     return row
 
 
+def entry_row_key(row: Sequence[Any]) -> tuple[Any, ...]:
+    """What identifies the content of an entry row (``ENTRY_CHECKED``, or the summed values
+    followed by their sum): id, version, content hash and row checksum."""
+    return (row[0], row[1], row[10], row[-1])
+
+
 def checked_type_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
     """``row`` (``TYPE_CHECKED``) when its sum matches, else ``CatalogCorruptError``."""
     if row_sum(row[:-1]) != row[-1]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from lgent.catalog.records import (
     CHANGE_CHECKED,
@@ -30,10 +30,14 @@ from lgent.catalog.records import (
     checked_entry_row,
     checked_type_row,
     decode_entry,
+    entry_row_key,
 )
 from lgent.errors import CatalogCorruptError, NotFoundError
 from lgent.models import CatalogEntry, TypeDecl
 from lgent.versions import Version
+
+if TYPE_CHECKING:
+    from lgent.catalog.fresh import FreshEntries
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,12 @@ class SqlReads:
     unnamed: bool = False
     """The change log has no writer and status columns (schema version 2, opened read-only)."""
     _damaged: set[tuple[str, str]]
+    _fresh: FreshEntries | None = None
+    _known_types: dict[tuple[Any, ...], TypeDecl] | None = None
+    """The type declarations the last ``types()`` decoded, by name, content hash and row
+    checksum: a row read again unchanged (verified as always) is not decoded again."""
+    """The entries the last write stored, taken by the reads that follow instead of decoding
+    them again (``lgent.catalog.fresh``); None for a store that keeps none."""
 
     @property
     def location(self) -> str:
@@ -183,6 +193,14 @@ class SqlReads:
         rows = self._latest_rows(artifact_ids, skip_damaged=skip_damaged)
         return {i: decode_entry(data) for i, (_, data) in rows.items()}
 
+    def _decoded(self, row: Sequence[Any]) -> CatalogEntry:
+        """The entry of a verified row: the one the last write kept for that very row
+        (``_fresh``), else decoded from its JSON."""
+        fresh = None
+        if self._fresh is not None and not self.legacy:
+            fresh = self._fresh.take(entry_row_key(row))
+        return decode_entry(row[DATA]) if fresh is None else fresh
+
     def _latest_rows(
         self, artifact_ids: Sequence[str], *, skip_damaged: bool = False
     ) -> dict[str, tuple[str, str]]:
@@ -244,7 +262,7 @@ class SqlReads:
             for row in rows:
                 checked = self._intact(row, skip_damaged)
                 if checked is not None:
-                    yield decode_entry(checked[DATA])
+                    yield self._decoded(checked)
             last = rows[-1][0]
 
     def facts(self) -> list[ArtifactFacts]:
@@ -286,15 +304,24 @@ class SqlReads:
         """Every type declaration, by name."""
         columns = _LEGACY_TYPE if self.legacy else TYPE_CHECKED
         found = []
+        known = getattr(self, "_known_types", None) or {}
+        seen: dict[tuple[Any, ...], TypeDecl] = {}
         for row in self._read(f"SELECT {columns} FROM types ORDER BY name"):
             if not self.legacy:
                 checked_type_row(self.location, row)
-            try:
-                found.append(TypeDecl.parse(json.loads(row[1])))
-            except (ValueError, TypeError) as err:
-                raise CatalogCorruptError(
-                    f"{self.location}: stored type {row[0]!r} is unreadable: {err}"
-                ) from err
+            key = tuple(row[:1]) + tuple(row[2:]) if not self.legacy else None
+            decl = known.get(key) if key is not None else None
+            if decl is None:
+                try:
+                    decl = TypeDecl.parse(json.loads(row[1]))
+                except (ValueError, TypeError) as err:
+                    raise CatalogCorruptError(
+                        f"{self.location}: stored type {row[0]!r} is unreadable: {err}"
+                    ) from err
+            if key is not None:
+                seen[key] = decl
+            found.append(decl)
+        self._known_types = seen  # the declarations a verified row held, by name, hash and sum
         return found
 
     def changes_since(self, seq: int) -> list[Change]:

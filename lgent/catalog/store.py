@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from lgent.catalog import ownership
+from lgent.catalog.fresh import FreshEntries
 from lgent.catalog.records import (
     ENTRY_SUMMED,
     WRITER,
@@ -38,6 +39,7 @@ from lgent.catalog.records import (
     Snapshot,
     change_sum,
     content_hash,
+    entry_row_key,
     entry_values,
     row_sum,
 )
@@ -136,6 +138,7 @@ class CatalogStore(SqlReads):
     """
 
     DIALECT = SQLITE
+    _fresh: FreshEntries
 
     def __init__(
         self,
@@ -152,6 +155,7 @@ class CatalogStore(SqlReads):
         self.on_wait = on_wait
         self.write_wait = write_wait
         self._lock = threading.RLock()
+        self._fresh = FreshEntries()
         self.legacy = False
         target = ":memory:" if self.path is None else str(self.path)
         if read_only and (self.path is None or not self.path.is_file()):
@@ -416,6 +420,8 @@ class CatalogStore(SqlReads):
         """
         result = BatchResult()
         entries = list(entries)
+        written: list[tuple[tuple[Any, ...], CatalogEntry]] = []
+        self._fresh.forget()
         with self._write() as conn:
             try:
                 self._check_owners(conn, entries, owners or {})
@@ -424,7 +430,9 @@ class CatalogStore(SqlReads):
                 touched: set[str] = set()
                 for entry in entries:
                     owner = (owners or {}).get(entry.id, WRITER)
-                    self._upsert_entry(conn, entry, owner, result, writer)
+                    key = self._upsert_entry(conn, entry, owner, result, writer)
+                    if key is not None:
+                        written.append((key, entry))
                     touched.add(entry.id)
                 for artifact_id in touched:
                     self._refresh_latest(conn, artifact_id)
@@ -433,6 +441,7 @@ class CatalogStore(SqlReads):
                     "catalog write failed; nothing of this batch was kept", err
                 ) from err
             result.change_number = self._change_number(conn)
+        self._fresh.keep(written)  # committed: the index builds that follow read them back
         return result
 
     def _check_owners(
@@ -463,7 +472,9 @@ class CatalogStore(SqlReads):
         owner: Owner,
         result: BatchResult,
         writer: str | None,
-    ) -> None:
+    ) -> tuple[Any, ...] | None:
+        """Write ``entry`` unless its row already holds the same content; the key of the row
+        written (``entry_row_key``), or None when nothing was written."""
         record = entry.to_record()
         digest = content_hash(record)
         data = json.dumps(record, ensure_ascii=False)
@@ -474,13 +485,14 @@ class CatalogStore(SqlReads):
         # the same content is kept, credited to its first writer, unless its row is damaged
         if row is not None and row[10] == digest and row_sum(row[:-1]) == row[-1]:
             result.unchanged.append(entry.id)
-            return
+            return None
         exists = (
             row is not None
             or conn.execute("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (entry.id,)).fetchone()
             is not None
         )
         values = entry_values(entry, owner, data, digest)
+        summed = row_sum(values)
         conn.execute(
             f"""INSERT INTO entries ({ENTRY_SUMMED}, row_sum, is_latest, registered_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -494,7 +506,7 @@ class CatalogStore(SqlReads):
                    row_sum = excluded.row_sum""",
             (
                 *values,
-                row_sum(values),
+                summed,
                 int(not exists),  # a new id's only version is its latest
                 now_utc().isoformat(),
             ),
@@ -502,6 +514,7 @@ class CatalogStore(SqlReads):
         (result.updated if exists else result.added).append(entry.id)
         self._log(conn, "entry", "upsert", entry.id, entry.version, writer, entry.status.value)
         self._repaired(entry.id, entry.version)
+        return entry_row_key((*values, summed))
 
     def _upsert_type(
         self, conn: sqlite3.Connection, decl: TypeDecl, result: BatchResult, writer: str | None
