@@ -177,6 +177,31 @@ def _add_kind_types(
     batch.kind_types = kind_declarations(vocabulary, known)
 
 
+def _files_of(
+    root: Path, batch: LoadedBatch, suffixes: frozenset[str], opts: LoadSettings
+) -> list[Path]:
+    """The catalog files ``root`` names: itself, or the files of the folder it is (walked as
+    ``_walk`` does); ``LoadError`` for a missing, unreadable or system path, or a file of an
+    unsupported type."""
+    try:
+        if not root.exists():
+            raise LoadError(f"no such file or folder: {root}")
+        system = system_folder(root.resolve())
+        is_dir = root.is_dir()
+    except OSError as err:
+        raise LoadError(f"{root} cannot be read ({_why(err)})") from None
+    if system is not None:
+        raise LoadError(f"{root} is in the system folder {system}: it holds no catalog files")
+    if is_dir:
+        return _walk(root, batch, suffixes, opts)
+    if root.suffix.lower() not in suffixes:
+        raise LoadError(
+            f"{root}: unsupported file type {root.suffix or '(none)'!r} "
+            f"(expected one of {', '.join(sorted(suffixes))})"
+        )
+    return [root]
+
+
 def _read_path(
     path: str | Path,
     progress: Progress | None,
@@ -192,26 +217,9 @@ def _read_path(
     forced = readers.named(kind) if kind is not None else None
     suffixes = forced.suffixes if forced is not None else readers.suffixes
     root = Path(path)
-    try:
-        if not root.exists():
-            raise LoadError(f"no such file or folder: {root}")
-        system = system_folder(root.resolve())
-        is_dir = root.is_dir()
-    except OSError as err:
-        raise LoadError(f"{root} cannot be read ({_why(err)})") from None
-    if system is not None:
-        raise LoadError(f"{root} is in the system folder {system}: it holds no catalog files")
     batch = LoadedBatch(inference=inference)
     problems = _Problems()
-    if is_dir:
-        files = _walk(root, batch, suffixes, opts)
-    else:
-        if root.suffix.lower() not in suffixes:
-            raise LoadError(
-                f"{root}: unsupported file type {root.suffix or '(none)'!r} "
-                f"(expected one of {', '.join(sorted(suffixes))})"
-            )
-        files = [root]
+    files = _files_of(root, batch, suffixes, opts)
     sizes = [_size(f) for f in files]
     total = sum(sizes)
     done = 0
