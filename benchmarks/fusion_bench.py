@@ -135,7 +135,7 @@ async def measure(home: Path, n_queries: int, embedder: EmbedderName = "auto") -
             note = f"{report.upserts} artifacts" if report else ""
             print(f"{name} brain ready in {t.seconds:.1f} s {note}")
         with runner.Timer() as t:
-            problems = await warm_up(lg)  # as `lgent serve` does before its first query
+            problems = await warm_up(lg, freeze=True)  # as `lgent serve --http` does
         print(f"warmed up as a server does in {t.seconds:.1f} s {'; '.join(problems)}")
         qs = queries(lg, rng, n_queries)
         for q in qs[:10]:
