@@ -4,16 +4,22 @@ Most cold commands never read some of the graph's tables (the facts kept for sav
 declarations, the name index for a type question): an image keeps each of those as a pickle
 of its own inside the graph's, and a reopened graph unpickles one the first time it is read.
 A table still unread when the graph is saved again is written back as the bytes it came as.
+Each is kept compressed (zlib, level 1) until read: a sentence's cold query reads none of them,
+and on the 17k ecosystem home they were 9.0 MB as pickles against 1.7 MB compressed (57 ms to
+compress when the graph is saved, milliseconds to expand one when it is read).
 """
 
 from __future__ import annotations
 
 import pickle
 import threading
+import zlib
 from typing import TYPE_CHECKING, Any
 
 DEFERRED_TABLES = ("_declarations", "_facts", "_names", "_type_names", "_type_words")
 """The graph's tables an image keeps apart (each a pickle of its own), read when first used."""
+COMPRESSION = 1
+"""zlib's level for the tables kept apart: the fastest (pickles of names and ids shrink 5x)."""
 _PENDING = "_deferred"
 _PENDING_LOCK = "_deferred_lock"
 
@@ -28,7 +34,8 @@ class DeferredTables:
         kept = {k: v for k, v in state.items() if k not in (_PENDING, _PENDING_LOCK)}
         for name in DEFERRED_TABLES:
             if name in kept:
-                pending[name] = pickle.dumps(kept.pop(name), protocol=pickle.HIGHEST_PROTOCOL)
+                table = pickle.dumps(kept.pop(name), protocol=pickle.HIGHEST_PROTOCOL)
+                pending[name] = zlib.compress(table, COMPRESSION)
         kept[_PENDING] = pending
         return kept
 
@@ -49,6 +56,14 @@ class DeferredTables:
                 if name not in self.__dict__:
                     from lgent.graph.image import table_from
 
-                    self.__dict__[name] = table_from(pending[name])
+                    self.__dict__[name] = table_from(expanded(pending[name]))
                 pending.pop(name, None)
             return self.__dict__[name]
+
+
+def expanded(data: bytes) -> bytes:
+    """A kept table's pickle (``ValueError`` when the bytes are not zlib's: a damaged image)."""
+    try:
+        return zlib.decompress(data)
+    except zlib.error as err:
+        raise ValueError(f"not a graph table (zlib: {err})") from err

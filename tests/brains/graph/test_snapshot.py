@@ -23,6 +23,7 @@ from lgent.brains.graph.store import MANIFEST, GraphStore
 from lgent.brains.semantic.embedders import HashingEmbedder
 from lgent.graph import image as graph_image
 from lgent.graph import model as graph_model
+from lgent.graph.deferred import expanded
 from lgent.graph.signatures import PathSearch
 from lgent.models import CatalogEntry
 from tests.brains.graph.test_brain_incremental import TYPES, change, entries, snapshot
@@ -107,6 +108,8 @@ def test_tables_a_question_does_not_read_stay_unread_and_save_whole(tmp_path: Pa
     assert reopened.graph.find_paths(search) == brain.graph.find_paths(search)
     unread = vars(reopened.graph)  # which tables it has read, privately
     assert not {"_facts", "_declarations", "_names"} & set(unread)
+    kept = unread["_deferred"]["_facts"]  # kept compressed until read
+    assert len(kept) < len(expanded(kept)) and expanded(kept).startswith(b"\x80")  # a pickle
     GraphStore(tmp_path / "second").save(reopened.graph)
     assert "_names" not in unread
     again = GraphBrain(tmp_path / "second")
