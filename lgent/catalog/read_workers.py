@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
+from lgent.runtime.cores import usable_cores
+
 if TYPE_CHECKING:
     from lgent.catalog.source_reads import SourceRead
     from lgent.kinds import Vocabulary
@@ -45,10 +47,7 @@ MAX_WORKERS = 4
 def worker_count(files: int, size: int) -> int:
     """How many workers read ``files`` files of ``size`` bytes in all: one per core the
     process may use (at most ``MAX_WORKERS``), none for a small folder or a single core."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
+    cores = usable_cores()
     if files < 2 or size < MIN_BYTES or cores < 2:
         return 0
     return min(cores, MAX_WORKERS)

