@@ -18,6 +18,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 
+from lgent.analysis.stopwords import STOP_WORDS
 from lgent.graph.grams import TrigramIndex
 
 FUZZY_CUTOFF = 0.88
@@ -26,10 +27,18 @@ FUZZY_MIN_LENGTH = 5
 """Keys shorter than this are looked up exactly only."""
 FUZZY_MAX_WORDS = 4
 """A text of more words than this is a phrase, not a misspelt name: it is looked up exactly
-only. (A sentence's tail read as a name, "similar to X for my team", took about 7 ms to look
-up fuzzily among 100k names; the query classifier takes at most as many words for a name.)"""
+only, as is one of several words that begins with a stop word ("for my team"). (A sentence's
+tail read as a name, "similar to X for my team", took about 7 ms to look up fuzzily among 100k
+names; the query classifier takes at most as many words for a name.)"""
 
 _NORMALIZE = re.compile(r"[^0-9a-z]+")
+
+
+def is_phrase(text: str) -> bool:
+    """Whether ``text`` reads as words of a sentence rather than a name: more than
+    ``FUZZY_MAX_WORDS`` words, or several that begin with a stop word."""
+    words = text.split()
+    return len(words) > FUZZY_MAX_WORDS or (len(words) > 1 and words[0].lower() in STOP_WORDS)
 
 
 def normalized(text: str) -> str:
@@ -199,13 +208,12 @@ class NameIndex:
 
     def lookup(self, text: str, *, fuzzy: bool = True) -> str | None:
         """The artifact ``text`` names: by id or name, ignoring case and punctuation; then, if
-        ``fuzzy`` and ``text`` has at most ``FUZZY_MAX_WORDS`` words, the closest key's
-        artifact."""
+        ``fuzzy`` and ``text`` is not a phrase (``is_phrase``), the closest key's artifact."""
         key = normalized(text)
         if not key:
             return None
         found = self.resolve(key)
-        if found is not None or not fuzzy or len(text.split()) > FUZZY_MAX_WORDS:
+        if found is not None or not fuzzy or is_phrase(text):
             return found
         close = self.fuzzy(key)
         return self.resolve(close) if close is not None else None

@@ -154,6 +154,10 @@ def test_a_phrase_of_many_words_is_looked_up_exactly_only() -> None:
     assert index.fuzzy(normalized(misspelt)) == normalized(name)  # close enough by its ratio
     assert index.lookup(misspelt) is None  # but a sentence is never read as a misspelt name
     assert index.lookup("Wether Report") == "weather_report"  # a short one: fuzzy (its id)
+    index = NameIndex.of([("formyteams", "For My Teams")])
+    assert index.lookup("For My Teams") == "formyteams"  # exactly: still found
+    assert index.lookup("for my team") is None  # a sentence's tail, not a misspelt name
+    assert index.lookup("formyteam") == "formyteams"  # one word: fuzzy as before
 
 
 def test_fuzzy_ties_go_to_the_greatest_key_as_in_difflib() -> None:
