@@ -108,11 +108,11 @@ class SqlReads:
     """The change log has no writer and status columns (schema version 2, opened read-only)."""
     _damaged: set[tuple[str, str]]
     _fresh: FreshEntries | None = None
+    """The entries the last write stored, taken by the reads that follow instead of decoding
+    them again (``lgent.catalog.fresh``); None for a store that keeps none."""
     _known_types: dict[tuple[Any, ...], TypeDecl] | None = None
     """The type declarations the last ``types()`` decoded, by name, content hash and row
     checksum: a row read again unchanged (verified as always) is not decoded again."""
-    """The entries the last write stored, taken by the reads that follow instead of decoding
-    them again (``lgent.catalog.fresh``); None for a store that keeps none."""
 
     @property
     def location(self) -> str:
@@ -304,7 +304,7 @@ class SqlReads:
         """Every type declaration, by name."""
         columns = _LEGACY_TYPE if self.legacy else TYPE_CHECKED
         found = []
-        known = getattr(self, "_known_types", None) or {}
+        known = self._known_types or {}
         seen: dict[tuple[Any, ...], TypeDecl] = {}
         for row in self._read(f"SELECT {columns} FROM types ORDER BY name"):
             if not self.legacy:

@@ -121,9 +121,9 @@ class QueryState:
     entries: dict[str, CatalogEntry] = field(default_factory=dict)
     results: list[QueryResult] = field(default_factory=list)
     companions: dict[str, Companion] = field(default_factory=dict)
+    """Results offered as companions of a result above them (``fusion/companions.py``)."""
     supplied: frozenset[str] | None = None
     """The value kinds the request supplies (``fusion/supplied.py``; None: not read yet)."""
-    """Results offered as companions of a result above them (``fusion/companions.py``)."""
     suggestions: list[SerendipityItem] = field(default_factory=list)
     response: QueryResponse | None = None
 
