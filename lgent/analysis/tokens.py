@@ -13,8 +13,6 @@ from lgent.analysis.stopwords import STOP_WORDS
 
 WORD_RE = re.compile(r"[^\W_]+(?:[_\-.'’/+][^\W_]+)*", re.UNICODE)
 """A word: a run of letters and digits, joiners inside it (parts are split off later)."""
-WORDS_CACHED = 1 << 16
-"""Distinct words whose analysis ``token_texts`` keeps (per stemming and stop-word choice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,22 +68,14 @@ def tokens(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[Token]:
 
 
 def token_texts(text: str, *, stemmed: bool, drop_stop_words: bool) -> list[str]:
-    """The texts of ``tokens(text, ...)``, in order, each word analyzed once per process
-    (memoized): what matching words, not highlighting them, needs. About five times as fast
+    """The texts of ``tokens(text, ...)``, in order, each word's tokens from ``word_tokens``
+    (memoized): what matching words, not highlighting them, needs. About three times as fast
     as making the tokens, as queries and catalog loads read words over and over."""
     return [
-        part
+        token.text
         for word in WORD_RE.findall(text)
-        for part in _word_texts(word, stemmed, drop_stop_words)
+        for token in word_tokens(word, stemmed=stemmed, drop_stop_words=drop_stop_words)
     ]
-
-
-@lru_cache(maxsize=WORDS_CACHED)
-def _word_texts(word: str, stemmed: bool, drop_stop_words: bool) -> tuple[str, ...]:
-    parts = word_parts(word)
-    if drop_stop_words and is_stop_word(parts):
-        return ()
-    return tuple(stem(part) if stemmed else part for part, _, _ in parts)
 
 
 @lru_cache(maxsize=65536)
