@@ -92,7 +92,6 @@ from lgent.errors import (
     BuildStoppedError,
     IndexCorruptError,
     IndexError_,
-    ModelUnavailableError,
     NotFoundError,
     QueryError,
 )
@@ -453,14 +452,7 @@ class SemanticBrain:
             vectors = chosen.embed_query(texts[0])
         else:
             vectors = chosen.embed_batch(texts)
-        if not isinstance(vectors, np.ndarray) or vectors.shape != (len(texts), self._dimensions):
-            shape = getattr(vectors, "shape", type(vectors).__name__)
-            raise ModelUnavailableError(
-                f"embedder {self._model!r} returned {shape} for {len(texts)} texts, "
-                f"expected ({len(texts)}, {self._dimensions})"
-            )
-        if not np.all(np.isfinite(vectors)):
-            raise ModelUnavailableError(f"embedder {self._model!r} returned non-finite values")
+        check_vectors(vectors, self._dimensions, self._model, len(texts))
         return normalize_rows(vectors)
 
     def _entry_vectors(self, keys: Sequence[str], texts: Sequence[str]) -> Vectors:
@@ -536,7 +528,7 @@ class SemanticBrain:
         def embed() -> tuple[Vectors, ...]:
             self.counters.embed_calls += 1
             (rows,) = embedder.embed_pooled([intent], clause_pools)
-            check_vectors(rows, self._dimensions, self._model, 1)
+            check_vectors(rows, self._dimensions, self._model)
             parts = tuple(normalize_rows(rows))
             for vector in parts:
                 vector.setflags(write=False)

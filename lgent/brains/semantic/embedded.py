@@ -18,16 +18,22 @@ def first_rows(pooled: Sequence[Vectors], dimensions: int) -> Vectors:
     return np.stack([np.asarray(rows)[0] for rows in pooled])
 
 
-def check_vectors(vectors: Any, dimensions: int, model: str, least: int) -> None:
+def check_vectors(vectors: Any, dimensions: int, model: str, rows: int | None = None) -> None:
     """Raise ``ModelUnavailableError`` unless ``vectors`` is a finite ``(n, dimensions)`` array
-    of at least ``least`` rows."""
+    with ``n == rows`` (one vector per text), or at least one row when ``rows`` is None."""
     shape = getattr(vectors, "shape", None)
-    if not isinstance(vectors, np.ndarray) or len(shape or ()) != 2 or shape is None:
-        raise ModelUnavailableError(f"embedder {model!r} returned {type(vectors).__name__}")
-    if shape[1] != dimensions or shape[0] < least:
+    if not isinstance(vectors, np.ndarray) or shape is None or len(shape) != 2:
+        expected = f"({rows}, {dimensions})" if rows is not None else f"rows of {dimensions}"
         raise ModelUnavailableError(
-            f"embedder {model!r} returned {shape}, expected at least {least} rows of {dimensions}"
+            f"embedder {model!r} returned {shape or type(vectors).__name__}, expected {expected}"
         )
+    if shape[1] != dimensions or (shape[0] != rows if rows is not None else shape[0] < 1):
+        expected = (
+            f"({rows}, {dimensions}) for {rows} texts"
+            if rows is not None
+            else f"at least 1 row of {dimensions}"
+        )
+        raise ModelUnavailableError(f"embedder {model!r} returned {shape}, expected {expected}")
     if not np.all(np.isfinite(vectors)):
         raise ModelUnavailableError(f"embedder {model!r} returned non-finite values")
 
