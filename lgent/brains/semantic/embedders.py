@@ -9,12 +9,13 @@ first ``embed_batch`` and never downloads anything. The default for the packaged
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import json
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -291,19 +292,8 @@ class SentenceTransformerEmbedder:
         parts: list[Vectors] = []
         for start in range(0, total, self.chunk_size):
             chunk = list(texts[start : start + self.chunk_size])
-            try:
-                encoded = model.encode(
-                    chunk,
-                    batch_size=self.batch_size,
-                    show_progress_bar=False,
-                    convert_to_numpy=True,
-                    normalize_embeddings=True,
-                )
-            except Exception as err:  # a torch/tokenizer failure must not escape as itself
-                raise ModelUnavailableError(
-                    f"the embedding model failed on a batch of {len(chunk)} texts: "
-                    f"{type(err).__name__}: {err}"
-                ) from err
+            with _failing_on(chunk):
+                encoded = self._encode(model, chunk, normalize_embeddings=True)
             parts.append(np.ascontiguousarray(encoded, dtype=np.float32))
             if self.progress is not None:
                 self.progress(min(start + len(chunk), total), total)
@@ -322,29 +312,29 @@ class SentenceTransformerEmbedder:
         out: list[Vectors] = []
         for start in range(0, len(texts), self.chunk_size):
             chunk = list(texts[start : start + self.chunk_size])
-            try:
-                states = model.encode(
-                    chunk,
-                    batch_size=self.batch_size,
-                    show_progress_bar=False,
-                    output_value="token_embeddings",
-                    convert_to_numpy=True,
-                )
+            with _failing_on(chunk):
+                states = self._encode(model, chunk, output_value="token_embeddings")
                 encoded = model.tokenizer(
                     chunk,
                     return_offsets_mapping=True,
                     truncation=True,
                     max_length=model.max_seq_length,
                 )
-            except Exception as err:  # a torch/tokenizer failure must not escape as itself
-                raise ModelUnavailableError(
-                    f"the embedding model failed on a batch of {len(chunk)} texts: "
-                    f"{type(err).__name__}: {err}"
-                ) from err
             for text, state, spans in zip(chunk, states, encoded["offset_mapping"], strict=True):
                 piece_states = np.asarray(state, dtype=np.float32)[: len(spans)]
                 out.append(pool(piece_states, pools(text, spans)))
         return out
+
+    def _encode(self, model: Any, chunk: list[str], **options: Any) -> Any:
+        """``model.encode`` of one chunk as every batch here asks it: this embedder's batch
+        size, numpy out, no progress bar; ``options`` add to that."""
+        return model.encode(
+            chunk,
+            batch_size=self.batch_size,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+            **options,
+        )
 
     @staticmethod
     def _embed_one(model: Any, text: str) -> Vectors:
@@ -362,6 +352,19 @@ class SentenceTransformerEmbedder:
                 f"the embedding model failed on a query: {type(err).__name__}: {err}"
             ) from err
         return np.ascontiguousarray(vector.numpy(), dtype=np.float32)
+
+
+@contextlib.contextmanager
+def _failing_on(chunk: Sequence[str]) -> Iterator[None]:
+    """A torch or tokenizer failure on a batch of ``chunk`` as ``ModelUnavailableError``: it
+    must not escape as itself."""
+    try:
+        yield
+    except Exception as err:
+        raise ModelUnavailableError(
+            f"the embedding model failed on a batch of {len(chunk)} texts: "
+            f"{type(err).__name__}: {err}"
+        ) from err
 
 
 # -- the test stand-in ------------------------------------------------------------------------

@@ -120,3 +120,29 @@ def test_missing_sentence_transformers_is_an_actionable_error(
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     with pytest.raises(ModelUnavailableError, match="pip install sentence-transformers"):
         embedder.embed_batch(["hello"])
+
+
+class _FailingModel:
+    """A model whose encoder fails as torch would (a foreign exception)."""
+
+    max_seq_length = 256
+
+    def encode(self, *args: object, **kwargs: object) -> object:
+        raise RuntimeError("out of memory")
+
+    def tokenizer(self, *args: object, **kwargs: object) -> object:
+        raise AssertionError("not reached: the encoder fails first")
+
+
+def test_a_failing_batch_is_a_model_error_not_a_foreign_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lgent.brains.semantic.pooling import content_pools
+
+    embedder = SentenceTransformerEmbedder()
+    monkeypatch.setattr(embedder, "_load", _FailingModel)
+    failed = r"failed on a batch of 2 texts: RuntimeError: out of memory"
+    with pytest.raises(ModelUnavailableError, match=failed):
+        embedder.embed_batch(["one text", "another"])
+    with pytest.raises(ModelUnavailableError, match=failed):
+        embedder.embed_pooled(["one text", "another"], content_pools)
