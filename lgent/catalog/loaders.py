@@ -32,7 +32,7 @@ from lgent.catalog.kind_inference import KindInference, catalog_vocabulary, kind
 from lgent.catalog.read_workers import worker_count
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
-from lgent.catalog.source_reads import SourceRead, left_out_because
+from lgent.catalog.source_reads import SourceRead, read_source
 from lgent.config import LoadSettings
 from lgent.errors import LGentError, LoadError, LoadStoppedError
 from lgent.home import Home
@@ -607,14 +607,7 @@ def _read_doc(
         progress=progress,
         kinds=inference,
     )
-    try:
-        records = list(reader.read(doc, ctx))
-    except LoadStoppedError:  # from ``ctx.progress``: the whole load stops, not this source
-        raise
-    except LGentError as err:  # a reader may also give up with one typed error
-        ctx.problem(err)
-        records = []
-    read = SourceRead(reader.name, records, left_out_because(found), ctx.warnings, ctx.wholes)
+    read = read_source(doc, reader, ctx, found)
     settle(batch, source, doc.suffix, read, skips=reader.skips_bad_sources)
 
 

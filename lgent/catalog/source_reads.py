@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from lgent.catalog.kind_inference import KindInference
 from lgent.catalog.readers import ReaderRegistry
 from lgent.catalog.readers.base import Document, Located, ReadContext, Reader
-from lgent.errors import LGentError
+from lgent.errors import LGentError, LoadStoppedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +52,23 @@ def read_apart(
     if reader is None or not reader.skips_bad_sources:
         return None
     found: list[LGentError] = []
-    ctx = ReadContext(problem=found.append, kinds=inference)
+    return read_source(doc, reader, ReadContext(problem=found.append, kinds=inference), found)
+
+
+def read_source(
+    doc: Document, reader: Reader, ctx: ReadContext, found: list[LGentError]
+) -> SourceRead:
+    """What ``reader`` reads of ``doc`` with ``ctx``, an ecosystem source's problems gathered in
+    ``found``; a reader may also give up with one typed error, which is then its problem. A stop
+    (``LoadStoppedError``, from ``ctx.progress``) ends the whole load, not this source."""
     try:
         records = list(reader.read(doc, ctx))
-    except LGentError as err:  # a reader may also give up with one typed error
-        found.append(err)
+    except LoadStoppedError:
+        raise
+    except LGentError as err:
+        ctx.problem(err)
         records = []
     return SourceRead(reader.name, records, left_out_because(found), ctx.warnings, ctx.wholes)
 
 
-__all__ = ["SourceRead", "left_out_because", "read_apart"]
+__all__ = ["SourceRead", "left_out_because", "read_apart", "read_source"]
