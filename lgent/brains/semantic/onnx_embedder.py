@@ -41,7 +41,10 @@ from lgent.brains.semantic.embedders import (
     single_piece,
 )
 from lgent.brains.semantic.onnx_cache import (
+    MIN_EXTERNAL_BYTES,
     SAVED_LEVEL,
+    WEIGHTS_NAME,
+    discard,
     optimized_path,
     publish,
     temporary_path,
@@ -220,13 +223,13 @@ class OnnxEmbedder:
     def _session(self, onnxruntime: Any) -> Any:
         """The session: from the optimized model kept on disk when there is one
         (``onnx_cache``), else built from ``model_file``, keeping its optimized form for the
-        next process (a kept file that fails to load is removed and made again)."""
+        next process (a kept model that fails to load is removed and made again)."""
         kept = optimized_path(self.model_file, onnxruntime.__version__)
         if kept.is_file():
             try:
                 return self._new_session(onnxruntime, kept, None)
             except ModelUnavailableError:
-                kept.unlink(missing_ok=True)
+                discard(kept)
         written = temporary_path(kept)
         try:
             session = self._new_session(onnxruntime, self.model_file, written)
@@ -237,7 +240,8 @@ class OnnxEmbedder:
 
     def _new_session(self, onnxruntime: Any, model: Path, save_to: Path | None) -> Any:
         """A session of ``model``, one core per run; ``save_to``: write its optimized form
-        there (with the optimizations that hold nothing specific to this CPU)."""
+        there, its weights in a file beside it (with the optimizations that hold nothing
+        specific to this CPU)."""
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1  # one core per run: runs go side by side instead
         options.inter_op_num_threads = 1
@@ -246,6 +250,13 @@ class OnnxEmbedder:
                 onnxruntime.GraphOptimizationLevel, SAVED_LEVEL
             )
             options.optimized_model_filepath = str(save_to)
+            options.add_session_config_entry(
+                "session.optimized_model_external_initializers_file_name", WEIGHTS_NAME
+            )
+            options.add_session_config_entry(
+                "session.optimized_model_external_initializers_min_size_in_bytes",
+                str(MIN_EXTERNAL_BYTES),
+            )
         try:
             return onnxruntime.InferenceSession(
                 str(model), options, providers=["CPUExecutionProvider"]
