@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import pydantic
@@ -83,6 +84,20 @@ def as_path(value: Any, argument: str = "path") -> os.PathLike[str] | str:
     if not isinstance(value, str | os.PathLike):
         raise bad(argument, f"expected a file or folder path, got {type(value).__name__}")
     return value
+
+
+def as_paths(value: Any, argument: str = "path") -> list[Path]:
+    """One path, or a non-empty list of them, as a list of ``Path``."""
+    if isinstance(value, str | os.PathLike):
+        return [Path(value)]
+    if not isinstance(value, Sequence) or isinstance(value, bytes):
+        raise bad(
+            argument,
+            f"expected a file or folder path or a list of them, got {type(value).__name__}",
+        )
+    if not value:
+        raise bad(argument, "expected at least one file or folder path, got an empty list")
+    return [Path(as_path(v, f"{argument}[{i}]")) for i, v in enumerate(value)]
 
 
 class QueryArguments(Container):

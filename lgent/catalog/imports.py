@@ -36,14 +36,15 @@ def commit_checked(
 
 def load_path(
     store: Catalog,
-    path: Path,
+    path: Path | Sequence[Path],
     progress: Progress | None,
     kind: str | None,
     dry_run: bool,
     options: LoadSettings,
     cancelled: Callable[[], bool],
 ) -> BatchReport:
-    """Read ``path`` (a file or folder) and commit what it holds (``commit_loaded``)."""
+    """Read ``path`` (a file or folder, or several as one batch) and commit what it holds
+    (``commit_loaded``)."""
     from lgent.catalog.loaders import read_path
 
     batch = read_path(

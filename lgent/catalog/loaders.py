@@ -23,7 +23,7 @@ import errno
 import fnmatch
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -133,7 +133,7 @@ def batch_error(problems: list[LGentError]) -> LoadError:
 
 
 def read_path(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     progress: Progress | None = None,
     *,
     kind: str | None = None,
@@ -142,7 +142,8 @@ def read_path(
     cancelled: Callable[[], bool] = lambda: False,
     declared: Iterable[TypeDecl] = (),
 ) -> LoadedBatch:
-    """Parse a file or a folder, each file in its detected format (or all in format ``kind``).
+    """Parse a file or a folder (or several, read as one batch in the order given; a file
+    named twice is read once), each file in its detected format (or all in format ``kind``).
     Raises LoadError listing every problem found in native files. ``options`` sets the file size
     limit and whether symlinks may lead out of the folder (``[load]`` in lgent.toml).
     ``cancelled()`` is asked before each file, whenever a reader reports progress through one,
@@ -152,15 +153,18 @@ def read_path(
     vocabulary extended by the catalog's kinds and the batch's own (a load that declares new
     kinds beside ecosystem sources reads them again with those kinds: their kinds never depend
     on the order of the files)."""
+    roots = [Path(path)] if isinstance(path, (str, Path)) else [Path(p) for p in path]
+    if not roots:
+        raise LoadError("no file or folder to load")
     stored = {t.type: t for t in declared}
     vocabulary = catalog_vocabulary(stored.values())
-    batch = _read_path(path, progress, kind, registry, options, cancelled, vocabulary)
+    batch = _read_path(roots, progress, kind, registry, options, cancelled, vocabulary)
     if batch.synced:
         own = {t.type: t for t in batch.types if stored.get(t.type) != t}
         wider = catalog_vocabulary({**stored, **own}.values()) if own else vocabulary
         if _kinds_of(wider) != _kinds_of(vocabulary):
             vocabulary = wider
-            batch = _read_path(path, progress, kind, registry, options, cancelled, vocabulary)
+            batch = _read_path(roots, progress, kind, registry, options, cancelled, vocabulary)
         _add_kind_types(batch, vocabulary, stored)
     return batch
 
@@ -202,8 +206,32 @@ def _files_of(
     return [root]
 
 
+def _files_of_all(
+    roots: list[Path], batch: LoadedBatch, suffixes: frozenset[str], opts: LoadSettings
+) -> tuple[list[Path], list[bool]]:
+    """The files of every root in order, each once (by its resolved path), and whether each was
+    named itself (a problem with a named file is an error, not a skip)."""
+    if len(roots) == 1:
+        only = _files_of(roots[0], batch, suffixes, opts)
+        return only, [file is roots[0] for file in only]
+    files: list[Path] = []
+    named: list[bool] = []
+    seen: set[Path] = set()
+    for root in roots:
+        for file in _files_of(root, batch, suffixes, opts):
+            try:
+                key = file.resolve()
+            except (OSError, RuntimeError):  # a symlink loop: read (and skipped) as it is
+                key = file.absolute()
+            if key not in seen:
+                seen.add(key)
+                files.append(file)
+                named.append(file is root)
+    return files, named
+
+
 def _read_path(
-    path: str | Path,
+    roots: list[Path],
     progress: Progress | None,
     kind: str | None,
     registry: ReaderRegistry | None,
@@ -216,10 +244,9 @@ def _read_path(
     opts = options or LoadSettings()
     forced = readers.named(kind) if kind is not None else None
     suffixes = forced.suffixes if forced is not None else readers.suffixes
-    root = Path(path)
     batch = LoadedBatch(inference=inference)
     problems = _Problems()
-    files = _files_of(root, batch, suffixes, opts)
+    files, named = _files_of_all(roots, batch, suffixes, opts)
     sizes = [_size(f) for f in files]
     total = sum(sizes)
     done = 0
@@ -243,7 +270,7 @@ def _read_path(
         applied = 0
         for index in _read_in_workers(
             files,
-            root,
+            named,
             (batch, problems),
             opts,
             (readers, forced, inference, kind),
@@ -259,7 +286,7 @@ def _read_path(
     else:
         for read, (file, size) in enumerate(zip(files, sizes, strict=True)):
             check(read)
-            raw = _read_bytes(file, batch, problems, forced, opts, named=file is root)
+            raw = _read_bytes(file, batch, problems, forced, opts, named=named[read])
             if raw is not None:
                 partial = partial_progress(file, done, read)
                 _read_raw(file, raw, batch, problems, partial, readers, forced, inference)
@@ -533,7 +560,7 @@ def _read_raw(
 
 def _read_in_workers(
     files: list[Path],
-    root: Path,
+    named: list[bool],
     into: tuple[LoadedBatch, _Problems],
     opts: LoadSettings,
     reading: tuple[ReaderRegistry, Reader | None, KindInference, str | None],
@@ -553,9 +580,9 @@ def _read_in_workers(
 
     checked: list[tuple[LoadedBatch, _Problems, bytes | None]] = []
     sources: list[tuple[str, str, bytes] | None] = []
-    for file in files:
+    for file, is_named in zip(files, named, strict=True):
         part, found = LoadedBatch(), _Problems()
-        raw = _read_bytes(file, part, found, forced, opts, named=file is root)
+        raw = _read_bytes(file, part, found, forced, opts, named=is_named)
         checked.append((part, found, raw))
         sources.append(None if raw is None else (str(file), file.suffix, raw))
     stop = [False]

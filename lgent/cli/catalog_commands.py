@@ -58,11 +58,13 @@ def init(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 @handles_errors
 def load(
     ctx: typer.Context,
-    path: Annotated[
-        Path,
+    paths: Annotated[
+        list[Path],
         typer.Argument(
-            help="A file or folder: L-gent catalog files, MCP tools/list results, OpenAPI or "
-            "Swagger specs, A2A agent cards, OpenAI function JSON (each detected by content)."
+            metavar="PATH...",
+            help="Files or folders: L-gent catalog files, MCP tools/list results, OpenAPI or "
+            "Swagger specs, A2A agent cards, OpenAI function JSON (each detected by content). "
+            "Several are loaded as one batch.",
         ),
     ],
     dry_run: Annotated[
@@ -72,14 +74,14 @@ def load(
     wait: WaitOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Load a file or folder, each file in the format its content shows, and build the indexes.
+    """Load files or folders, each file in the format its content shows, and build the indexes.
 
     Native catalog files load atomically (every record, or none); an ecosystem source is synced:
     added, updated, retired and unchanged artifacts are reported, and a source that cannot be
     read is left out and named. The keyword and graph indexes are built at once; a long
     semantic build is left to `lgent reindex` or `lgent serve` (it says how long it takes)
     unless --wait."""
-    _load_and_report(ctx, path, None, dry_run, as_json, follow_symlinks, wait)
+    _load_and_report(ctx, paths, None, dry_run, as_json, follow_symlinks, wait)
 
 
 @app.command("import")
@@ -155,7 +157,7 @@ def import_(
 
 def _load_and_report(
     ctx: typer.Context,
-    path: Path,
+    path: Path | list[Path],
     kind: str | None,
     dry_run: bool,
     as_json: bool,

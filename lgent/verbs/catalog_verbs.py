@@ -10,7 +10,6 @@ import asyncio
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lgent import limits
@@ -28,7 +27,7 @@ from lgent.runtime.doors import Doors
 from lgent.validation import (
     as_entries,
     as_model,
-    as_path,
+    as_paths,
     as_text,
     bad,
     check_offset,
@@ -91,7 +90,7 @@ class CatalogVerbs(AccessVerbs):
 
     async def load(
         self,
-        path: str | os.PathLike[str],
+        path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         progress: Progress | None = None,
         *,
         kind: str | None = None,
@@ -99,8 +98,8 @@ class CatalogVerbs(AccessVerbs):
         follow_symlinks: bool | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> BatchReport:
-        """Read a file or folder and commit it atomically, each file in the format its content
-        shows (or ``kind``: ``mcp``, ``openapi``...); an ecosystem source that cannot be read is
+        """Read a file or folder (or a list of them, as one batch) and commit it atomically,
+        each file in the format its content shows (or ``kind``: ``mcp``, ``openapi``...); an ecosystem source that cannot be read is
         left out (``report.rejected``), the rest synced (docs/importing.md). ``dry_run`` writes
         nothing; ``follow_symlinks`` overrides ``load.follow_symlinks``. Reading stops,
         committing nothing, once ``cancelled()`` is true, the call is cancelled or the home
@@ -109,7 +108,7 @@ class CatalogVerbs(AccessVerbs):
             as_text(kind, "kind")
         self._may_import()
         options = self.settings.load.following(follow_symlinks)
-        where, abandoned = Path(as_path(path)), threading.Event()
+        where, abandoned = as_paths(path), threading.Event()
 
         def stop() -> bool:
             asked = cancelled is not None and cancelled()

@@ -216,3 +216,22 @@ async def test_a_home_inside_the_loaded_folder_is_skipped(tmp_path: Path) -> Non
         str(data / "home"),
         "an L-gent home (its catalog and indexes are not catalog files)",
     ) in (again.skipped)
+
+
+def test_several_paths_are_read_as_one_batch_each_file_once(tmp_path: Path) -> None:
+    first = write(tmp_path / "a" / "tools.jsonl", jsonl({"id": "A", "name": "A"}))
+    write(tmp_path / "b" / "more.jsonl", jsonl({"id": "B", "name": "B"}))
+    batch = read_path([tmp_path / "b", first, tmp_path / "a"])
+    assert [e.id for e in batch.entries] == ["B", "A"]  # in the order given, first.jsonl once
+    assert batch.files == [str(tmp_path / "b" / "more.jsonl"), str(first)]
+
+
+def test_several_paths_share_the_duplicate_check_and_name_a_missing_one(tmp_path: Path) -> None:
+    one = write(tmp_path / "one.jsonl", jsonl({"id": "A", "name": "A", "version": "1.0.0"}))
+    two = write(tmp_path / "two.jsonl", jsonl({"id": "A", "name": "A", "version": "1.0.0"}))
+    with pytest.raises(LoadError, match=r"two.jsonl:1: duplicate entry 'A' version 1.0.0"):
+        read_path([one, two])
+    with pytest.raises(LoadError, match=r"no such file or folder: .*nope"):
+        read_path([one, tmp_path / "nope"])
+    with pytest.raises(LoadError, match="no file or folder to load"):
+        read_path([])

@@ -120,3 +120,19 @@ def test_home_that_is_a_file(tmp_path: Path) -> None:
     result = lgent(tmp_path / "file", "init")
     assert result.returncode == 1
     assert "exists and is not a folder" in result.stderr
+
+
+def test_load_takes_several_paths_as_one_batch(tmp_path: Path, catalog_file: Path) -> None:
+    more = tmp_path / "more.jsonl"
+    more.write_text(json.dumps({"id": "Summarizer", "name": "Summarizer", "input_type": "PDF"}))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"id": "Broken"}\n')
+    home = tmp_path / "H"
+    refused = lgent(home, "load", str(more), str(catalog_file), str(broken))
+    assert refused.returncode != 0 and "broken.jsonl:1: entry 'Broken'" in refused.stderr
+    missing = lgent(home, "load", str(more), str(tmp_path / "nope"))
+    assert missing.returncode != 0 and "no such file or folder" in missing.stderr
+    assert not home.exists() or json.loads(lgent(home, "stats", "--json").stdout)["artifacts"] == 0
+    loaded = lgent(home, "load", str(more), str(catalog_file), "--json")  # PDF declared after
+    assert loaded.returncode == 0, loaded.stderr
+    assert json.loads(loaded.stdout)["added"] == 3
