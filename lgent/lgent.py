@@ -55,6 +55,7 @@ from lgent.verbs.graph_verbs import GraphVerbs
 if TYPE_CHECKING:
     from lgent.brains.semantic.embedders import Embedder
     from lgent.catalog.replica import Follower, PullReport
+    from lgent.runtime.side_builds import SideBuild
 
 __all__ = ["BuildProgress", "Freshness", "LGent"]
 
@@ -79,6 +80,7 @@ class LGent(CatalogVerbs, GraphVerbs):
         self.home, self.store, self.embedder, self.progress = home, store, embedder, progress
         self.settings = settings or Settings()
         self.read_only = read_only
+        self._custom_brains = brains is not None
         self.registry = brains if brains is not None else default_registry()
         self.settings.fusion.check_brains(self.registry.names)
         try:
@@ -236,17 +238,58 @@ class LGent(CatalogVerbs, GraphVerbs):
         it (the first query that needs it, when the build is short; else ``lgent reindex``)."""
         number = await self.change_number()
         said: dict[str, str] = {}
-        for spec in self.registry:
-            slot = self.brains.slot(spec.name)
-            await self.doors.read(slot.opened)
-            if slot.change_number >= number:
-                said[spec.name] = "current"
-            elif spec.hints.slow_build and not complete:
-                said[spec.name] = await self.doors.read(self.brains.pending_note, spec.name, number)
-            else:
-                report = await self.doors.read(slot.catch_up_now)
-                said[spec.name] = f"{report.action.replace('_', ' ')} to change {report.to_change}"
+        beside = await self._side_builds(number)
+        try:
+            for spec in self.registry:
+                slot = self.brains.slot(spec.name)
+                await self.doors.read(slot.opened)
+                side = beside.pop(spec.name, None)
+                failed = None if side is None else await side.finished()
+                if side is not None and failed is None:
+                    await self.doors.read(slot.reopen)
+                if slot.change_number >= number:
+                    said[spec.name] = "current"
+                elif spec.hints.slow_build and not complete:
+                    said[spec.name] = await self.doors.read(
+                        self.brains.pending_note, spec.name, number
+                    )
+                else:
+                    report = await self.doors.read(slot.catch_up_now)
+                    done = report.action.replace("_", " ")
+                    said[spec.name] = f"{done} to change {report.to_change}"
+                if side is not None:
+                    said[spec.name] = side.said(failed, slot.change_number)
+        finally:
+            for side in beside.values():
+                side.stop()
         return said
+
+    async def _side_builds(self, number: int) -> dict[str, SideBuild]:
+        """The quick brains far behind ``number`` after the first, rebuilt each by a process
+        of its own (``runtime.side_builds``); none unless that process would open this very
+        home as it is: on disk and writable, its own SQLite catalog, the default brains and
+        the settings of its ``lgent.toml``."""
+        from lgent.catalog.store import CatalogStore
+        from lgent.runtime.side_builds import side_brains, start_side_builds
+
+        root = self.home.root
+        if root is None or self.read_only or self._custom_brains:
+            return {}
+        if type(self.store) is not CatalogStore:
+            return {}
+        behind: list[tuple[str, int]] = []
+        for spec in self.registry:
+            if not spec.hints.slow_build:
+                slot = self.brains.slot(spec.name)
+                await self.doors.read(slot.opened)
+                if slot.busy:  # its own indexer is at it already
+                    return {}
+                if slot.change_number < number:
+                    behind.append((spec.name, number - max(slot.change_number, 0)))
+        names = side_brains(behind)
+        if not names or self.settings != load_settings(self.home.settings_file, self.registry):
+            return {}
+        return start_side_builds(root, names)
 
     async def reindex(self, brains: Sequence[str] | None = None) -> list[SyncReport]:
         """Rebuild the named brains' indexes (default: every registered brain) from the catalog."""

@@ -15,19 +15,17 @@ behind the catalog, the indexer plans the catch-up (``indexing.plan_catch_up``),
 without any hold (embedding new texts, or building the replacement), and takes the write hold
 only to apply the result. Progress is kept per brain (``Building``) for the responses. In a
 ``SNAPSHOT`` home the replacement is built on a thread at a lower OS priority
-(``lgent.runtime.priority``), so the queries answered meanwhile get the cores first; a catch-up applied
-under the write hold stays at the queries' priority (they wait for it).
+(``lgent.runtime.priority``); a catch-up under the write hold keeps the queries' priority.
 
 **Freshness.** ``WAIT`` (scripts, the one-shot CLI): a query waits until each brain it asks
 reflects the catalog as it was when the query began, except a slow brain (the semantic one)
 with more than ``LONG_BUILD`` entries to index: that build is neither waited for nor started by
 the query, which answers from the brain's last state (or without it, never built) and says how
-far it is and how to finish it. ``COMPLETE`` (``--wait``) waits for that too, as ``WAIT``
-always did. ``SNAPSHOT`` (servers): a query answers at
-once from each brain's last consistent state, and the response says how far behind it is; only
-a brain that has never been built is waited for, briefly (``SNAPSHOT_GRACE``), and then reported
-as not ready with how far its build has come. Either way, a query's results are only entries the
-catalog holds at the response's change number (fusion reads them from a catalog snapshot).
+far it is and how to finish it. ``COMPLETE`` (``--wait``) waits for that too. ``SNAPSHOT``
+(servers): a query answers at once from each brain's last consistent state, and the response
+says how far behind it is; only a brain never built is waited for, briefly (``SNAPSHOT_GRACE``),
+then reported as not ready with how far its build has come. Either way, a query's results are
+only entries the catalog holds at the response's change number (read from a catalog snapshot).
 
 Waiting is deadlock-free: a query waits only for a brain behind its own target, and holds only
 brains at or past it; a query that already holds a brain does not queue behind a waiting
@@ -39,8 +37,8 @@ never on a worker thread, so waiting queries cannot take the threads that the qu
 brains need to finish.
 
 **Processes.** Catch-ups of a brain kept on disk take ``<home>/indexes/.<brain>.lock`` (an
-advisory file lock), so two processes never write one index at once. A read-only home never
-writes: a brain whose index on disk is not current is built in memory instead.
+advisory file lock), so two processes never write one index at once; ``reopen`` takes in what
+another wrote. A read-only home builds in memory a brain whose index on disk is not current.
 """
 
 from __future__ import annotations
@@ -84,8 +82,8 @@ BUILD_PAUSE = 0.005
 SLOW_BUILD_PAUSE = 0.05
 """How often a slow build waiting for the quick brains' builds looks again."""
 SMALL_WRITE = 100
-"""A write of at most this many changes waits for the open brains to catch up before it returns
-(so the next query sees it, also in ``SNAPSHOT`` mode); a larger one returns once committed."""
+"""A write of at most this many changes returns once the open brains reflect it (so the next
+query sees it, in ``SNAPSHOT`` mode too); a larger one returns once committed."""
 WRITE_WAIT = 10.0
 """Seconds a small write waits at most for one brain to reflect it. A brain still building its
 index (never built, or rebuilding) is not waited for: it takes the write in with the build, and
@@ -202,8 +200,7 @@ class BrainSlot:
         return brain
 
     def _persisted(self) -> bool:
-        """Whether this brain's index folder holds a manifest: an index was written there, so
-        not being able to open it is news (a brain never built, or kept in memory, is not)."""
+        """Whether an index was written here (a manifest): failing to open it is news."""
         root = self.pool.index_root
         return self.on_disk and root is not None and (root / self.name / "manifest.json").exists()
 
@@ -420,6 +417,15 @@ class BrainSlot:
         except BaseException:
             fresh.close()
             raise
+        self._swap(fresh)
+        return report
+
+    def reopen(self) -> None:
+        """Open the index again from disk (another process rebuilt it) in place of this one."""
+        with self._open_lock:
+            self._swap(self._open())
+
+    def _swap(self, fresh: Brain) -> None:
         with self._state:  # no hold: queries on the old instance finish on it
             old, self.brain = self.brain, fresh
             self._state.notify_all()
@@ -428,7 +434,6 @@ class BrainSlot:
                     self._state.wait(0.5)
         if old is not None:
             old.close()
-        return report
 
     def _notify(self) -> None:
         with self._state:
