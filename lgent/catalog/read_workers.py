@@ -27,7 +27,8 @@ import selectors
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from lgent.runtime.cores import usable_cores
@@ -77,6 +78,23 @@ class _Worker:
     process: subprocess.Popen[bytes]
     task: int | None = None
     """The index of the source it is reading (None: idle)."""
+    sender: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="lgent-read-feed")
+    )
+    """Where its sources are written to its pipe: the load's thread goes on taking the other
+    workers' answers meanwhile (a source of megabytes goes through the pipe 64 KiB at a time)."""
+
+    def send(self, message: Any) -> None:
+        """Write ``message`` on the sender's thread; a worker gone meanwhile shows as the end of
+        its answers (``_receive``: EOFError), so a failed write is not raised here."""
+        stream = self.process.stdin
+        assert stream is not None
+
+        def write() -> None:
+            with contextlib.suppress(OSError, ValueError):
+                _send(stream, message)
+
+        self.sender.submit(write)
 
 
 class ReadWorkers:
@@ -147,15 +165,10 @@ class ReadWorkers:
             nonlocal busy
             for index in waiting:
                 source = sources[index]
-                assert source is not None and worker.process.stdin is not None
-                try:
-                    _send(worker.process.stdin, source)
-                except OSError:  # the worker has gone: its source is read by the caller
-                    answers[index] = None
-                    self._drop(worker)
-                    return False
+                assert source is not None
                 worker.task = index
                 busy += 1
+                worker.send(source)  # a worker gone: its answer ends, and the caller reads it
                 return True
             return False
 
@@ -197,7 +210,8 @@ def _stop(worker: _Worker, *, kill: bool) -> None:
     and wait for it."""
     process = worker.process
     if kill:
-        process.kill()
+        process.kill()  # a write under way on the sender's thread then fails and ends
+    worker.sender.shutdown(wait=True)
     for stream in (process.stdin, process.stdout):
         if stream is not None:
             with contextlib.suppress(OSError):
