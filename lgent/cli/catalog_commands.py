@@ -61,7 +61,6 @@ def load(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            metavar="PATH...",
             help="Files or folders: L-gent catalog files, MCP tools/list results, OpenAPI or "
             "Swagger specs, A2A agent cards, OpenAI function JSON (each detected by content). "
             "Several are loaded as one batch.",
