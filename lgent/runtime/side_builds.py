@@ -10,10 +10,10 @@ up. A side process reads the same home (its own settings file, its own SQLite ca
 takes the brain's index lock as any process does; the index it writes carries its change number
 and checksums like any other.
 
-On the 17k-artifact ecosystem home (2 cores), the keyword build here and the graph build beside
-it ended 27.9 s after the load began, against 31.4 s one after the other
-(``/work/notes/s41_child_exp.py`` in the stop-41 note). A side process costs about a second to
-start and the catalog's entries decoded again, so small builds stay in this process. A side
+On the 17k-artifact ecosystem home (2 cores, one process each way, alternating), the keyword
+build here and the graph build beside it took 6.5 to 7.2 s after the commit, against 9.2 to 9.3 s
+one after the other. A side process costs about a second to start and the catalog's entries
+decoded again, so small builds stay in this process. A side
 process that fails is reported, with the tail of what it printed, and the brain is built here.
 """
 

@@ -11,9 +11,10 @@ The optimized graph is kept in a folder of two files: ``model.onnx`` (the graph,
 ``weights.bin`` (its float32 weights, 86 MiB). onnxruntime maps the weights file into memory
 rather than reading it: the dense layers' weights are copied once into the layout their
 multiplications use, and of the word-piece table (45 MiB) only the rows a text uses are ever
-read. Against the optimized model as one file, a session took 55 MiB against 114 MiB of memory,
-140 MiB at the peak of its loading (``/tmp/ort_ext.py`` in the stop-41 note), and ran a 30-piece
-query in 6.9 against 8.4 ms.
+read. Against the optimized model as one file (onnxruntime 1.32, one process each), a session
+took 55 MiB against 114 MiB of memory, 140 MiB at the peak of its loading, and ran a 30-piece
+query in 6.9 against 8.4 ms; a cold sentence query on the 17k ecosystem home peaked at 295 to
+317 MiB against 386 to 388 (``python -m benchmarks.ecosystem_bench``).
 
 The files are written with onnxruntime's *extended* optimizations only, which hold nothing
 specific to this CPU (the hardware-specific layout passes run again, in memory, when it is
