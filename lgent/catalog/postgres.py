@@ -21,7 +21,6 @@ upgrades: ``postgres_schema``).
 
 from __future__ import annotations
 
-import json
 import select
 import socket
 import threading
@@ -34,6 +33,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from lgent.catalog import ownership
+from lgent.catalog.json_text import stored_json
 from lgent.catalog.postgres_schema import (
     LEGACY_SCHEMA,
     SCHEMA_VERSION,
@@ -313,24 +313,25 @@ class PostgresCatalog(SqlReads):
     ) -> None:
         if not types:
             return
-        stored: dict[str, str | None] = dict(
-            conn.execute(
-                "SELECT name, row_sum FROM types WHERE name = ANY(%s)",
-                ([t.type for t in types],),
-            ).fetchall()
-        )
+        found = conn.execute(
+            f"SELECT {TYPE_COLUMNS} FROM types WHERE name = ANY(%s)", ([t.type for t in types],)
+        ).fetchall()
+        known = {row[0] for row in found}
+        # each stored type's content hash, where its row is intact (whatever JSON text an
+        # earlier version stored)
+        intact = {row[0]: row[2] for row in found if row_sum(row[:3]) == row[3]}
         rows: list[tuple[str, str, str, str]] = []
         for decl in types:
             record = decl.to_record()
-            values = (decl.type, json.dumps(record, ensure_ascii=False), content_hash(record))
-            summed = row_sum(values)
-            if stored.get(decl.type) == summed:  # the same content, and an intact row
+            digest = content_hash(record)
+            if intact.get(decl.type) == digest:  # the same content, and an intact row
                 result.types_unchanged.append(decl.type)
                 continue
-            known = decl.type in stored
-            (result.types_updated if known else result.types_added).append(decl.type)
-            stored[decl.type] = summed
-            rows.append((*values, summed))
+            (result.types_updated if decl.type in known else result.types_added).append(decl.type)
+            known.add(decl.type)
+            intact[decl.type] = digest
+            values = (decl.type, stored_json(record), digest)
+            rows.append((*values, row_sum(values)))
             log.add("type", "upsert", decl.type, None)
         with conn.cursor() as cur:
             cur.executemany(
@@ -377,9 +378,7 @@ class PostgresCatalog(SqlReads):
                 result.unchanged.append(entry.id)
                 continue
             (result.updated if entry.id in known else result.added).append(entry.id)
-            values = entry_values(
-                entry, owners.get(entry.id, WRITER), json.dumps(record, ensure_ascii=False), digest
-            )
+            values = entry_values(entry, owners.get(entry.id, WRITER), stored_json(record), digest)
             intact[(entry.id, entry.version)] = digest
             known.add(entry.id)
             self._repaired(entry.id, entry.version)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from lgent.catalog.json_text import canonical_json
 from lgent.errors import CatalogCorruptError, QueryError
 from lgent.ids import namespace_of
 from lgent.models import CatalogEntry, EntityType, Status, StoredText
@@ -323,9 +324,9 @@ def checked_change_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
 
 
 def content_hash(record: dict[str, Any]) -> str:
-    """Stable hash of a JSON record (sorted keys, compact)."""
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    """Stable hash of a JSON record (``StrictModel.to_record``): SHA-256 of its canonical text
+    (sorted keys, compact: ``json_text.canonical_json``)."""
+    return hashlib.sha256(canonical_json(record).encode()).hexdigest()
 
 
 def decode_entry(data: str) -> CatalogEntry:

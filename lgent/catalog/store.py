@@ -16,7 +16,6 @@ it is, unverified.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import threading
@@ -28,8 +27,10 @@ from typing import Any
 
 from lgent.catalog import ownership
 from lgent.catalog.fresh import FreshEntries
+from lgent.catalog.json_text import stored_json
 from lgent.catalog.records import (
     ENTRY_SUMMED,
+    TYPE_CHECKED,
     WRITER,
     BatchResult,
     ChangeKind,
@@ -477,7 +478,7 @@ class CatalogStore(SqlReads):
         written (``entry_row_key``), or None when nothing was written."""
         record = entry.to_record()
         digest = content_hash(record)
-        data = json.dumps(record, ensure_ascii=False)
+        data = stored_json(record)
         row = conn.execute(
             f"SELECT {ENTRY_SUMMED}, row_sum FROM entries WHERE id = ? AND version = ?",
             (entry.id, entry.version),
@@ -521,12 +522,12 @@ class CatalogStore(SqlReads):
     ) -> None:
         record = decl.to_record()
         digest = content_hash(record)
-        data = json.dumps(record, ensure_ascii=False)
-        values = (decl.type, data, digest)
+        values = (decl.type, stored_json(record), digest)
         row = conn.execute(
-            "SELECT content_hash, row_sum FROM types WHERE name = ?", (decl.type,)
+            f"SELECT {TYPE_CHECKED} FROM types WHERE name = ?", (decl.type,)
         ).fetchone()
-        if row is not None and row[0] == digest and row[1] == row_sum(values):
+        # the same content in an intact row (whatever JSON text an earlier version stored)
+        if row is not None and row[2] == digest and row_sum(row[:3]) == row[3]:
             result.types_unchanged.append(decl.type)
             return
         conn.execute(
