@@ -243,8 +243,9 @@ class LGent(CatalogVerbs, GraphVerbs):
             for spec in self.registry:
                 slot = self.brains.slot(spec.name)
                 await self.doors.read(slot.opened)
-                side = beside.pop(spec.name, None)
+                side = beside.get(spec.name)
                 failed = None if side is None else await side.finished()
+                beside.pop(spec.name, None)  # ended: nothing left to stop
                 if side is not None and failed is None:
                     await self.doors.read(slot.reopen)
                 if slot.change_number >= number:

@@ -4,6 +4,8 @@ the brain built here; a home the side process would open differently is built he
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,28 @@ async def test_a_home_opened_with_other_settings_is_built_here(tmp_path: Path) -
     said, _ = await load_and_build(tmp_path / "H", settings={"cache": {"size": 7}})
     assert "second process" not in said["graph"]
     assert said["graph"].startswith("rebuilt to change ")
+
+
+@pytest.mark.usefixtures("beside")
+async def test_a_cancelled_build_stops_its_side_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(side_builds, "_RUN_CLI", "import time; time.sleep(120)")
+    started: list[side_builds.SideBuild] = []
+    start = side_builds.start_side_builds
+
+    def spied(home: Path, brains: Sequence[str]) -> dict[str, side_builds.SideBuild]:
+        made = start(home, brains)
+        started.extend(made.values())
+        return made
+
+    monkeypatch.setattr(side_builds, "start_side_builds", spied)
+    async with LGent.open(tmp_path / "H", embedder=HashingEmbedder()) as lg:
+        await lg.load(FIXTURES)
+        building = asyncio.create_task(lg.build())
+        while not started:
+            await asyncio.sleep(0.02)
+        building.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await building
+        assert started[0].process.poll() is not None  # stopped, not left running

@@ -13,8 +13,9 @@ and checksums like any other.
 On the 17k-artifact ecosystem home (2 cores, one process each way, alternating), the keyword
 build here and the graph build beside it took 6.5 to 7.2 s after the commit, against 9.2 to 9.3 s
 one after the other. A side process costs about a second to start and the catalog's entries
-decoded again, so small builds stay in this process. A side
-process that fails is reported, with the tail of what it printed, and the brain is built here.
+decoded again, so small builds stay in this process. A side process that fails is reported,
+with the last line it printed, and the brain is built here; one still running when the build is
+cancelled is stopped (its index keeps its previous state).
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ import asyncio
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from lgent.runtime.cores import usable_cores
 
@@ -38,18 +41,23 @@ the catalog (a build of some thousands of entries takes seconds; a process costs
 
 @dataclass
 class SideBuild:
-    """One brain being rebuilt by ``lgent reindex`` in a process of its own."""
+    """One brain being rebuilt by ``lgent reindex`` in a process of its own; what it prints on
+    its standard error goes to a temporary file (a pipe could fill and stall it)."""
 
     brain: str
     process: subprocess.Popen[bytes]
+    errors: IO[bytes]
 
     async def finished(self) -> str | None:
         """Wait for the process to end: None when it rebuilt the index, else why not."""
-        _, err = await asyncio.to_thread(self.process.communicate)
-        if self.process.returncode == 0:
+        status = await asyncio.to_thread(self.process.wait)
+        if status == 0:
+            self.errors.close()
             return None
-        said = err.decode(errors="replace").strip().splitlines()
-        return f"exit status {self.process.returncode}" + (f": {said[-1]}" if said else "")
+        self.errors.seek(0)
+        said = self.errors.read().decode(errors="replace").strip().splitlines()
+        self.errors.close()
+        return f"exit status {status}" + (f": {said[-1]}" if said else "")
 
     def said(self, failed: str | None, change: int) -> str:
         """What ``lgent load`` says of the brain once this build ``failed`` (or None) and the
@@ -63,6 +71,7 @@ class SideBuild:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait()
+        self.errors.close()
 
 
 def side_brains(behind: Sequence[tuple[str, int]], cores: int | None = None) -> list[str]:
@@ -81,16 +90,19 @@ def start_side_builds(home: Path, brains: Sequence[str]) -> dict[str, SideBuild]
     command = [sys.executable, "-c", _RUN_CLI, root, "--home", str(home.resolve())]
     started: dict[str, SideBuild] = {}
     for brain in brains:
-        started[brain] = SideBuild(
-            brain,
-            subprocess.Popen(
+        errors = tempfile.TemporaryFile()  # noqa: SIM115 - open until the process ends
+        try:
+            process = subprocess.Popen(
                 [*command, "reindex", "--brain", brain],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
+                stderr=errors,
                 env={**os.environ, "NO_COLOR": "1"},
-            ),
-        )
+            )
+        except OSError:  # no process to be had: built here (its report says nothing else)
+            errors.close()
+            continue
+        started[brain] = SideBuild(brain, process, errors)
     return started
 
 
