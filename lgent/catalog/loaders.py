@@ -209,24 +209,24 @@ def _files_of(
 def _files_of_all(
     roots: list[Path], batch: LoadedBatch, suffixes: frozenset[str], opts: LoadSettings
 ) -> tuple[list[Path], list[bool]]:
-    """The files of every root in order, each once (by its resolved path), and whether each was
-    named itself (a problem with a named file is an error, not a skip)."""
-    if len(roots) == 1:
-        only = _files_of(roots[0], batch, suffixes, opts)
-        return only, [file is roots[0] for file in only]
+    """The files of every root in order, each once (by its resolved path: only several roots
+    can name a file twice), and whether each was named itself (a problem with a named file is
+    an error, not a skip)."""
     files: list[Path] = []
     named: list[bool] = []
     seen: set[Path] = set()
     for root in roots:
         for file in _files_of(root, batch, suffixes, opts):
-            try:
-                key = file.resolve()
-            except (OSError, RuntimeError):  # a symlink loop: read (and skipped) as it is
-                key = file.absolute()
-            if key not in seen:
+            if len(roots) > 1:
+                try:
+                    key = file.resolve()
+                except (OSError, RuntimeError):  # a symlink loop: read (and skipped) as it is
+                    key = file.absolute()
+                if key in seen:
+                    continue
                 seen.add(key)
-                files.append(file)
-                named.append(file is root)
+            files.append(file)
+            named.append(file is root)
     return files, named
 
 

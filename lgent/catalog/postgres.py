@@ -53,6 +53,7 @@ from lgent.catalog.records import (
     change_sum,
     content_hash,
     entry_values,
+    intact_type_hash,
     row_sum,
 )
 from lgent.catalog.sql_reads import POSTGRES, SqlReads, damaged_finding
@@ -317,9 +318,7 @@ class PostgresCatalog(SqlReads):
             f"SELECT {TYPE_COLUMNS} FROM types WHERE name = ANY(%s)", ([t.type for t in types],)
         ).fetchall()
         known = {row[0] for row in found}
-        # each stored type's content hash, where its row is intact (whatever JSON text an
-        # earlier version stored)
-        intact = {row[0]: row[2] for row in found if row_sum(row[:3]) == row[3]}
+        intact = {row[0]: intact_type_hash(row) for row in found}
         rows: list[tuple[str, str, str, str]] = []
         for decl in types:
             record = decl.to_record()

@@ -302,6 +302,12 @@ def entry_row_key(row: Sequence[Any]) -> tuple[Any, ...]:
     return (row[0], row[1], row[10], row[-1])
 
 
+def intact_type_hash(row: Sequence[Any]) -> str | None:
+    """The content hash of a type row (``TYPE_CHECKED``) when its sum matches its values, else
+    None: a type whose new hash equals it is unchanged, whatever JSON text the row holds."""
+    return row[2] if row_sum(row[:3]) == row[3] else None
+
+
 def checked_type_row(location: str, row: Sequence[Any]) -> Sequence[Any]:
     """``row`` (``TYPE_CHECKED``) when its sum matches, else ``CatalogCorruptError``."""
     if row_sum(row[:-1]) != row[-1]:

@@ -42,6 +42,7 @@ from lgent.catalog.records import (
     content_hash,
     entry_row_key,
     entry_values,
+    intact_type_hash,
     row_sum,
 )
 from lgent.catalog.sql_reads import SQLITE, SqlReads, damaged_finding
@@ -478,7 +479,6 @@ class CatalogStore(SqlReads):
         written (``entry_row_key``), or None when nothing was written."""
         record = entry.to_record()
         digest = content_hash(record)
-        data = stored_json(record)
         row = conn.execute(
             f"SELECT {ENTRY_SUMMED}, row_sum FROM entries WHERE id = ? AND version = ?",
             (entry.id, entry.version),
@@ -492,7 +492,7 @@ class CatalogStore(SqlReads):
             or conn.execute("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (entry.id,)).fetchone()
             is not None
         )
-        values = entry_values(entry, owner, data, digest)
+        values = entry_values(entry, owner, stored_json(record), digest)
         summed = row_sum(values)
         conn.execute(
             f"""INSERT INTO entries ({ENTRY_SUMMED}, row_sum, is_latest, registered_at)
@@ -522,14 +522,13 @@ class CatalogStore(SqlReads):
     ) -> None:
         record = decl.to_record()
         digest = content_hash(record)
-        values = (decl.type, stored_json(record), digest)
         row = conn.execute(
             f"SELECT {TYPE_CHECKED} FROM types WHERE name = ?", (decl.type,)
         ).fetchone()
-        # the same content in an intact row (whatever JSON text an earlier version stored)
-        if row is not None and row[2] == digest and row_sum(row[:3]) == row[3]:
+        if row is not None and intact_type_hash(row) == digest:
             result.types_unchanged.append(decl.type)
             return
+        values = (decl.type, stored_json(record), digest)
         conn.execute(
             "INSERT INTO types (name, data, content_hash, row_sum) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (name) DO UPDATE SET data = excluded.data, "

@@ -99,8 +99,9 @@ class CatalogVerbs(AccessVerbs):
         cancelled: Callable[[], bool] | None = None,
     ) -> BatchReport:
         """Read a file or folder (or a list of them, as one batch) and commit it atomically,
-        each file in the format its content shows (or ``kind``: ``mcp``, ``openapi``...); an ecosystem source that cannot be read is
-        left out (``report.rejected``), the rest synced (docs/importing.md). ``dry_run`` writes
+        each file in the format its content shows (or ``kind``: ``mcp``, ``openapi``...); an
+        ecosystem source that cannot be read is left out (``report.rejected``), the rest synced
+        (docs/importing.md). ``dry_run`` writes
         nothing; ``follow_symlinks`` overrides ``load.follow_symlinks``. Reading stops,
         committing nothing, once ``cancelled()`` is true, the call is cancelled or the home
         closes."""
